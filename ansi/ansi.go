@@ -1,0 +1,123 @@
+// Package ansi encodes styled lines to terminal bytes at an explicit color
+// level. It is the only code in markii that writes an escape byte for
+// document output, and it never looks at the environment: the caller chooses
+// the level.
+package ansi
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Level is a terminal color level.
+type Level int
+
+// The four color levels, from no escapes at all to 24-bit color.
+const (
+	None Level = iota
+	Color16
+	Color256
+	TrueColor
+)
+
+// String returns the level's name as the CLI spells it.
+func (l Level) String() string {
+	switch l {
+	case None:
+		return "none"
+	case Color16:
+		return "16"
+	case Color256:
+		return "256"
+	case TrueColor:
+		return "truecolor"
+	}
+	return "level(" + strconv.Itoa(int(l)) + ")"
+}
+
+// ParseLevel reads a level as the CLI spells it: "none" (or "never"), "16",
+// "256" or "truecolor".
+func ParseLevel(s string) (Level, error) {
+	switch s {
+	case "none", "never":
+		return None, nil
+	case "16":
+		return Color16, nil
+	case "256":
+		return Color256, nil
+	case "truecolor":
+		return TrueColor, nil
+	}
+	return None, fmt.Errorf("unknown color level %q (want never, 16, 256 or truecolor)", s)
+}
+
+// Color is one palette entry: a 24-bit value plus the 16-color SGR
+// foreground code (30-37 or 90-97) used at the 16-color level. The zero
+// Color means "the terminal's default".
+type Color struct {
+	R, G, B uint8
+	// ANSI16 is the foreground SGR code at the 16-color level (30-37,
+	// 90-97); 0 means default.
+	ANSI16 uint8
+	// Set marks the color as present (the zero Color is "default").
+	Set bool
+}
+
+// Index256 returns the xterm 256-color index nearest to c: exact grays go to
+// the 232-255 ramp (or 16/231 at the ends), everything else to the 6x6x6
+// cube.
+func (c Color) Index256() int {
+	if c.R == c.G && c.G == c.B {
+		r := int(c.R)
+		switch {
+		case r < 8:
+			return 16
+		case r > 248:
+			return 231
+		}
+		return int(float64(r-8)/247*24+0.5) + 232
+	}
+	q := func(v uint8) int { return int(float64(v)/255*5 + 0.5) }
+	return 16 + 36*q(c.R) + 6*q(c.G) + q(c.B)
+}
+
+// Style is how a span is drawn. The zero Style is plain text.
+type Style struct {
+	FG, BG                                            Color
+	Bold, Dim, Italic, Underline, Inverse, Strikethru bool
+}
+
+// IsZero reports whether s draws plain text.
+func (s Style) IsZero() bool { return s == Style{} }
+
+// Span is a run of text in one style. Text must already be sanitized (it
+// comes from markii's document tree); Link, when set, is a URL that layout
+// checked and wants emitted as an OSC 8 hyperlink around the text.
+type Span struct {
+	Text  string
+	Style Style
+	Link  string
+}
+
+// Line is one output line: spans laid left to right. A Line never contains
+// a line feed.
+type Line []Span
+
+// Text returns the line's visible text.
+func (l Line) Text() string {
+	var b strings.Builder
+	for _, s := range l {
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
+// Width returns the line's display width in terminal cells.
+func (l Line) Width() int {
+	w := 0
+	for _, s := range l {
+		w += Width(s.Text)
+	}
+	return w
+}

@@ -1,0 +1,86 @@
+package ansi
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Validate checks that b contains no escape sequence or control character
+// other than what Encode writes: SGR sequences (ESC [ digits and ';' m),
+// OSC 8 hyperlinks terminated by BEL whose URL passes LinkAllowed, and line
+// feeds. Anything else (another CSI, an OSC title or clipboard write, DCS,
+// a C1 control, BEL, BS, CR, TAB, DEL, NUL, invalid UTF-8) is an error that
+// names the byte offset.
+func Validate(b []byte) error {
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '\n':
+			i++
+		case c == 0x1b:
+			n, err := validateEscape(b[i:])
+			if err != nil {
+				return fmt.Errorf("offset %d: %w", i, err)
+			}
+			i += n
+		case c < 0x20 || c == 0x7f:
+			return fmt.Errorf("offset %d: control byte 0x%02x", i, c)
+		case c < 0x80:
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return fmt.Errorf("offset %d: invalid UTF-8", i)
+			}
+			if r >= 0x80 && r <= 0x9f {
+				return fmt.Errorf("offset %d: C1 control U+%04X", i, r)
+			}
+			i += size
+		}
+	}
+	return nil
+}
+
+// validateEscape checks the escape sequence at the start of b and returns
+// its length.
+func validateEscape(b []byte) (int, error) {
+	if len(b) < 2 {
+		return 0, fmt.Errorf("lone ESC")
+	}
+	switch b[1] {
+	case '[':
+		for j := 2; j < len(b); j++ {
+			c := b[j]
+			switch {
+			case c >= '0' && c <= '9', c == ';':
+			case c == 'm':
+				if j == 2 {
+					return 0, fmt.Errorf("empty SGR")
+				}
+				return j + 1, nil
+			default:
+				return 0, fmt.Errorf("CSI sequence that is not SGR (final 0x%02x)", c)
+			}
+		}
+		return 0, fmt.Errorf("unterminated CSI")
+	case ']':
+		const open = "\x1b]8;;"
+		if len(b) < len(open) || string(b[:len(open)]) != open {
+			return 0, fmt.Errorf("OSC sequence that is not a hyperlink")
+		}
+		for j := len(open); j < len(b); j++ {
+			if b[j] == 0x07 {
+				url := string(b[len(open):j])
+				if url != "" && !LinkAllowed(url) {
+					return 0, fmt.Errorf("hyperlink to a refused URL")
+				}
+				return j + 1, nil
+			}
+			if b[j] < 0x20 || b[j] >= 0x7f {
+				return 0, fmt.Errorf("control or non-ASCII byte inside a hyperlink")
+			}
+		}
+		return 0, fmt.Errorf("unterminated OSC")
+	}
+	return 0, fmt.Errorf("escape sequence ESC 0x%02x", b[1])
+}

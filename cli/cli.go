@@ -1,0 +1,281 @@
+// Package cli implements markii's command line: argument parsing, the
+// commands, exit codes, and the choice of color level (the only place the
+// environment is consulted for output).
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Version is markii's version, printed by --version and sent as the
+// User-Agent of script network requests.
+const Version = "0.1.0"
+
+// Exit codes (SPEC §6.2).
+const (
+	ExitOK       = 0
+	ExitFailure  = 1 // unreadable input, bad bundle, render failure
+	ExitScripts  = 2 // at least one script failed
+	ExitUsage    = 3 // usage error
+	exitInternal = 1
+)
+
+// Stdio is the process's standard streams.
+type Stdio struct {
+	In  *os.File
+	Out io.Writer
+	Err io.Writer
+}
+
+// usageError is a command-line mistake: exit 3.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// exitError carries a chosen exit code and a one-line message ("" for none).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func failf(format string, a ...any) error {
+	return &exitError{code: ExitFailure, msg: fmt.Sprintf(format, a...)}
+}
+
+// command is one subcommand.
+type command struct {
+	summary string
+	flags   []flagSpec
+	run     func(c *invocation) error
+	hidden  bool
+}
+
+// commands is the command table; each command lives in its own file.
+var commands map[string]*command
+
+func init() {
+	commands = map[string]*command{
+		"render": renderCommand,
+	}
+}
+
+// Main runs markii with args (without the program name) and returns the
+// exit code. It never panics: an unexpected panic becomes a one-line
+// internal error.
+func Main(args []string, stdio Stdio) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stdio.Err, "markii: internal error: %v\n", r)
+			code = exitInternal
+		}
+	}()
+	if len(args) == 0 {
+		printUsage(stdio.Out)
+		return ExitOK
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		printUsage(stdio.Out)
+		return ExitOK
+	case "-V", "--version":
+		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
+		return ExitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		return report(stdio, usagef("unknown command %q (run markii --help)", args[0]))
+	}
+	inv, err := parseFlags(args[0], cmd, args[1:], stdio)
+	if err != nil {
+		return report(stdio, err)
+	}
+	if inv.bool("help") {
+		printCommandUsage(stdio.Out, args[0], cmd)
+		return ExitOK
+	}
+	if inv.bool("version") {
+		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
+		return ExitOK
+	}
+	return report(stdio, cmd.run(inv))
+}
+
+// report prints err as one line and returns its exit code.
+func report(stdio Stdio, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stdio.Err, "markii: %s\n", oneLine(ue.msg))
+		return ExitUsage
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(stdio.Err, "markii: %s\n", oneLine(ee.msg))
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stdio.Err, "markii: %s\n", oneLine(err.Error()))
+	return ExitFailure
+}
+
+// oneLine folds a message onto one line with no control characters.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return ' '
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+// flagSpec describes one flag. Bool flags take no value.
+type flagSpec struct {
+	name    string
+	value   string // placeholder for help, "" for a bool flag
+	help    string
+	isBool  bool
+	choices []string // allowed values, if closed
+}
+
+// commonFlags are accepted by every command.
+var commonFlags = []flagSpec{
+	{name: "help", isBool: true, help: "show this help"},
+	{name: "version", isBool: true, help: "print the version"},
+}
+
+// invocation is a parsed command line.
+type invocation struct {
+	name  string
+	args  []string
+	vals  map[string]string
+	set   map[string]bool
+	stdio Stdio
+}
+
+func (c *invocation) bool(name string) bool { return c.set[name] }
+
+func (c *invocation) str(name, def string) string {
+	if c.set[name] {
+		return c.vals[name]
+	}
+	return def
+}
+
+// positiveInt reads a flag that must be a positive integer.
+func (c *invocation) positiveInt(name string, def int) (int, error) {
+	if !c.set[name] {
+		return def, nil
+	}
+	v := c.vals[name]
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 || v[0] == '0' || v[0] == '+' {
+		return 0, usagef("--%s wants a positive whole number, not %q", name, v)
+	}
+	return n, nil
+}
+
+// parseFlags parses args: flags in any order, "--name value" or
+// "--name=value", "--" ends flags, a lone "-" is a positional.
+func parseFlags(name string, cmd *command, args []string, stdio Stdio) (*invocation, error) {
+	inv := &invocation{name: name, vals: map[string]string{}, set: map[string]bool{}, stdio: stdio}
+	specs := append(append([]flagSpec{}, cmd.flags...), commonFlags...)
+	find := func(n string) *flagSpec {
+		for i := range specs {
+			if specs[i].name == n {
+				return &specs[i]
+			}
+		}
+		return nil
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			inv.args = append(inv.args, args[i+1:]...)
+			break
+		}
+		if a == "-h" {
+			a = "--help"
+		}
+		if a == "-V" {
+			a = "--version"
+		}
+		if !strings.HasPrefix(a, "--") || a == "-" {
+			if strings.HasPrefix(a, "-") && a != "-" {
+				return nil, usagef("unknown flag %q for markii %s", a, name)
+			}
+			inv.args = append(inv.args, a)
+			continue
+		}
+		key, val, hasVal := strings.Cut(a[2:], "=")
+		spec := find(key)
+		if spec == nil {
+			return nil, usagef("unknown flag --%s for markii %s", key, name)
+		}
+		if spec.isBool {
+			if hasVal {
+				return nil, usagef("--%s takes no value", key)
+			}
+			inv.set[key] = true
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil, usagef("--%s needs a value", key)
+			}
+			i++
+			val = args[i]
+		}
+		if len(spec.choices) > 0 && !contains(spec.choices, val) {
+			return nil, usagef("--%s must be one of %s, not %q", key, strings.Join(spec.choices, ", "), val)
+		}
+		inv.vals[key] = val
+		inv.set[key] = true
+	}
+	return inv, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintf(w, "markii %s: render, view and run Markii notes in a terminal\n\nUsage:\n", Version)
+	for _, n := range commandOrder {
+		if c, ok := commands[n]; ok && !c.hidden {
+			fmt.Fprintf(w, "  markii %-8s %s\n", n, c.summary)
+		}
+	}
+	fmt.Fprintf(w, "\nRun markii COMMAND --help for a command's flags.\n")
+}
+
+// commandOrder is the order commands are listed in help.
+var commandOrder = []string{"render", "view", "run", "export", "grants", "packs"}
+
+func printCommandUsage(w io.Writer, name string, cmd *command) {
+	fmt.Fprintf(w, "markii %s: %s\n\nFlags:\n", name, cmd.summary)
+	for _, f := range append(append([]flagSpec{}, cmd.flags...), commonFlags...) {
+		lhs := "--" + f.name
+		if !f.isBool {
+			lhs += " " + f.value
+		}
+		fmt.Fprintf(w, "  %-24s %s\n", lhs, f.help)
+	}
+}

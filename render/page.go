@@ -1,0 +1,110 @@
+package render
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
+)
+
+// Status is the state of a value a note reads.
+type Status string
+
+// The four value statuses of the Markii format.
+const (
+	Fresh   Status = "fresh"
+	Stale   Status = "stale"
+	Error   Status = "error"
+	Missing Status = "missing"
+)
+
+// Entry is one stored script value as the renderer reads it.
+type Entry struct {
+	// Value is the script's JSON value (nil when there is none).
+	Value json.RawMessage
+	// Status is fresh, stale or error; anything else reads as missing.
+	Status Status
+	// FailureKind is the runtime's failure kind for a failed run
+	// (script-error, capability-denied, tier-blocked, limit).
+	FailureKind string
+}
+
+// Values maps a script name to its stored entry.
+type Values map[string]Entry
+
+// Options are the inputs of Layout besides the document. Layout is a pure
+// function of the document and these options.
+type Options struct {
+	// Width is the layout width in terminal cells (at least 1).
+	Width int
+	// Level is the color level the lines will be encoded at; layout needs
+	// it for hyperlink fallbacks and color-less forms.
+	Level ansi.Level
+	// Theme is the palette.
+	Theme theme.Theme
+	// Values are the script values the note reads; nil means none.
+	Values Values
+	// Now is the clock for `relative` dates.
+	Now time.Time
+	// Live, when set, lays out the interactive forms of tabs and details
+	// and applies folds; nil means the static form.
+	Live *LiveState
+}
+
+// BlockID identifies a focusable block or foldable heading across layouts
+// of the same document: its ordinal among blocks of its kind in document
+// order.
+type BlockID int
+
+// LiveState is the viewer's interactive state that layout honours.
+type LiveState struct {
+	// Focus is the focused block, or -1.
+	Focus BlockID
+	// ActiveTab maps a tabs block to its active panel index.
+	ActiveTab map[BlockID]int
+	// Open maps a details block to whether it is open.
+	Open map[BlockID]bool
+	// Folded maps a heading to whether its section is folded.
+	Folded map[BlockID]bool
+}
+
+// FocusKind is the kind of a focusable block.
+type FocusKind int
+
+// Kinds of focusable blocks.
+const (
+	FocusTabs FocusKind = iota
+	FocusDetails
+	FocusLink
+)
+
+// Focusable is a block the viewer can focus.
+type Focusable struct {
+	ID   BlockID
+	Kind FocusKind
+	// Line and EndLine are the first and one-past-last output lines.
+	Line, EndLine int
+	// Label is the focused-state description (active tab or details title).
+	Label string
+	// Panels are a tabs block's panel labels.
+	Panels []string
+	// URL is a link's destination.
+	URL string
+}
+
+// HeadingRef is a heading in the laid-out page.
+type HeadingRef struct {
+	ID    BlockID
+	Level int
+	Text  string
+	Line  int
+}
+
+// Page is a laid-out document.
+type Page struct {
+	Lines       []ansi.Line
+	Headings    []HeadingRef
+	Focusables  []Focusable
+	Diagnostics []string
+}

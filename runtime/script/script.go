@@ -1,0 +1,223 @@
+// Package script holds the plain values that cross every boundary of a
+// script run: the request the host builds, the limits, the capabilities the
+// host performs, and the outcome of each script. It has no behaviour beyond
+// clamping limits, so the engine, the isolate's wire protocol, the host and
+// the viewer can all share it without depending on each other.
+package script
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Trigger is what started a run.
+type Trigger string
+
+// The three triggers of the Markii format.
+const (
+	Manual    Trigger = "manual"
+	Auto      Trigger = "auto"
+	Scheduled Trigger = "scheduled"
+)
+
+// Tier is what a run may do. Only a manual trigger yields TierManual.
+type Tier string
+
+// The two tiers.
+const (
+	TierManual Tier = "manual"
+	TierAuto   Tier = "auto"
+)
+
+// TierOf maps a trigger to its tier; anything but Manual is TierAuto.
+func TierOf(t Trigger) Tier {
+	if t == Manual {
+		return TierManual
+	}
+	return TierAuto
+}
+
+// Limits bounds one run. A zero field means "the ceiling".
+type Limits struct {
+	// Instructions is the Lua instruction budget per script.
+	Instructions int64 `json:"instructions"`
+	// ScriptTime is the in-sandbox wall clock per script.
+	ScriptTime time.Duration `json:"scriptTime"`
+	// Memory is the memory budget per run in bytes.
+	Memory int64 `json:"memory"`
+	// FetchBytes caps a fetched body and json.decode input.
+	FetchBytes int64 `json:"fetchBytes"`
+	// MarshalDepth and MarshalNodes cap every value crossing out of Lua
+	// and every decoded value going in.
+	MarshalDepth int `json:"marshalDepth"`
+	MarshalNodes int `json:"marshalNodes"`
+	// RunTime is the external watchdog for the whole note.
+	RunTime time.Duration `json:"runTime"`
+}
+
+// Ceiling is the most any run may have: the reference defaults.
+var Ceiling = Limits{
+	Instructions: 100_000_000,
+	ScriptTime:   5 * time.Second,
+	Memory:       32 << 20,
+	FetchBytes:   2_000_000,
+	MarshalDepth: 32,
+	MarshalNodes: 20_000,
+	RunTime:      15 * time.Second,
+}
+
+// Clamp returns l with every field that is zero, negative or above the
+// ceiling replaced by the ceiling's value. A request can lower a limit but
+// never raise one.
+func (l Limits) Clamp() Limits {
+	c := Ceiling
+	l.Instructions = clamp(l.Instructions, c.Instructions)
+	l.ScriptTime = clamp(l.ScriptTime, c.ScriptTime)
+	l.Memory = clamp(l.Memory, c.Memory)
+	l.FetchBytes = clamp(l.FetchBytes, c.FetchBytes)
+	l.MarshalDepth = clamp(l.MarshalDepth, c.MarshalDepth)
+	l.MarshalNodes = clamp(l.MarshalNodes, c.MarshalNodes)
+	l.RunTime = clamp(l.RunTime, c.RunTime)
+	return l
+}
+
+func clamp[T int | int64 | time.Duration](v, ceiling T) T {
+	if v <= 0 || v > ceiling {
+		return ceiling
+	}
+	return v
+}
+
+// Block is one script to run. Source is the code (for a `src=` fence, the
+// host has already resolved the file's text).
+type Block struct {
+	Name   string `json:"name"`
+	Lang   string `json:"lang"`
+	Src    string `json:"src,omitempty"`
+	Source string `json:"source"`
+}
+
+// Attr is one attribute of a listed directive.
+type Attr struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Directive is one entry of the doc.directives listing, already capped and
+// cleaned by the host.
+type Directive struct {
+	Name  string `json:"name"`
+	Form  string `json:"form"` // inline, leaf or container
+	Attrs []Attr `json:"attrs"`
+	Text  string `json:"text"`
+}
+
+// Request is one run of a note's scripts.
+type Request struct {
+	// RunID is a monotonic identifier the host assigns.
+	RunID uint64 `json:"runId"`
+	Tier  Tier   `json:"tier"`
+	// Blocks are the scripts in document order.
+	Blocks []Block `json:"blocks"`
+	// Directives is the doc.directives listing; Truncated is doc.truncated.
+	Directives []Directive `json:"directives"`
+	Truncated  bool        `json:"truncated"`
+	// Bundle reports whether the note is a bundle (the bundle table then
+	// forwards to the host; otherwise it denies).
+	Bundle bool   `json:"bundle"`
+	Limits Limits `json:"limits"`
+}
+
+// Kind is how a script's run ended, decided by the host from its own
+// records.
+type Kind string
+
+// Outcome kinds. Ok, ScriptError, CapabilityDenied, TierBlocked and Limit
+// are the Markii format's failure kinds; Crashed is markii's for a worker
+// that died for a reason the host could not attribute to a limit.
+const (
+	Ok               Kind = "ok"
+	ScriptError      Kind = "script-error"
+	CapabilityDenied Kind = "capability-denied"
+	TierBlocked      Kind = "tier-blocked"
+	LimitExceeded    Kind = "limit"
+	Crashed          Kind = "crashed"
+)
+
+// LimitKind says which limit a run exceeded.
+type LimitKind string
+
+// The limits a run can exceed.
+const (
+	LimitInstructions LimitKind = "instructions"
+	LimitTimeout      LimitKind = "timeout"
+	LimitMemory       LimitKind = "memory"
+)
+
+// Capability names a host-performed power.
+type Capability string
+
+// The capabilities a script can ask the host for.
+const (
+	CapNet     Capability = "net"
+	CapBundle  Capability = "bundle"
+	CapCache   Capability = "cache"
+	CapRequire Capability = "require"
+)
+
+// Outcome is the result of one script.
+type Outcome struct {
+	Name string `json:"name"`
+	Kind Kind   `json:"kind"`
+	// Limit is set when Kind is LimitExceeded.
+	Limit LimitKind `json:"limit,omitempty"`
+	// Capability and Host are set for a denial: what was refused and, for
+	// net, the host the script attempted.
+	Capability Capability `json:"capability,omitempty"`
+	Host       string     `json:"host,omitempty"`
+	// Detail is the full message for diagnostics. It is never drawn in a
+	// document.
+	Detail string `json:"detail,omitempty"`
+	// Value is the script's marshalled return value when Kind is Ok.
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+// FetchRequest is a network call a script asks the host to make.
+type FetchRequest struct {
+	Method string `json:"method"` // GET, POST or PATCH
+	URL    string `json:"url"`
+	Body   string `json:"body,omitempty"`
+}
+
+// FetchResponse is what the host hands back.
+type FetchResponse struct {
+	Status int    `json:"status"`
+	Body   string `json:"body"`
+}
+
+// Denial is the error a Host returns when it refuses a capability. The host
+// records it out of band; the engine turns it into a Lua error whose text
+// carries no authority.
+type Denial struct {
+	Capability  Capability
+	Host        string
+	TierBlocked bool
+	Reason      string
+}
+
+func (d *Denial) Error() string { return d.Reason }
+
+// Host performs every capability for the engine. Every method may return a
+// *Denial; any other error is a script error.
+type Host interface {
+	Fetch(ctx context.Context, r FetchRequest) (FetchResponse, error)
+	BundleRead(ctx context.Context, path string) (data []byte, found bool, err error)
+	BundleExists(ctx context.Context, path string) (bool, error)
+	BundleWrite(ctx context.Context, path string, data []byte) error
+	// CacheGet returns the stored value for key and when it was stored.
+	CacheGet(ctx context.Context, key string) (value json.RawMessage, storedAt time.Time, found bool, err error)
+	CachePut(ctx context.Context, key string, value json.RawMessage) error
+	// Require returns a module's Lua source text.
+	Require(ctx context.Context, name string) (string, error)
+}
