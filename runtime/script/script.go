@@ -143,6 +143,10 @@ const (
 	TierBlocked      Kind = "tier-blocked"
 	LimitExceeded    Kind = "limit"
 	Crashed          Kind = "crashed"
+	// OutcomeUnknown is markii's kind for an effectful request (POST,
+	// PATCH) that was sent but whose answer was lost to a timeout or a
+	// dropped connection: it may or may not have taken effect.
+	OutcomeUnknown Kind = "outcome-unknown"
 )
 
 // LimitKind says which limit a run exceeded.
@@ -207,6 +211,17 @@ type Denial struct {
 }
 
 func (d *Denial) Error() string { return d.Reason }
+
+// UnknownOutcome is the error a Host returns when an effectful request was
+// sent and then timed out or lost its connection before the answer came
+// back. It is never retried; the engine reports the script's outcome as
+// OutcomeUnknown.
+type UnknownOutcome struct {
+	Host   string
+	Reason string
+}
+
+func (u *UnknownOutcome) Error() string { return u.Reason }
 
 // Host performs every capability for the engine. Every method may return a
 // *Denial; any other error is a script error.

@@ -1,0 +1,572 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/markii/markii/runtime/engine/internal/luapattern"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// maxPatternBytes caps a Lua pattern's length.
+const maxPatternBytes = 16 << 10
+
+func (r *scriptRun) strMap(fn func(string) string) lua.LGFunction {
+	return func(L *lua.LState) int {
+		s := L.CheckString(1)
+		r.reserve(int64(len(s)) * 2)
+		L.Push(lua.LString(fn(s)))
+		return 1
+	}
+}
+
+// strRep is string.rep(s, n [, sep]) with the result size checked first.
+func (r *scriptRun) strRep(L *lua.LState) int {
+	s := L.CheckString(1)
+	n := float64(L.CheckNumber(2))
+	sep := L.OptString(3, "")
+	if n < 1 || math.IsNaN(n) {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	size := float64(len(s))*n + float64(len(sep))*(n-1)
+	if size > float64(r.limits.Memory) {
+		r.reserve(-1)
+	}
+	r.reserve(int64(size))
+	count := int(n)
+	var b strings.Builder
+	b.Grow(int(size))
+	for i := 0; i < count; i++ {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(s)
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+func (r *scriptRun) strChar(L *lua.LState) int {
+	n := L.GetTop()
+	b := make([]byte, n)
+	for i := 1; i <= n; i++ {
+		c := L.CheckInt(i)
+		if c < 0 || c > 255 {
+			L.ArgError(i, "invalid value")
+		}
+		b[i-1] = byte(c)
+	}
+	L.Push(lua.LString(b))
+	return 1
+}
+
+func (r *scriptRun) strByte(L *lua.LState) int {
+	s := L.CheckString(1)
+	i := L.OptInt(2, 1)
+	j := L.OptInt(3, i)
+	l := len(s)
+	if i < 0 {
+		i = l + i + 1
+	}
+	if j < 0 {
+		j = l + j + 1
+	}
+	if i < 1 {
+		i = 1
+	}
+	if j > l {
+		j = l
+	}
+	if i > j {
+		return 0
+	}
+	if j-i+1 > maxResults {
+		L.RaiseError("string.byte: at most %d bytes at a time", maxResults)
+	}
+	for k := i; k <= j; k++ {
+		L.Push(lua.LNumber(s[k-1]))
+	}
+	return j - i + 1
+}
+
+// strFormat is string.format with Lua's verbs only (no Go verbs such as
+// %p or %T, which would leak addresses and type names) and Lua 5.1's
+// two-digit cap on width and precision.
+func (r *scriptRun) strFormat(L *lua.LState) int {
+	format := L.CheckString(1)
+	var out strings.Builder
+	arg := 1
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			out.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(format) {
+			L.RaiseError("invalid format string to 'format' (ends with '%%')")
+		}
+		if format[i] == '%' {
+			out.WriteByte('%')
+			continue
+		}
+		start := i
+		for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
+			i++
+		}
+		if i-start > 5 {
+			L.RaiseError("invalid format (repeated flags)")
+		}
+		digits := 0
+		for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+			i++
+			digits++
+		}
+		hasPrec := false
+		if i < len(format) && format[i] == '.' {
+			hasPrec = true
+			i++
+			pd := 0
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				i++
+				pd++
+			}
+			if pd > 2 {
+				digits = 3
+			}
+		}
+		if digits > 2 {
+			L.RaiseError("invalid format (width or precision too long)")
+		}
+		if i >= len(format) {
+			L.RaiseError("invalid format string to 'format'")
+		}
+		spec := format[start:i]
+		verb := format[i]
+		arg++
+		if arg > L.GetTop() && verb != '%' {
+			L.ArgError(arg, "no value")
+		}
+		switch verb {
+		case 'd', 'i':
+			fmt.Fprintf(&out, "%"+spec+"d", toInt(L.CheckNumber(arg)))
+		case 'u':
+			fmt.Fprintf(&out, "%"+spec+"d", uint64(toInt(L.CheckNumber(arg))))
+		case 'c':
+			out.WriteByte(byte(toInt(L.CheckNumber(arg))))
+		case 'x', 'X', 'o':
+			fmt.Fprintf(&out, "%"+spec+string(verb), uint64(toInt(L.CheckNumber(arg))))
+		case 'e', 'E', 'f', 'g', 'G':
+			f := float64(L.CheckNumber(arg))
+			if !hasPrec {
+				spec += ".6"
+			}
+			if math.IsInf(f, 0) || math.IsNaN(f) {
+				out.WriteString(luaNonFinite(f))
+			} else {
+				fmt.Fprintf(&out, "%"+spec+string(verb), f)
+			}
+		case 'q':
+			s := L.CheckString(arg)
+			r.reserve(int64(out.Len()) + int64(len(s))*4)
+			writeLuaQuoted(&out, s)
+		case 's':
+			v := L.CheckAny(arg)
+			var s string
+			switch v.(type) {
+			case lua.LString, lua.LNumber, lua.LBool, *lua.LNilType:
+				s = v.String()
+			default:
+				s = r.opaqueName(v)
+			}
+			r.reserve(int64(out.Len()) + int64(len(s)) + 100)
+			fmt.Fprintf(&out, "%"+spec+"s", s)
+		default:
+			L.RaiseError("invalid option '%%%c' to 'format'", verb)
+		}
+		if out.Len() > bigAllocation {
+			r.reserve(int64(out.Len()))
+		}
+	}
+	L.Push(lua.LString(out.String()))
+	return 1
+}
+
+func toInt(n lua.LNumber) int64 {
+	f := float64(n)
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(f)
+}
+
+func luaNonFinite(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case f > 0:
+		return "inf"
+	}
+	return "-inf"
+}
+
+func writeLuaQuoted(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString("\\\n")
+		case '\r':
+			b.WriteString(`\r`)
+		case 0:
+			b.WriteString(`\000`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+}
+
+// budget meters one pattern call against the script's instruction budget
+// and stop flag.
+func (r *scriptRun) budget() *luapattern.Budget {
+	return &luapattern.Budget{Charge: r.meter.charge}
+}
+
+func (r *scriptRun) patternFind(L *lua.LState, pattern, subject string, offset, limit int) []*luapattern.MatchData {
+	if len(pattern) > maxPatternBytes {
+		L.RaiseError("pattern is longer than %d bytes", maxPatternBytes)
+	}
+	mds, err := luapattern.Find(r.budget(), pattern, []byte(subject), offset, limit)
+	if err != nil {
+		if r.meter.tripped.Load() {
+			L.RaiseError("%s", limitMessage(r.meter.breach()))
+		}
+		L.RaiseError("%s", err.Error())
+	}
+	return mds
+}
+
+func (r *scriptRun) strFind(L *lua.LState) int {
+	str := L.CheckString(1)
+	pattern := L.CheckString(2)
+	init := stringIndex(str, L.OptInt(3, 1))
+	if init > len(str) {
+		L.Push(lua.LNil)
+		return 1
+	}
+	plain := lua.LVAsBool(L.Get(4))
+	if plain || !strings.ContainsAny(pattern, "^$*+?.([%-") {
+		r.charge(int64(len(str)-init) / 16)
+		pos := strings.Index(str[init:], pattern)
+		if pos < 0 {
+			L.Push(lua.LNil)
+			return 1
+		}
+		L.Push(lua.LNumber(init + pos + 1))
+		L.Push(lua.LNumber(init + pos + len(pattern)))
+		return 2
+	}
+	mds := r.patternFind(L, pattern, str, init, 1)
+	if len(mds) == 0 {
+		L.Push(lua.LNil)
+		return 1
+	}
+	md := mds[0]
+	L.Push(lua.LNumber(md.Capture(0) + 1))
+	L.Push(lua.LNumber(md.Capture(1)))
+	return 2 + pushCaptures(L, md, str, false)
+}
+
+func (r *scriptRun) strMatch(L *lua.LState) int {
+	str := L.CheckString(1)
+	pattern := L.CheckString(2)
+	init := stringIndex(str, L.OptInt(3, 1))
+	if init > len(str) {
+		L.Push(lua.LNil)
+		return 1
+	}
+	mds := r.patternFind(L, pattern, str, init, 1)
+	if len(mds) == 0 {
+		L.Push(lua.LNil)
+		return 1
+	}
+	return pushCaptures(L, mds[0], str, true)
+}
+
+// pushCaptures pushes a match's captures; with whole set, a match without
+// captures pushes the whole match.
+func pushCaptures(L *lua.LState, md *luapattern.MatchData, str string, whole bool) int {
+	if md.CaptureLength() == 2 {
+		if !whole {
+			return 0
+		}
+		L.Push(lua.LString(str[md.Capture(0):md.Capture(1)]))
+		return 1
+	}
+	n := 0
+	for i := 2; i < md.CaptureLength(); i += 2 {
+		if md.IsPosCapture(i) {
+			L.Push(lua.LNumber(md.Capture(i)))
+		} else {
+			L.Push(lua.LString(str[md.Capture(i):md.Capture(i+1)]))
+		}
+		n++
+	}
+	return n
+}
+
+// strGmatch finds one match per iterator call, so a loop is metered step
+// by step.
+func (r *scriptRun) strGmatch(L *lua.LState) int {
+	str := L.CheckString(1)
+	pattern := L.CheckString(2)
+	pos := 0
+	L.Push(L.NewFunction(func(L *lua.LState) int {
+		for pos <= len(str) {
+			mds := r.patternFind(L, pattern, str, pos, 1)
+			if len(mds) == 0 {
+				pos = len(str) + 1
+				return 0
+			}
+			md := mds[0]
+			start, end := md.Capture(0), md.Capture(1)
+			if end > start {
+				pos = end
+			} else {
+				pos = start + 1
+			}
+			return pushCaptures(L, md, str, true)
+		}
+		return 0
+	}))
+	return 1
+}
+
+// strGsub builds its result once with a size check (gopher-lua's copies the
+// whole subject per replacement).
+func (r *scriptRun) strGsub(L *lua.LState) int {
+	str := L.CheckString(1)
+	pattern := L.CheckString(2)
+	L.CheckTypes(3, lua.LTString, lua.LTNumber, lua.LTTable, lua.LTFunction)
+	repl := L.Get(3)
+	limit := L.OptInt(4, -1)
+	mds := r.patternFind(L, pattern, str, 0, limit)
+	var out strings.Builder
+	last := 0
+	for _, md := range mds {
+		start, end := md.Capture(0), md.Capture(1)
+		out.WriteString(str[last:start])
+		whole := str[start:end]
+		var rep lua.LValue
+		switch rv := repl.(type) {
+		case lua.LString, lua.LNumber:
+			rep = lua.LString(expandReplacement(L, rv.String(), md, str))
+		case *lua.LTable:
+			rep = L.GetTable(rv, firstCapture(md, str))
+		case *lua.LFunction:
+			L.Push(rv)
+			n := 0
+			if md.CaptureLength() == 2 {
+				L.Push(lua.LString(whole))
+				n = 1
+			} else {
+				n = pushCaptures(L, md, str, true)
+			}
+			L.Call(n, 1)
+			rep = L.Get(-1)
+			L.Pop(1)
+		}
+		switch v := rep.(type) {
+		case lua.LString, lua.LNumber:
+			out.WriteString(v.String())
+		case *lua.LNilType:
+			out.WriteString(whole)
+		case lua.LBool:
+			if v {
+				L.RaiseError("invalid replacement value (a boolean)")
+			}
+			out.WriteString(whole)
+		default:
+			L.RaiseError("invalid replacement value (a %s)", rep.Type().String())
+		}
+		last = end
+		if out.Len() > bigAllocation {
+			r.reserve(int64(out.Len()) + int64(len(str)-last))
+		}
+	}
+	out.WriteString(str[last:])
+	L.Push(lua.LString(out.String()))
+	L.Push(lua.LNumber(len(mds)))
+	return 2
+}
+
+func firstCapture(md *luapattern.MatchData, str string) lua.LValue {
+	idx := 0
+	if md.CaptureLength() > 2 {
+		idx = 2
+	}
+	if md.IsPosCapture(idx) {
+		return lua.LNumber(md.Capture(idx))
+	}
+	return lua.LString(str[md.Capture(idx):md.Capture(idx+1)])
+}
+
+func expandReplacement(L *lua.LState, repl string, md *luapattern.MatchData, str string) string {
+	if !strings.Contains(repl, "%") {
+		return repl
+	}
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '%' || i+1 >= len(repl) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		d := repl[i]
+		switch {
+		case d == '0':
+			b.WriteString(str[md.Capture(0):md.Capture(1)])
+		case d >= '1' && d <= '9':
+			idx := 2 * int(d-'0')
+			if idx >= md.CaptureLength() {
+				if idx == 2 {
+					b.WriteString(str[md.Capture(0):md.Capture(1)])
+					continue
+				}
+				L.RaiseError("invalid capture index")
+			}
+			if md.IsPosCapture(idx) {
+				b.WriteString(strconv.Itoa(md.Capture(idx)))
+			} else {
+				b.WriteString(str[md.Capture(idx):md.Capture(idx+1)])
+			}
+		default:
+			b.WriteByte(d)
+		}
+	}
+	return b.String()
+}
+
+// stringIndex converts a 1-based (possibly negative) Lua index into a
+// 0-based start offset.
+func stringIndex(s string, i int) int {
+	if i < 0 {
+		i = len(s) + i + 1
+	}
+	if i < 1 {
+		i = 1
+	}
+	return i - 1
+}
+
+// tableConcat is table.concat with a strings.Builder and the result size
+// checked before it is built.
+func (r *scriptRun) tableConcat(L *lua.LState) int {
+	t := L.CheckTable(1)
+	sep := L.OptString(2, "")
+	i := L.OptInt(3, 1)
+	j := L.OptInt(4, t.Len())
+	if i > j {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if float64(j)-float64(i) > float64(r.limits.Memory) {
+		r.reserve(-1)
+	}
+	r.charge(int64(j - i + 1))
+	size := int64(0)
+	for k := i; k <= j; k++ {
+		switch v := t.RawGetInt(k).(type) {
+		case lua.LString:
+			size += int64(len(v))
+		case lua.LNumber:
+			size += 24
+		default:
+			L.RaiseError("invalid value (at index %d) in table for 'concat'", k)
+		}
+		size += int64(len(sep))
+	}
+	r.reserve(size)
+	var b strings.Builder
+	b.Grow(int(size))
+	for k := i; k <= j; k++ {
+		if k > i {
+			b.WriteString(sep)
+		}
+		b.WriteString(t.RawGetInt(k).String())
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+// unpack is table.unpack(t [, i [, j]]) with the count capped.
+func (r *scriptRun) unpack(L *lua.LState) int {
+	t := L.CheckTable(1)
+	i := L.OptInt(2, 1)
+	j := L.OptInt(3, t.Len())
+	if i > j {
+		return 0
+	}
+	if float64(j)-float64(i)+1 > maxResults {
+		L.RaiseError("too many results to unpack (at most %d)", maxResults)
+	}
+	for k := i; k <= j; k++ {
+		L.Push(t.RawGetInt(k))
+	}
+	return j - i + 1
+}
+
+// tablePack is Lua 5.2's table.pack.
+func (r *scriptRun) tablePack(L *lua.LState) int {
+	n := L.GetTop()
+	t := L.CreateTable(n, 1)
+	for i := 1; i <= n; i++ {
+		t.RawSetInt(i, L.Get(i))
+	}
+	t.RawSetString("n", lua.LNumber(n))
+	L.Push(t)
+	return 1
+}
+
+// tableMove is Lua 5.3's table.move(a1, f, e, t [, a2]).
+func (r *scriptRun) tableMove(L *lua.LState) int {
+	a1 := L.CheckTable(1)
+	f := L.CheckInt(2)
+	e := L.CheckInt(3)
+	t := L.CheckInt(4)
+	a2 := a1
+	if L.GetTop() >= 5 {
+		a2 = L.CheckTable(5)
+	}
+	if e >= f {
+		count := int64(e) - int64(f) + 1
+		if count > int64(r.limits.MarshalNodes)*100 {
+			L.RaiseError("table.move: too many elements")
+		}
+		r.charge(count)
+		if t > e || t <= f || a1 != a2 {
+			for i := 0; i <= e-f; i++ {
+				a2.RawSetInt(t+i, a1.RawGetInt(f+i))
+			}
+		} else {
+			for i := e - f; i >= 0; i-- {
+				a2.RawSetInt(t+i, a1.RawGetInt(f+i))
+			}
+		}
+	}
+	L.Push(a2)
+	return 1
+}

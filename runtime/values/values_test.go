@@ -1,0 +1,97 @@
+package values
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
+)
+
+var now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func TestFailureKeepsEarlierGoodValueAsStale(t *testing.T) {
+	prev := Snapshot{
+		"stars": {Value: json.RawMessage(`42`), Status: Fresh, RanAt: 1},
+		"gone":  {Value: json.RawMessage(`1`), Status: Fresh},
+	}
+	got := Apply(prev, []string{"stars", "new"}, []script.Outcome{
+		{Name: "stars", Kind: script.CapabilityDenied},
+		{Name: "new", Kind: script.LimitExceeded},
+	}, now)
+	if e := got["stars"]; e.Status != Stale || string(e.Value) != "42" || e.FailureKind != "capability-denied" {
+		t.Fatalf("stars = %+v", e)
+	}
+	if e := got["new"]; e.Status != Error || e.Value != nil || e.FailureKind != "limit" {
+		t.Fatalf("new = %+v", e)
+	}
+	if _, ok := got["gone"]; ok {
+		t.Fatal("name no longer in the note kept")
+	}
+}
+
+func TestDuplicatesLastWins(t *testing.T) {
+	got := Apply(nil, []string{"x"}, []script.Outcome{
+		{Name: "x", Kind: script.Ok, Value: json.RawMessage(`1`)},
+		{Name: "x", Kind: script.Ok, Value: json.RawMessage(`2`)},
+	}, now)
+	if string(got["x"].Value) != "2" || got["x"].Status != Fresh || got["x"].RanAt != now.UnixMilli() {
+		t.Fatalf("x = %+v", got["x"])
+	}
+	got = Apply(nil, []string{"x"}, []script.Outcome{
+		{Name: "x", Kind: script.Ok, Value: json.RawMessage(`1`)},
+		{Name: "x", Kind: script.ScriptError},
+	}, now)
+	if string(got["x"].Value) != "1" || got["x"].Status != Stale {
+		t.Fatalf("failing last duplicate wiped the value: %+v", got["x"])
+	}
+}
+
+func TestDemote(t *testing.T) {
+	s := Snapshot{"a": {Value: json.RawMessage(`1`), Status: Fresh}, "b": {Status: Error, FailureKind: "limit"}}
+	d := s.Demote()
+	if d["a"].Status != Stale || d["b"].Status != Error {
+		t.Fatalf("demoted %+v", d)
+	}
+	if s["a"].Status != Fresh {
+		t.Fatal("Demote changed its receiver")
+	}
+}
+
+func TestDecodeSkipsWhatItCannotUnderstand(t *testing.T) {
+	raw := json.RawMessage(`{"__proto__":{"value":1,"status":"fresh"},"bad":7,"odd":{"status":"weird","value":1},` +
+		`"novalue":{"status":"fresh"},"err":{"status":"error","value":5,"failureKind":"limit"},"constructor":{"value":[1],"status":"stale"}}`)
+	s := Decode(raw)
+	if len(s) != 3 || string(s["__proto__"].Value) != "1" || s["err"].Value != nil || s["constructor"].Status != Stale {
+		t.Fatalf("decoded %+v", s)
+	}
+	for _, bad := range []string{"", "null", "[1]", "{", `"x"`} {
+		if got := Decode(json.RawMessage(bad)); len(got) != 0 {
+			t.Fatalf("Decode(%q) = %v", bad, got)
+		}
+	}
+}
+
+func TestPersistAndOversizeDroppedWhole(t *testing.T) {
+	st := state.Open(t.TempDir())
+	key := state.DocumentKey("/notes/a.mk.md")
+	s := Snapshot{"a": {Value: json.RawMessage(`"hi"`), Status: Fresh, RanAt: 5}}
+	if err := Save(st, key, s); err != nil {
+		t.Fatal(err)
+	}
+	if got := Load(st, key); string(got["a"].Value) != `"hi"` {
+		t.Fatalf("loaded %+v", got)
+	}
+	big := Snapshot{"a": {Value: json.RawMessage(`"` + strings.Repeat("x", MaxSnapshotBytes) + `"`), Status: Fresh}}
+	if _, ok := Encode(big); ok {
+		t.Fatal("oversized snapshot encoded")
+	}
+	if err := Save(st, key, big); err != nil {
+		t.Fatal(err)
+	}
+	if got := Load(st, key); len(got) != 0 {
+		t.Fatalf("oversized snapshot kept partly: %d entries", len(got))
+	}
+}
