@@ -6,8 +6,14 @@ import (
 	"os"
 
 	"github.com/markii/markii/cli"
+	"github.com/markii/markii/runtime/isolate"
 )
 
 func main() {
+	// A script worker is this binary started again by the isolate; it is
+	// dispatched before anything else runs.
+	if isolate.IsWorker() {
+		isolate.WorkerMain()
+	}
 	os.Exit(cli.Main(os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }

@@ -64,23 +64,45 @@ type Color struct {
 	Set bool
 }
 
-// Index256 returns the xterm 256-color index nearest to c: exact grays go to
-// the 232-255 ramp (or 16/231 at the ends), everything else to the 6x6x6
-// cube.
+// cubeLevels are the channel values of the xterm 6x6x6 color cube.
+var cubeLevels = [6]int{0, 95, 135, 175, 215, 255}
+
+// Index256 returns the xterm 256-color index nearest to c: the nearest
+// entry of the 6x6x6 cube (by its real channel levels) or of the 24-step
+// gray ramp, whichever is closer, so dark near-grays such as code
+// backgrounds stay dark.
 func (c Color) Index256() int {
-	if c.R == c.G && c.G == c.B {
-		r := int(c.R)
-		switch {
-		case r < 8:
-			return 16
-		case r > 248:
-			return 231
+	nearest := func(v int) int {
+		best := 0
+		for i, l := range cubeLevels {
+			if abs(l-v) < abs(cubeLevels[best]-v) {
+				best = i
+			}
 		}
-		return int(float64(r-8)/247*24+0.5) + 232
+		return best
 	}
-	q := func(v uint8) int { return int(float64(v)/255*5 + 0.5) }
-	return 16 + 36*q(c.R) + 6*q(c.G) + q(c.B)
+	r, g, b := int(c.R), int(c.G), int(c.B)
+	ri, gi, bi := nearest(r), nearest(g), nearest(b)
+	cube := 16 + 36*ri + 6*gi + bi
+	cubeDist := sq(cubeLevels[ri]-r) + sq(cubeLevels[gi]-g) + sq(cubeLevels[bi]-b)
+	gray := (r + g + b) / 3
+	step := max(0, min(23, (gray-8+5)/10))
+	level := 8 + 10*step
+	grayDist := sq(level-r) + sq(level-g) + sq(level-b)
+	if grayDist < cubeDist {
+		return 232 + step
+	}
+	return cube
 }
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func sq(v int) int { return v * v }
 
 // Style is how a span is drawn. The zero Style is plain text.
 type Style struct {

@@ -1,6 +1,7 @@
 package ansi
 
 import (
+	"io"
 	"strconv"
 	"strings"
 )
@@ -11,105 +12,166 @@ import (
 // escape byte is written at all. A span's Link becomes an OSC 8 hyperlink
 // only when the level is not None and the URL passes LinkAllowed.
 func Encode(lines []Line, level Level) []byte {
-	var b strings.Builder
+	return AppendLines(nil, lines, level)
+}
+
+// EncodeWindow encodes only lines[from:to] (clamped to the slice), for a
+// viewer that draws the visible part of a long page.
+func EncodeWindow(lines []Line, from, to int, level Level) []byte {
+	from = max(0, min(from, len(lines)))
+	to = max(from, min(to, len(lines)))
+	return AppendLines(nil, lines[from:to], level)
+}
+
+// AppendLines appends the encoding of lines (each followed by a line feed)
+// to dst and returns the extended slice.
+func AppendLines(dst []byte, lines []Line, level Level) []byte {
 	for _, l := range lines {
-		EncodeLine(&b, l, level)
-		b.WriteByte('\n')
+		dst = AppendLine(dst, l, level)
+		dst = append(dst, '\n')
 	}
-	return []byte(b.String())
+	return dst
+}
+
+// WriteLines encodes lines to w in chunks, so a long page is never held
+// twice in memory.
+func WriteLines(w io.Writer, lines []Line, level Level) error {
+	const chunk = 64 << 10
+	buf := make([]byte, 0, chunk+4096)
+	for _, l := range lines {
+		buf = AppendLine(buf, l, level)
+		buf = append(buf, '\n')
+		if len(buf) >= chunk {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+	}
+	if len(buf) > 0 {
+		_, err := w.Write(buf)
+		return err
+	}
+	return nil
 }
 
 // EncodeLine appends one line (without a line feed) to b.
 func EncodeLine(b *strings.Builder, l Line, level Level) {
+	var tmp [256]byte
+	b.Write(AppendLine(tmp[:0], l, level))
+}
+
+// AppendLine appends the encoding of one line, without a line feed, to
+// dst. Consecutive spans of one style and link are merged into one run.
+func AppendLine(dst []byte, l Line, level Level) []byte {
 	for i := 0; i < len(l); {
 		s := l[i]
-		// Merge following spans that share style and link.
 		j := i + 1
 		for j < len(l) && l[j].Style == s.Style && l[j].Link == s.Link {
 			j++
 		}
 		link := level != None && s.Link != "" && LinkAllowed(s.Link)
 		if link {
-			b.WriteString("\x1b]8;;")
-			b.WriteString(s.Link)
-			b.WriteString("\x07")
+			dst = append(dst, "\x1b]8;;"...)
+			dst = append(dst, s.Link...)
+			dst = append(dst, 0x07)
 		}
+		n := len(dst)
 		sgr := level != None && !s.Style.IsZero()
 		if sgr {
-			writeSGR(b, s.Style, level)
+			dst = appendSGR(dst, s.Style, level)
+			// A style whose colors do not exist at this level and that has
+			// no attribute writes nothing rather than an empty SGR.
+			sgr = len(dst) > n
 		}
 		for k := i; k < j; k++ {
-			b.WriteString(l[k].Text)
+			dst = append(dst, l[k].Text...)
 		}
 		if sgr {
-			b.WriteString("\x1b[0m")
+			dst = append(dst, "\x1b[0m"...)
 		}
 		if link {
-			b.WriteString("\x1b]8;;\x07")
+			dst = append(dst, "\x1b]8;;\x07"...)
 		}
 		i = j
 	}
+	return dst
 }
 
-// writeSGR writes one SGR sequence that opens style st at level.
-func writeSGR(b *strings.Builder, st Style, level Level) {
-	codes := make([]string, 0, 8)
+// appendSGR appends one SGR sequence that opens style st at level, or
+// nothing when st has no effect at level.
+func appendSGR(dst []byte, st Style, level Level) []byte {
+	start := len(dst)
+	dst = append(dst, "\x1b["...)
+	open := len(dst)
+	param := func(s string) {
+		if len(dst) > open {
+			dst = append(dst, ';')
+		}
+		dst = append(dst, s...)
+	}
 	if st.Bold {
-		codes = append(codes, "1")
+		param("1")
 	}
 	if st.Dim {
-		codes = append(codes, "2")
+		param("2")
 	}
 	if st.Italic {
-		codes = append(codes, "3")
+		param("3")
 	}
 	if st.Underline {
-		codes = append(codes, "4")
+		param("4")
 	}
 	if st.Inverse {
-		codes = append(codes, "7")
+		param("7")
 	}
 	if st.Strikethru {
-		codes = append(codes, "9")
+		param("9")
 	}
-	codes = appendColor(codes, st.FG, level, false)
-	codes = appendColor(codes, st.BG, level, true)
-	if len(codes) == 0 {
-		codes = append(codes, "0")
+	for _, c := range [2]struct {
+		col Color
+		bg  bool
+	}{{st.FG, false}, {st.BG, true}} {
+		if !c.col.Set {
+			continue
+		}
+		switch level {
+		case Color16:
+			if c.col.ANSI16 == 0 {
+				continue
+			}
+			n := int(c.col.ANSI16)
+			if c.bg {
+				n += 10
+			}
+			if len(dst) > open {
+				dst = append(dst, ';')
+			}
+			dst = strconv.AppendInt(dst, int64(n), 10)
+		case Color256:
+			if c.bg {
+				param("48;5;")
+			} else {
+				param("38;5;")
+			}
+			dst = strconv.AppendInt(dst, int64(c.col.Index256()), 10)
+		case TrueColor:
+			if c.bg {
+				param("48;2;")
+			} else {
+				param("38;2;")
+			}
+			dst = strconv.AppendInt(dst, int64(c.col.R), 10)
+			dst = append(dst, ';')
+			dst = strconv.AppendInt(dst, int64(c.col.G), 10)
+			dst = append(dst, ';')
+			dst = strconv.AppendInt(dst, int64(c.col.B), 10)
+		}
 	}
-	b.WriteString("\x1b[")
-	b.WriteString(strings.Join(codes, ";"))
-	b.WriteByte('m')
-}
-
-func appendColor(codes []string, c Color, level Level, bg bool) []string {
-	if !c.Set {
-		return codes
+	if len(dst) == open {
+		return dst[:start]
 	}
-	switch level {
-	case Color16:
-		if c.ANSI16 == 0 {
-			return codes
-		}
-		n := int(c.ANSI16)
-		if bg {
-			n += 10
-		}
-		return append(codes, strconv.Itoa(n))
-	case Color256:
-		p := "38;5;"
-		if bg {
-			p = "48;5;"
-		}
-		return append(codes, p+strconv.Itoa(c.Index256()))
-	case TrueColor:
-		p := "38;2;"
-		if bg {
-			p = "48;2;"
-		}
-		return append(codes, p+strconv.Itoa(int(c.R))+";"+strconv.Itoa(int(c.G))+";"+strconv.Itoa(int(c.B)))
-	}
-	return codes
+	return append(dst, 'm')
 }
 
 // LinkAllowed reports whether u may be written into an OSC 8 sequence: it

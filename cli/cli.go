@@ -65,6 +65,11 @@ var commands map[string]*command
 func init() {
 	commands = map[string]*command{
 		"render": renderCommand,
+		"view":   viewCommand,
+		"packs":  packsCommand,
+		"run":    runCommand,
+		"grants": grantsCommand,
+		"export": exportCommand,
 	}
 }
 
@@ -211,6 +216,9 @@ func parseFlags(name string, cmd *command, args []string, stdio Stdio) (*invocat
 		}
 		if a == "-V" {
 			a = "--version"
+		}
+		if a == "-o" {
+			a = "--output"
 		}
 		if !strings.HasPrefix(a, "--") || a == "-" {
 			if strings.HasPrefix(a, "-") && a != "-" {

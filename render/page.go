@@ -50,6 +50,9 @@ type Options struct {
 	// Live, when set, lays out the interactive forms of tabs and details
 	// and applies folds; nil means the static form.
 	Live *LiveState
+	// Registry maps directive names to components; nil means the standard
+	// registry.
+	Registry *Registry
 }
 
 // BlockID identifies a focusable block or foldable heading across layouts
@@ -98,7 +101,11 @@ type HeadingRef struct {
 	ID    BlockID
 	Level int
 	Text  string
-	Line  int
+	// Line is the heading's first output line; EndLine is one past its
+	// last (a heading may wrap, and a level 1 heading has a rule under
+	// it). A heading inside a component has EndLine == Line+1.
+	Line    int
+	EndLine int
 }
 
 // Page is a laid-out document.

@@ -17,6 +17,9 @@ type Document struct {
 	// including those nested inside containers. The same values appear as
 	// ScriptBlock nodes in Blocks.
 	Scripts []*ScriptBlock
+	// Flattened reports that content nested deeper than MaxDepth was
+	// flattened into plain text (see MaxDepth).
+	Flattened bool
 }
 
 // Frontmatter is the note's leading YAML block. It is never rendered.
@@ -47,7 +50,8 @@ type Paragraph struct {
 type CodeBlock struct {
 	// Lang is the first word of the info string (inline-sanitized), or "".
 	Lang string
-	// Text is the body, preformatted-sanitized (LF line ends, tabs expanded).
+	// Text is the body, preformatted-sanitized (LF line ends, tabs
+	// expanded), without the final line feed.
 	Text string
 }
 

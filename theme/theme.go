@@ -66,7 +66,7 @@ var Dark = Theme{
 	Keyword:    hex("#c4b5fd", 95),
 	String:     hex("#86efac", 92),
 	Number:     hex("#fdba74", 93),
-	Comment:    hex("#71717a", 90),
+	Comment:    hex("#8b8b94", 90),
 	Function:   hex("#7dd3fc", 96),
 	Type:       hex("#67e8f9", 36),
 	Operator:   hex("#d4d4d8", 37),
@@ -74,7 +74,8 @@ var Dark = Theme{
 }
 
 // Light is the palette for light backgrounds; its status colors follow the
-// reference's doc.css palette.
+// reference's doc.css palette, darkened where a color would read poorly on
+// a light gray background.
 var Light = Theme{
 	Name:       "light",
 	Text:       hex("#1a1a1a", 30),
@@ -84,14 +85,14 @@ var Light = Theme{
 	Heading:    hex("#1d4ed8", 34),
 	Info:       hex("#3b82f6", 34),
 	Success:    hex("#15803d", 32),
-	Warning:    hex("#d97706", 33),
+	Warning:    hex("#b45309", 33),
 	Danger:     hex("#dc2626", 31),
 	Limit:      hex("#7c3aed", 35),
 	Code:       hex("#be185d", 35),
 	CodeBG:     hex("#f4f4f5", 0),
 	Keyword:    hex("#7c3aed", 35),
-	String:     hex("#15803d", 32),
-	Number:     hex("#c2410c", 33),
+	String:     hex("#166534", 32),
+	Number:     hex("#9a3412", 33),
 	Comment:    hex("#71717a", 90),
 	Function:   hex("#0369a1", 34),
 	Type:       hex("#0e7490", 36),

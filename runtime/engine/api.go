@@ -66,6 +66,10 @@ func (r *scriptRun) hostError(err error, what string, c script.Capability, host 
 		}
 		r.deny(&rec)
 	}
+	var u *script.UnknownOutcome
+	if errors.As(err, &u) {
+		r.unknown = u
+	}
 	r.L.RaiseError("%s: %s", what, err.Error())
 }
 

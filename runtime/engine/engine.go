@@ -93,6 +93,9 @@ type scriptRun struct {
 	// denial is the capability refusal that is propagating, if any; a
 	// pcall that catches an error clears it.
 	denial *script.Denial
+	// unknown is the effectful request whose outcome was lost, if that
+	// error is propagating; a pcall that catches it clears it.
+	unknown *script.UnknownOutcome
 	// laterRead is set while a later-script doc.value error propagates.
 	laterRead string
 	// poisoned is set when the interpreter panicked inside a builtin.
@@ -174,6 +177,8 @@ func (r *scriptRun) failure(err error) script.Outcome {
 			detail += " (requires manual run: this capability is only available on a manual run)"
 		}
 		return script.Outcome{Kind: kind, Capability: d.Capability, Host: d.Host, Detail: detail}
+	case r.unknown != nil:
+		return script.Outcome{Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: r.unknown.Host, Detail: r.unknown.Reason}
 	case r.laterRead != "":
 		return scriptError(r.laterRead)
 	case r.poisoned:

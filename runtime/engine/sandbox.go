@@ -209,6 +209,7 @@ func (r *scriptRun) caught(L *lua.LState, err error) int {
 		obj = ae.Object
 	}
 	r.denial = nil
+	r.unknown = nil
 	r.laterRead = ""
 	// Building a caught error costs a stack trace; charge it.
 	r.charge(caughtErrorCost)

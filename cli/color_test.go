@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/markii/markii/ansi"
+)
+
+func TestColorLevel(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		choice string
+		env    map[string]string
+		tty    bool
+		want   ansi.Level
+	}{
+		{"explicit never ignores env", "never", map[string]string{"FORCE_COLOR": "3"}, true, ansi.None},
+		{"explicit 16", "16", map[string]string{"NO_COLOR": "1"}, false, ansi.Color16},
+		{"explicit 256", "256", nil, false, ansi.Color256},
+		{"explicit truecolor", "truecolor", map[string]string{"TERM": "dumb"}, false, ansi.TrueColor},
+		{"NO_COLOR beats FORCE_COLOR", "auto", map[string]string{"NO_COLOR": "1", "FORCE_COLOR": "3"}, true, ansi.None},
+		{"empty NO_COLOR is ignored", "auto", map[string]string{"NO_COLOR": "", "COLORTERM": "truecolor"}, true, ansi.TrueColor},
+		{"FORCE_COLOR 0", "auto", map[string]string{"FORCE_COLOR": "0", "COLORTERM": "truecolor"}, true, ansi.None},
+		{"FORCE_COLOR 1 without tty", "auto", map[string]string{"FORCE_COLOR": "1"}, false, ansi.Color16},
+		{"FORCE_COLOR true", "auto", map[string]string{"FORCE_COLOR": "true"}, false, ansi.Color16},
+		{"FORCE_COLOR 2", "auto", map[string]string{"FORCE_COLOR": "2", "TERM": "dumb"}, false, ansi.Color256},
+		{"FORCE_COLOR 3", "auto", map[string]string{"FORCE_COLOR": "3"}, false, ansi.TrueColor},
+		{"FORCE_COLOR other falls through", "auto", map[string]string{"FORCE_COLOR": "yes"}, false, ansi.None},
+		{"not a tty", "auto", map[string]string{"COLORTERM": "truecolor"}, false, ansi.None},
+		{"TERM dumb", "auto", map[string]string{"TERM": "dumb", "COLORTERM": "truecolor"}, true, ansi.None},
+		{"COLORTERM 24bit", "auto", map[string]string{"COLORTERM": "24bit"}, true, ansi.TrueColor},
+		{"TERM 256color", "auto", map[string]string{"TERM": "xterm-256color"}, true, ansi.Color256},
+		{"COLORTERM beats TERM", "auto", map[string]string{"TERM": "xterm-256color", "COLORTERM": "truecolor"}, true, ansi.TrueColor},
+		{"plain tty", "auto", map[string]string{"TERM": "xterm"}, true, ansi.Color16},
+		{"no TERM at all", "auto", nil, true, ansi.Color16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			getenv := func(k string) string { return tc.env[k] }
+			if got := colorLevel(tc.choice, getenv, tc.tty); got != tc.want {
+				t.Fatalf("colorLevel = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/markii/markii/runtime/grants"
+	"github.com/markii/markii/runtime/state"
+)
+
+var grantsCommand = &command{
+	summary: "list or reset the network grants of notes",
+	flags: []flagSpec{
+		{name: "all", isBool: true, help: "with reset: forget every note's grants"},
+	},
+	run: grantsRun,
+}
+
+func grantsRun(c *invocation) error {
+	if len(c.args) == 0 {
+		return usagef("markii grants needs list or reset (markii grants list [NOTE], markii grants reset NOTE|--all)")
+	}
+	switch c.args[0] {
+	case "list":
+		if c.bool("all") {
+			return usagef("--all goes with markii grants reset")
+		}
+		return grantsList(c)
+	case "reset":
+		return grantsReset(c)
+	}
+	return usagef("unknown grants action %q (use list or reset)", c.args[0])
+}
+
+// grantStore opens the grant store in the device state.
+func grantStore() (*grants.Store, error) {
+	dir, err := stateDir()
+	if err != nil {
+		return nil, failf("%v", err)
+	}
+	return grants.NewStore(state.Open(dir)), nil
+}
+
+// noteKey is the document key of a note path, whether or not the note
+// still exists.
+func noteKey(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", failf("cannot find the absolute path of %s: %v", path, err)
+	}
+	return fileURL(abs), nil
+}
+
+func grantsList(c *invocation) error {
+	store, err := grantStore()
+	if err != nil {
+		return err
+	}
+	all, invalid := store.All()
+	docs := make([]string, 0, len(all))
+	if len(c.args) > 1 {
+		key, err := noteKey(c.args[1])
+		if err != nil {
+			return err
+		}
+		if _, ok := all[key]; ok {
+			docs = append(docs, key)
+		}
+	} else {
+		for d := range all {
+			docs = append(docs, d)
+		}
+		sort.Strings(docs)
+	}
+	out := c.stdio.Out
+	if len(docs) == 0 {
+		fmt.Fprintln(out, "no grants stored")
+	}
+	for _, d := range docs {
+		r := all[d]
+		fmt.Fprintf(out, "%s\n", oneLine(d))
+		hosts := "none"
+		if len(r.AllowedHosts) > 0 {
+			hosts = strings.Join(r.AllowedHosts, ", ")
+		}
+		fmt.Fprintf(out, "  network: %s\n", hosts)
+		if len(r.AllowedBundleGrants) > 0 {
+			fmt.Fprintf(out, "  bundle: %s\n", strings.Join(r.AllowedBundleGrants, ", "))
+		}
+		fmt.Fprintf(out, "  for code %s\n", r.Key[:12])
+	}
+	if invalid > 0 {
+		fmt.Fprintf(c.stdio.Err, "markii: %d stored grant record(s) are not valid and are ignored; markii grants reset --all removes them\n", invalid)
+	}
+	return nil
+}
+
+func grantsReset(c *invocation) error {
+	store, err := grantStore()
+	if err != nil {
+		return err
+	}
+	if c.bool("all") {
+		if len(c.args) > 1 {
+			return usagef("markii grants reset takes a NOTE or --all, not both")
+		}
+		n, err := store.ResetAll()
+		if err != nil {
+			return failf("cannot reset the grants: %v", err)
+		}
+		fmt.Fprintf(c.stdio.Out, "forgot the grants of %d note(s)\n", n)
+		return nil
+	}
+	if len(c.args) < 2 {
+		return usagef("markii grants reset needs a NOTE or --all")
+	}
+	key, err := noteKey(c.args[1])
+	if err != nil {
+		return err
+	}
+	found, err := store.Reset(key)
+	if err != nil {
+		return failf("cannot reset the grants of %s: %v", c.args[1], err)
+	}
+	if !found {
+		fmt.Fprintf(c.stdio.Out, "%s has no stored grants\n", oneLine(c.args[1]))
+		return nil
+	}
+	fmt.Fprintf(c.stdio.Out, "forgot the grants of %s\n", oneLine(c.args[1]))
+	return nil
+}

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/runtime/pack"
+)
+
+// packFolders returns the pack folders named in the user's own config
+// ("packs"). Packs are never loaded from a note, a bundle or the working
+// directory.
+var packFolders = func() ([]string, error) {
+	s, err := config.Load()
+	if err != nil {
+		return nil, err
+	}
+	return s.Packs, nil
+}
+
+var packsCommand = &command{
+	summary: "list the packs installed from your config's pack folders",
+	run: func(c *invocation) error {
+		if len(c.args) == 0 || c.args[0] != "list" {
+			return usagef("markii packs wants a subcommand: markii packs list")
+		}
+		folders, err := packFolders()
+		if err != nil {
+			return failf("%s", err)
+		}
+		return listPacks(c.stdio.Out, c.stdio.Err, folders)
+	},
+}
+
+// listPacks prints every pack loaded from folders, one block per pack,
+// and every refused pack as one line on errOut.
+func listPacks(out, errOut io.Writer, folders []string) error {
+	if len(folders) == 0 {
+		fmt.Fprintln(out, `No pack folders are configured (add "packs" to your markii config).`)
+		return nil
+	}
+	set := pack.Load(folders)
+	for _, p := range set.Problems {
+		fmt.Fprintf(errOut, "markii: %s\n", oneLine(p))
+	}
+	names := set.Names()
+	if len(names) == 0 {
+		fmt.Fprintln(out, "No packs are installed.")
+		return nil
+	}
+	for _, name := range names {
+		p, _ := set.Get(name)
+		version := p.Version
+		if version == "" {
+			version = "-"
+		}
+		fmt.Fprintf(out, "%s %s (engine %s) %s\n", oneLine(p.Name), oneLine(version), oneLine(p.Engine), oneLine(p.Path))
+		fmt.Fprintf(out, "  components: %s\n", oneLine(strings.Join(p.ComponentNames(), ", ")))
+		modules := make([]string, 0, len(p.Modules()))
+		for m := range p.Modules() {
+			modules = append(modules, m)
+		}
+		sort.Strings(modules)
+		if len(modules) > 0 {
+			fmt.Fprintf(out, "  modules: %s\n", oneLine(strings.Join(modules, ", ")))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,335 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/isolate"
+	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
+	"github.com/markii/markii/runtime/values"
+)
+
+// scriptRunner runs a request's scripts. The product runs them in the
+// isolate (a child process the host can kill); tests swap in another
+// runner with the same signature.
+var scriptRunner func(ctx context.Context, req *script.Request, host script.Host, emit func(script.Outcome)) error = isolate.Run
+
+// stateDir finds the device-state directory; tests point it elsewhere.
+var stateDir = func() (string, error) { return state.Dir(runtime.GOOS, os.Getenv) }
+
+var runCommand = &command{
+	summary: "run a note's scripts once and store their values",
+	flags: []flagSpec{
+		{name: "json", isBool: true, help: "print the outcomes as a JSON array"},
+		{name: "verbose", isBool: true, help: "also print each failure's full message"},
+	},
+	run: runNote,
+}
+
+// runResult is one line of `markii run --json`.
+type runResult struct {
+	Name    string          `json:"name"`
+	Outcome string          `json:"outcome"`
+	Kind    string          `json:"kind,omitempty"`
+	Detail  string          `json:"detail,omitempty"`
+	Value   json.RawMessage `json:"value"`
+}
+
+func runNote(c *invocation) error {
+	if len(c.args) == 0 {
+		return usagef("markii run needs a note to run (markii run NOTE)")
+	}
+	n, err := loadNote(c.args[0], c.stdio.In)
+	if err != nil {
+		return err
+	}
+	doc := render.Parse(n.Source)
+	ctx := context.Background()
+	plan, err := planRun(ctx, n, doc, script.Manual, c.stdio.In, c.stdio.Err)
+	if err != nil {
+		return err
+	}
+	req := &script.Request{
+		RunID:  uint64(time.Now().UnixNano()),
+		Tier:   plan.Host.Tier(),
+		Blocks: plan.Blocks,
+		Bundle: n.Bundle != nil,
+		Limits: script.Ceiling,
+	}
+	names := make([]string, 0, len(doc.Scripts))
+	for _, s := range doc.Scripts {
+		names = append(names, s.Name)
+	}
+	req.Directives, req.Truncated = engine.CapDirectives(docListing(doc))
+
+	var outcomes []script.Outcome
+	runErr := scriptRunner(ctx, req, plan.Host, func(o script.Outcome) { outcomes = append(outcomes, o) })
+	plan.Finish()
+	if runErr != nil && len(outcomes) < len(req.Blocks) {
+		return failf("the scripts could not run: %v", runErr)
+	}
+	if c.bool("verbose") {
+		for _, d := range plan.Diagnostics {
+			fmt.Fprintf(c.stdio.Err, "markii: %s\n", oneLine(d))
+		}
+		for _, d := range plan.Host.Diagnostics() {
+			fmt.Fprintf(c.stdio.Err, "markii: %s\n", oneLine(d))
+		}
+	}
+	persistValues(n, names, outcomes)
+
+	failed := 0
+	if c.bool("json") {
+		results := make([]runResult, 0, len(outcomes))
+		for _, o := range outcomes {
+			r := runResult{Name: o.Name, Outcome: outcomeLine(o), Value: json.RawMessage("null")}
+			if o.Kind != script.Ok {
+				failed++
+				r.Kind, r.Detail = string(o.Kind), o.Detail
+			} else if len(o.Value) > 0 {
+				r.Value = o.Value
+			}
+			results = append(results, r)
+		}
+		enc := json.NewEncoder(c.stdio.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			return failf("cannot write the results: %v", err)
+		}
+	} else {
+		for _, o := range outcomes {
+			fmt.Fprintf(c.stdio.Out, "%s: %s\n", oneLine(o.Name), outcomeLine(o))
+			if o.Kind != script.Ok {
+				failed++
+			}
+		}
+	}
+	for _, o := range outcomes {
+		if o.Kind == script.Ok {
+			continue
+		}
+		fmt.Fprintf(c.stdio.Err, "markii: script %q failed (%s)\n", o.Name, o.Kind)
+		if c.bool("verbose") && o.Detail != "" {
+			fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", oneLine(o.Name), oneLine(o.Detail))
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: ExitScripts}
+	}
+	return nil
+}
+
+// outcomeLine is the short, display-safe phrase for an outcome; it never
+// carries the failure's text.
+func outcomeLine(o script.Outcome) string {
+	switch o.Kind {
+	case script.Ok:
+		return "ok"
+	case script.CapabilityDenied:
+		switch {
+		case o.Capability == script.CapNet && o.Host != "":
+			return fmt.Sprintf("needs permission (net: %s)", oneLine(o.Host))
+		case o.Capability != "":
+			return fmt.Sprintf("needs permission (%s)", o.Capability)
+		}
+		return "needs permission"
+	case script.TierBlocked:
+		return "requires manual run"
+	case script.LimitExceeded:
+		if o.Limit != "" {
+			return fmt.Sprintf("limit exceeded (%s)", o.Limit)
+		}
+		return "limit exceeded"
+	case script.ScriptError:
+		return "script error"
+	case script.Crashed:
+		return "crashed"
+	case script.OutcomeUnknown:
+		if o.Host != "" {
+			return fmt.Sprintf("outcome unknown (net: %s; the request was sent and may have taken effect)", oneLine(o.Host))
+		}
+		return "outcome unknown (the request was sent and may have taken effect)"
+	}
+	return "error"
+}
+
+// persistValues merges the outcomes into the note's stored values. A note
+// read from stdin has no identity and stores nothing; write failures are
+// swallowed (the run itself succeeded or failed on its own terms).
+func persistValues(n *note, names []string, outcomes []script.Outcome) {
+	if n.Key == "" {
+		return
+	}
+	dir, err := stateDir()
+	if err != nil {
+		return
+	}
+	st := state.Open(dir)
+	snap := values.Apply(values.Load(st, n.Key), names, outcomes, time.Now())
+	_ = values.Save(st, n.Key, snap)
+}
+
+// docListing lists the note's directives in document order, nested ones
+// after their parent, for doc.directives.
+func docListing(doc *render.Document) ([]script.Directive, bool) {
+	l := &lister{}
+	l.blocks(doc.Blocks, 0)
+	return l.out, l.truncated
+}
+
+// maxListingDepth is the deepest directive nesting listed.
+const maxListingDepth = 200
+
+type lister struct {
+	out       []script.Directive
+	truncated bool
+}
+
+func (l *lister) blocks(bs []render.Block, depth int) {
+	if depth > maxListingDepth {
+		l.truncated = true
+		return
+	}
+	for _, b := range bs {
+		switch x := b.(type) {
+		case *render.Directive:
+			d := script.Directive{Name: x.Name, Form: x.Form.String(), Attrs: listAttrs(x.Attrs)}
+			var sb strings.Builder
+			inlineText(&sb, x.Label)
+			for i, inner := range x.Blocks {
+				if i > 0 || sb.Len() > 0 {
+					sb.WriteByte('\n')
+				}
+				blockText(&sb, inner)
+			}
+			d.Text = sb.String()
+			l.out = append(l.out, d)
+			l.inlines(x.Label, depth+1)
+			l.blocks(x.Blocks, depth+1)
+		case *render.Paragraph:
+			l.inlines(x.Content, depth)
+		case *render.Heading:
+			l.inlines(x.Content, depth)
+		case *render.Quote:
+			l.blocks(x.Blocks, depth+1)
+		case *render.List:
+			for _, it := range x.Items {
+				l.blocks(it.Blocks, depth+1)
+			}
+		case *render.Table:
+			for _, cell := range x.Header {
+				l.inlines(cell, depth)
+			}
+			for _, row := range x.Rows {
+				for _, cell := range row {
+					l.inlines(cell, depth)
+				}
+			}
+		}
+	}
+}
+
+func (l *lister) inlines(in []render.Inline, depth int) {
+	if depth > maxListingDepth {
+		l.truncated = true
+		return
+	}
+	for _, i := range in {
+		switch x := i.(type) {
+		case *render.InlineDirective:
+			var sb strings.Builder
+			inlineText(&sb, x.Content)
+			l.out = append(l.out, script.Directive{Name: x.Name, Form: "inline", Attrs: listAttrs(x.Attrs), Text: sb.String()})
+			l.inlines(x.Content, depth+1)
+		case *render.Emphasis:
+			l.inlines(x.Content, depth)
+		case *render.Strong:
+			l.inlines(x.Content, depth)
+		case *render.Strikethrough:
+			l.inlines(x.Content, depth)
+		case *render.Link:
+			l.inlines(x.Content, depth)
+		}
+	}
+}
+
+func listAttrs(a render.Attrs) []script.Attr {
+	out := make([]script.Attr, 0, len(a))
+	for _, kv := range a {
+		out = append(out, script.Attr{Key: kv.Key, Value: kv.Value})
+	}
+	return out
+}
+
+// blockText is a block's markdown-stripped text (code bodies included).
+func blockText(sb *strings.Builder, b render.Block) {
+	switch x := b.(type) {
+	case *render.Paragraph:
+		inlineText(sb, x.Content)
+	case *render.Heading:
+		inlineText(sb, x.Content)
+	case *render.CodeBlock:
+		sb.WriteString(x.Text)
+	case *render.ScriptBlock:
+		sb.WriteString(x.Source)
+	case *render.Quote:
+		joinBlocks(sb, x.Blocks)
+	case *render.List:
+		for i, it := range x.Items {
+			if i > 0 {
+				sb.WriteByte('\n')
+			}
+			joinBlocks(sb, it.Blocks)
+		}
+	case *render.Directive:
+		inlineText(sb, x.Label)
+		if len(x.Label) > 0 && len(x.Blocks) > 0 {
+			sb.WriteByte('\n')
+		}
+		joinBlocks(sb, x.Blocks)
+	case *render.Table:
+		for _, cell := range x.Header {
+			inlineText(sb, cell)
+		}
+	}
+}
+
+func joinBlocks(sb *strings.Builder, bs []render.Block) {
+	for i, b := range bs {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		blockText(sb, b)
+	}
+}
+
+func inlineText(sb *strings.Builder, in []render.Inline) {
+	for _, i := range in {
+		switch x := i.(type) {
+		case *render.Text:
+			sb.WriteString(x.Text)
+		case *render.CodeSpan:
+			sb.WriteString(x.Text)
+		case *render.SoftBreak, *render.HardBreak:
+			sb.WriteByte(' ')
+		case *render.Emphasis:
+			inlineText(sb, x.Content)
+		case *render.Strong:
+			inlineText(sb, x.Content)
+		case *render.Strikethrough:
+			inlineText(sb, x.Content)
+		case *render.Link:
+			inlineText(sb, x.Content)
+		case *render.InlineDirective:
+			inlineText(sb, x.Content)
+		}
+	}
+}

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
+	"github.com/markii/markii/runtime/values"
+	"github.com/markii/markii/theme"
+	"github.com/markii/markii/viewer"
+)
+
+var viewCommand = &command{
+	summary: "read a note full-screen: scroll, search, tabs, folds and script runs",
+	run:     runView,
+}
+
+func init() {
+	viewCommand.flags = append(append([]flagSpec{}, renderCommand.flags...),
+		flagSpec{name: "static", isBool: true, help: "write the note like markii render even on a terminal"},
+		flagSpec{name: "no-run", isBool: true, help: "never run the note's scripts from the viewer"},
+		flagSpec{name: "verbose", isBool: true, help: "print run diagnostics after the viewer closes"},
+	)
+}
+
+// runView implements `markii view [FILE]`: the full-screen viewer on a
+// terminal, and exactly `markii render` anywhere else.
+func runView(c *invocation) error {
+	if c.bool("static") || !isTerminal(c.stdio.In) || !isTerminal(c.stdio.Out) {
+		if len(c.args) > 0 && !c.bool("no-run") && !c.bool("static") {
+			if n, err := loadNote(c.args[0], c.stdio.In); err == nil && len(render.Parse(n.Source).Scripts) > 0 {
+				defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
+			}
+		}
+		return runRender(c)
+	}
+	if len(c.args) == 0 {
+		return usagef("markii view needs a note to show (markii view NOTE)")
+	}
+	out := c.stdio.Out.(*os.File)
+	width := defaultWidth
+	if w, _, err := term.GetSize(out.Fd()); err == nil && w > 0 {
+		width = w
+	}
+	width, err := c.positiveInt("width", width)
+	if err != nil {
+		return err
+	}
+	th, err := theme.ByName(c.str("theme", "dark"))
+	if err != nil {
+		return usagef("%s", err)
+	}
+	n, err := loadNote(c.args[0], c.stdio.In)
+	if err != nil {
+		return err
+	}
+	first, err := viewerNote(n)
+	if err != nil {
+		return err
+	}
+	settings, err := loadSettings()
+	if err != nil {
+		return failf("%v", err)
+	}
+	opt := viewer.Options{
+		Note:            first,
+		Level:           colorLevel(c.str("color", "auto"), os.Getenv, true),
+		Theme:           th,
+		Width:           width,
+		KeepWidth:       c.set["width"],
+		Load:            loadViewerNote,
+		Watch:           true,
+		ScriptsDisabled: settings.ScriptsDisabled,
+		RunOnOpen:       settings.RunOnOpen,
+		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
+	}
+	if !c.bool("no-run") {
+		opt.Runner = &noteRunner{path: n.Path}
+	}
+	var held bytes.Buffer
+	errOut := c.stdio.Err
+	c.stdio.Err = &held
+	err = viewer.Run(opt, c.stdio.In, out)
+	c.stdio.Err = errOut
+	_, _ = errOut.Write(held.Bytes())
+	if err != nil {
+		return failf("%v", err)
+	}
+	return nil
+}
+
+// viewerNote turns a loaded note into the viewer's plain form, with the
+// values stored on this device.
+func viewerNote(n *note) (*viewer.Note, error) {
+	vn := &viewer.Note{Name: n.Name, Path: n.Path, Source: n.Source, Diagnostics: n.Warnings}
+	if n.Path != "" {
+		vn.Watch = []string{n.Path}
+	}
+	if n.Key != "" {
+		if dir, err := stateDir(); err == nil {
+			snap := values.Load(state.Open(dir), n.Key)
+			vn.Values = make(render.Values, len(snap))
+			for k, e := range snap {
+				vn.Values[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: e.FailureKind}
+			}
+		}
+	}
+	return vn, nil
+}
+
+// loadViewerNote loads a note by absolute path for the viewer (a reload
+// or a followed link).
+func loadViewerNote(path string) (*viewer.Note, error) {
+	n, err := loadNote(filepath.Clean(path), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s", oneLine(err.Error()))
+	}
+	return viewerNote(n)
+}
+
+// noteRunner runs the open note's scripts for the viewer. It reads the
+// note again at the start of each run, so the closure key is always that
+// of the code on disk.
+type noteRunner struct {
+	path string
+}
+
+// Run implements viewer.Runner.
+func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer.Asker, report func(viewer.Progress)) error {
+	if r.path == "" {
+		return fmt.Errorf("a note read from standard input cannot run its scripts in the viewer; use markii run")
+	}
+	n, err := loadNote(r.path, nil)
+	if err != nil {
+		return err
+	}
+	doc := render.Parse(n.Source)
+	var notices bytes.Buffer
+	plan, err := planRun(ctx, n, doc, trigger, nil, &notices)
+	if err != nil {
+		return err
+	}
+	defer plan.Finish()
+	for _, d := range plan.Diagnostics {
+		report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: d})
+	}
+	if notices.Len() > 0 {
+		report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: oneLine(notices.String())})
+	}
+	req := &script.Request{
+		RunID:  uint64(time.Now().UnixNano()),
+		Tier:   script.TierOf(trigger),
+		Bundle: n.Bundle != nil,
+		Limits: script.Ceiling,
+		Blocks: plan.Blocks,
+	}
+	names := make([]string, 0, len(plan.Blocks))
+	for _, b := range plan.Blocks {
+		names = append(names, b.Name)
+	}
+	req.Directives, req.Truncated = engine.CapDirectives(docListing(doc))
+	report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: names})
+	var outcomes []script.Outcome
+	runErr := scriptRunner(ctx, req, plan.Host, func(o script.Outcome) {
+		outcomes = append(outcomes, o)
+		p := viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: "ok", Detail: o.Detail}
+		p.Entry = render.Entry{Value: o.Value, Status: render.Fresh}
+		if o.Kind != script.Ok {
+			p.Outcome = outcomeLine(o)
+			p.Entry = render.Entry{Status: render.Error, FailureKind: string(o.Kind)}
+			if o.Capability == script.CapNet {
+				p.DeniedHost = o.Host
+			}
+		}
+		report(p)
+	})
+	if ctx.Err() == nil {
+		persistValues(n, names, outcomes)
+	}
+	if runErr != nil && len(outcomes) < len(req.Blocks) && ctx.Err() == nil {
+		return fmt.Errorf("the scripts could not run: %v", runErr)
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
+	"github.com/markii/markii/runtime/values"
+	"github.com/markii/markii/viewer"
+)
+
+func TestViewOnPipeIsRender(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "n.mk.md")
+	if err := os.WriteFile(path, []byte(runFixture+"\n:::details{title=\"More\"}\nbody\n:::\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, flags := range [][]string{
+		{"--width", "50", "--color", "256"},
+		{"--color", "never"},
+		{"--width", "30", "--color", "truecolor", "--theme", "light"},
+	} {
+		var rout, rerr, vout, verr bytes.Buffer
+		rc := Main(append([]string{"render", path}, flags...), Stdio{Out: &rout, Err: &rerr})
+		vc := Main(append([]string{"view", path}, flags...), Stdio{Out: &vout, Err: &verr})
+		if rc != 0 || vc != 0 {
+			t.Fatalf("%v: exit render %d view %d; stderr %s %s", flags, rc, vc, rerr.String(), verr.String())
+		}
+		if !bytes.Equal(rout.Bytes(), vout.Bytes()) {
+			t.Fatalf("%v: view on a pipe differs from render:\n%q\n%q", flags, vout.String(), rout.String())
+		}
+		if strings.Contains(vout.String(), "\x1b[?1049h") {
+			t.Fatal("view on a pipe switched to the alternate screen")
+		}
+		if !strings.Contains(verr.String(), "markii: scripts not run because the output is not a terminal; use markii run first") {
+			t.Fatalf("stderr lacks the not-run notice: %q", verr.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"view", path, "--no-run"}, Stdio{Out: &out, Err: &errb}); code != 0 || strings.Contains(errb.String(), "scripts not run") {
+		t.Fatalf("--no-run: exit %d stderr %q", code, errb.String())
+	}
+}
+
+func TestViewStaticFlag(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "n.mk.md")
+	if err := os.WriteFile(path, []byte("# Title\n\nText.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb, rout bytes.Buffer
+	if code := Main([]string{"view", "--static", path, "--color", "never"}, Stdio{Out: &out, Err: &errb}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	Main([]string{"render", path, "--color", "never"}, Stdio{Out: &rout, Err: &errb})
+	if !strings.HasPrefix(out.String(), "Title\n") || out.String() != rout.String() {
+		t.Fatalf("static output %q, render %q", out.String(), rout.String())
+	}
+}
+
+func TestViewRunnerReportsOutcomesAndStoresValues(t *testing.T) {
+	stateDirPath := withInProcessRunner(t)
+	withSettings(t, config.Settings{})
+	path := filepath.Join(t.TempDir(), "n.mk.md")
+	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := &noteRunner{path: path}
+	var got []viewer.Progress
+	var asked []string
+	ask := func(_ context.Context, q string) (bool, error) { asked = append(asked, q); return false, nil }
+	if err := r.Run(context.Background(), script.Manual, ask, func(p viewer.Progress) { got = append(got, p) }); err != nil {
+		t.Fatal(err)
+	}
+	var plan []string
+	done := map[string]viewer.Progress{}
+	for _, p := range got {
+		switch p.Kind {
+		case viewer.ProgressPlan:
+			plan = p.Scripts
+		case viewer.ProgressDone:
+			done[p.Script] = p
+		}
+	}
+	if strings.Join(plan, ",") != "stars,remote,broken" {
+		t.Fatalf("plan %v", plan)
+	}
+	if p := done["stars"]; p.Outcome != "ok" || string(p.Entry.Value) != "42" {
+		t.Fatalf("stars: %+v", p)
+	}
+	if p := done["remote"]; p.DeniedHost != "api.github.com" || p.Entry.FailureKind != "capability-denied" {
+		t.Fatalf("remote: %+v", p)
+	}
+	if p := done["broken"]; p.Outcome != "script error" {
+		t.Fatalf("broken: %+v", p)
+	}
+	snap := values.Load(state.Open(stateDirPath), state.DocumentKey(path))
+	if e := snap["stars"]; e.Status != values.Fresh || string(e.Value) != "42" {
+		t.Fatalf("stars stored as %+v", e)
+	}
+}
+
+func TestViewRunnerHonoursScriptsDisabled(t *testing.T) {
+	withInProcessRunner(t)
+	withSettings(t, config.Settings{ScriptsDisabled: true})
+	path := filepath.Join(t.TempDir(), "n.mk.md")
+	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := &noteRunner{path: path}
+	ran := false
+	err := r.Run(context.Background(), script.Auto, nil, func(viewer.Progress) { ran = true })
+	if err == nil || ran {
+		t.Fatalf("a run with scripts disabled: err %v, reported %v", err, ran)
+	}
+}
+
+func TestViewerNoteLoadsStoredValues(t *testing.T) {
+	stateDirPath := withInProcessRunner(t)
+	path := filepath.Join(t.TempDir(), "n.mk.md")
+	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	key := state.DocumentKey(path)
+	snap := values.Snapshot{"stars": {Value: []byte("7"), Status: values.Fresh}}
+	if err := values.Save(state.Open(stateDirPath), key, snap); err != nil {
+		t.Fatal(err)
+	}
+	n, err := loadViewerNote(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := n.Values["stars"]; string(e.Value) != "7" || e.Status != "fresh" {
+		t.Fatalf("stored value read as %+v", e)
+	}
+	if len(n.Watch) != 1 || n.Watch[0] != path {
+		t.Fatalf("watch list %v", n.Watch)
+	}
+}

@@ -1,0 +1,364 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/markii/markii/ansi"
+)
+
+// Width presets of the reserved `width` attribute (SPEC §7.4).
+const (
+	PresetNormal = "normal"
+	PresetNarrow = "narrow"
+	PresetWide   = "wide"
+	PresetFull   = "full"
+	PresetFit    = "fit"
+)
+
+// Context is what a component sees while it draws one directive. The
+// reserved `width` and `align` attributes have already been taken out of
+// Attrs and applied by the frame.
+type Context struct {
+	// Name is the directive name as the note wrote it.
+	Name string
+	// Form is the form the directive was written in.
+	Form Form
+	// Attrs are the directive's attributes without `width` and `align`;
+	// an alias's preset attributes come first, so the note's win in Get.
+	Attrs Attrs
+	// Label is a leaf directive's `[...]` label or an inline directive's
+	// text.
+	Label []Inline
+	// Blocks is a container's body.
+	Blocks []Block
+	// Width is the width in cells the component's lines must fit. For a
+	// self-sizing component it is the full width available and the
+	// component sizes its box with BoxWidth; for the others the frame has
+	// already applied the width preset.
+	Width int
+	// Preset is the `width` preset ("" when absent, else one of the Preset
+	// constants; unknown values read as "").
+	Preset string
+	// Align is the `align` attribute ("", "left", "center" or "right").
+	Align string
+	// Style is the surrounding inline style of an inline directive.
+	Style ansi.Style
+
+	l        *layouter
+	children []childLayout
+}
+
+// childLayout remembers the child blocks a component laid out, so that
+// the headings and focusables inside them can be placed on the page.
+type childLayout struct {
+	lines    []ansi.Line
+	from, to marks
+}
+
+// Attr returns the value of an attribute and whether it is present.
+func (c *Context) Attr(key string) (string, bool) { return c.Attrs.Get(key) }
+
+// Level is the color level the page will be encoded at.
+func (c *Context) Level() ansi.Level { return c.l.opt.Level }
+
+// Styles are the theme's drawing styles.
+func (c *Context) Styles() *Styles { return &c.l.st }
+
+// Values are the stored script values (nil when there are none).
+func (c *Context) Values() Values { return c.l.opt.Values }
+
+// Now is the clock the caller passed for relative dates.
+func (c *Context) Now() time.Time { return c.l.opt.Now }
+
+// Live is the viewer's interactive state, or nil for the static form.
+func (c *Context) Live() *LiveState { return c.l.opt.Live }
+
+// Registry is the registry the page is laid out with.
+func (c *Context) Registry() *Registry { return c.l.reg }
+
+// Diagnose reports a problem with the note on the page's diagnostics
+// (printed to stderr by the CLI, shown in the viewer's pane).
+func (c *Context) Diagnose(format string, a ...any) {
+	c.l.diagnose(fmt.Sprintf(format, a...))
+}
+
+// LabelText returns the label's visible text without styles.
+func (c *Context) LabelText() string { return plainText(c.Label) }
+
+// Layout lays child blocks out at width, exactly as the page would,
+// blank-line separated. Lay children out once, at their final width.
+func (c *Context) Layout(blocks []Block, width int) []ansi.Line {
+	from := c.l.mark()
+	c.l.depth++
+	lines := c.l.blocks(blocks, max(width, 1))
+	c.l.depth--
+	c.children = append(c.children, childLayout{lines: lines, from: from, to: c.l.mark()})
+	return lines
+}
+
+// Inline draws inline content as spans on one line (hard breaks become
+// spaces), in the surrounding style.
+func (c *Context) Inline(content []Inline) []ansi.Span {
+	return runsToSpans(c.l.flatten(nil, content, c.Style, ""))
+}
+
+// Wrap draws inline content wrapped at width in base style.
+func (c *Context) Wrap(content []Inline, base ansi.Style, width int) []ansi.Line {
+	return c.l.paragraph(content, base, width)
+}
+
+// WrapSpans wraps spans at width the way paragraphs are wrapped.
+func (c *Context) WrapSpans(spans []ansi.Span, width int) []ansi.Line {
+	return wrapRuns(spansToRuns(nil, spans, ansi.Style{}), width, nil)
+}
+
+// BoxWidth is the box width a self-sizing component should use given its
+// natural width (the width it needs to show everything on one line):
+// narrow is max(20, round(width/2)), fit the natural width, the others the
+// whole width; never more than Width nor less than 1.
+func (c *Context) BoxWidth(natural int) int {
+	return presetWidth(c.Preset, c.Width, natural)
+}
+
+func presetWidth(preset string, width, natural int) int {
+	w := width
+	switch preset {
+	case PresetNarrow:
+		w = max(20, int(math.Round(float64(width)/2)))
+	case PresetFit:
+		w = natural
+	}
+	return max(1, min(w, width))
+}
+
+// NextID returns the next BlockID for a focusable block of kind, counted
+// in document order.
+func (c *Context) NextID(kind FocusKind) BlockID {
+	if c.l.ids == nil {
+		c.l.ids = map[FocusKind]int{}
+	}
+	id := c.l.ids[kind]
+	c.l.ids[kind] = id + 1
+	return BlockID(id)
+}
+
+// AddFocusable records a focusable block; its Line and EndLine count from
+// the first line the component returns.
+func (c *Context) AddFocusable(f Focusable) {
+	c.l.page.Focusables = append(c.l.page.Focusables, f)
+}
+
+// diagnose records one diagnostic line.
+func (l *layouter) diagnose(msg string) {
+	l.page.Diagnostics = append(l.page.Diagnostics, msg)
+}
+
+// reserved splits the reserved layout attributes off attrs.
+func reserved(attrs Attrs) (rest Attrs, preset, align string) {
+	rest = make(Attrs, 0, len(attrs))
+	for _, a := range attrs {
+		switch a.Key {
+		case "width":
+			preset = ""
+			switch a.Value {
+			case PresetNormal, PresetNarrow, PresetWide, PresetFull, PresetFit:
+				preset = a.Value
+			}
+		case "align":
+			align = ""
+			switch a.Value {
+			case "left", "center", "right":
+				align = a.Value
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, preset, align
+}
+
+// directive lays out a leaf or container directive through the registry.
+func (l *layouter) directive(d *Directive, width int) []ansi.Line {
+	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
+	attrs := d.Attrs
+	if len(presetAttrs) > 0 {
+		attrs = append(append(Attrs(nil), presetAttrs...), d.Attrs...)
+	}
+	attrs, preset, align := reserved(attrs)
+	if !ok {
+		return l.unknownBlock(target, d, width)
+	}
+	ctx := &Context{Name: d.Name, Form: d.Form, Attrs: attrs, Label: d.Label, Blocks: d.Blocks,
+		Preset: preset, Align: align, l: l}
+	start := l.mark()
+	var lines []ansi.Line
+	var failed bool
+	switch {
+	case comp.Form == FormInline:
+		ctx.Width = width
+		var spans []ansi.Span
+		spans, failed = l.callInline(comp, ctx)
+		if !failed {
+			lines = wrapRuns(spansToRuns(nil, spans, ansi.Style{}), width, nil)
+		}
+	case comp.SelfSizing:
+		ctx.Width = width
+		lines, failed = l.callBlock(comp, ctx)
+	default:
+		ctx.Width = presetWidth(preset, width, width)
+		// A fit block laid out at the full width is already as wide as
+		// its widest line; alignment then places it.
+		lines, failed = l.callBlock(comp, ctx)
+	}
+	if failed {
+		l.dropMarks(start)
+		return l.failedBlock(d.Name, width)
+	}
+	l.placeChildren(ctx, lines)
+	return alignLines(lines, align, width, comp.SelfSizing)
+}
+
+// callBlock runs a block component, turning a panic into failed.
+func (l *layouter) callBlock(comp *Component, ctx *Context) (lines []ansi.Line, failed bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			lines, failed = nil, true
+			l.diagnose(fmt.Sprintf("component `%s` failed to render: %v", ctx.Name, r))
+		}
+	}()
+	if comp.Block == nil {
+		return l.blocks(ctx.Blocks, ctx.Width), false
+	}
+	return comp.Block(ctx), false
+}
+
+// callInline runs an inline component, turning a panic into failed.
+func (l *layouter) callInline(comp *Component, ctx *Context) (spans []ansi.Span, failed bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			spans, failed = nil, true
+			l.diagnose(fmt.Sprintf("component `%s` failed to render: %v", ctx.Name, r))
+		}
+	}()
+	return comp.Inline(ctx), false
+}
+
+// dropMarks forgets headings and focusables recorded since m.
+func (l *layouter) dropMarks(m marks) {
+	l.page.Headings = l.page.Headings[:m.h]
+	l.page.Focusables = l.page.Focusables[:m.f]
+}
+
+// placeChildren moves the headings and focusables of the child blocks a
+// component laid out to where the component put those lines. Children
+// whose lines do not appear in the output (a hidden tab panel) lose them.
+func (l *layouter) placeChildren(ctx *Context, out []ansi.Line) {
+	for i := len(ctx.children) - 1; i >= 0; i-- {
+		ch := ctx.children[i]
+		if ch.to == ch.from {
+			continue
+		}
+		delta, found := locate(ch.lines, out)
+		if !found {
+			l.removeMarks(ch.from, ch.to)
+			continue
+		}
+		for j := ch.from.h; j < ch.to.h; j++ {
+			h := &l.page.Headings[j]
+			h.Line += delta
+			h.EndLine = h.Line + 1
+		}
+		for j := ch.from.f; j < ch.to.f; j++ {
+			l.page.Focusables[j].Line += delta
+			l.page.Focusables[j].EndLine += delta
+		}
+	}
+}
+
+// locate finds where the first non-blank line of child appears in out and
+// returns the line offset between them.
+func locate(child, out []ansi.Line) (int, bool) {
+	for i, ln := range child {
+		t := strings.TrimSpace(ln.Text())
+		if t == "" {
+			continue
+		}
+		for j := i; j < len(out); j++ {
+			if strings.Contains(out[j].Text(), t) {
+				return j - i, true
+			}
+		}
+		return 0, false
+	}
+	return 0, false
+}
+
+func (l *layouter) removeMarks(from, to marks) {
+	l.page.Headings = append(l.page.Headings[:from.h], l.page.Headings[to.h:]...)
+	l.page.Focusables = append(l.page.Focusables[:from.f], l.page.Focusables[to.f:]...)
+}
+
+// alignLines pads lines to align within width. A box (self-sizing
+// component) moves as one block so that its frame stays straight; other
+// blocks pad every line on its own.
+func alignLines(lines []ansi.Line, align string, width int, asBlock bool) []ansi.Line {
+	if align != "center" && align != "right" {
+		return lines
+	}
+	blockW := 0
+	if asBlock {
+		for _, ln := range lines {
+			blockW = max(blockW, ln.Width())
+		}
+	}
+	for i, ln := range lines {
+		if len(ln) == 0 {
+			continue
+		}
+		w := blockW
+		if !asBlock {
+			w = ln.Width()
+		}
+		pad := width - w
+		if pad <= 0 {
+			continue
+		}
+		if align == "center" {
+			pad /= 2
+		}
+		nl := make(ansi.Line, 0, len(ln)+1)
+		nl = append(nl, ansi.Span{Text: blank(pad)})
+		lines[i] = append(nl, ln...)
+	}
+	return lines
+}
+
+// inlineDirective draws an inline directive through the registry.
+func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style, link string) []run {
+	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
+	if !ok {
+		return l.inlineFallback(dst, "unknown component `"+target+"`", d.Content, st, link)
+	}
+	if comp.Form != FormInline {
+		return l.inlineFallback(dst, "block component `"+d.Name+"` written inline", d.Content, st, link)
+	}
+	attrs := d.Attrs
+	if len(presetAttrs) > 0 {
+		attrs = append(append(Attrs(nil), presetAttrs...), d.Attrs...)
+	}
+	attrs, preset, align := reserved(attrs)
+	ctx := &Context{Name: d.Name, Form: FormInline, Attrs: attrs, Label: d.Content,
+		Width: l.opt.Width, Preset: preset, Align: align, Style: st, l: l}
+	spans, failed := l.callInline(comp, ctx)
+	if failed {
+		return append(dst, run{text: "component `" + d.Name + "` failed to render", style: Over(st, l.st.Dim)})
+	}
+	dst = spansToRuns(dst, spans, st)
+	if plainText(d.Content) == "" {
+		dst = append(dst, run{text: " (" + d.Name + ": no content (an attribute may have been used where directive text was expected))", style: Over(st, l.st.Dim)})
+	}
+	return dst
+}

@@ -1,0 +1,378 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/sanitize"
+)
+
+func init() {
+	register(
+		Component{Name: "callout", Form: FormContainer, SelfSizing: true, Block: callout},
+		Component{Name: "card", Form: FormContainer, SelfSizing: true, Block: card},
+		Component{Name: "details", Form: FormContainer, Block: details},
+		Component{Name: "tabs", Form: FormContainer, Block: tabs},
+		Component{Name: "tab", Form: FormContainer, Block: tab},
+		Component{Name: "figure", Form: FormContainer, Block: figure},
+	)
+}
+
+// calloutKinds are the callout types with their icon and label.
+var calloutKinds = map[string]struct{ icon, label string }{
+	"info":    {"ℹ", "Info"},
+	"warning": {"▲", "Warning"},
+	"danger":  {"✕", "Danger"},
+}
+
+// callout draws a colored aside: every line starts with a bar in the type's
+// color, then the icon and label, an optional bold title and the body at
+// the box width minus the bar. Its children are laid out in string mode.
+// A fit callout is as wide as the bar plus its widest line (header, title
+// or body), so a short body is not broken up.
+func callout(c *Context) []ansi.Line {
+	k := newKit(c)
+	kind := k.enum("type", "info", "info", "warning", "danger")
+	align := k.textAlign()
+	title, _ := k.attr("title")
+	var tone ansi.Style
+	switch kind {
+	case "warning":
+		tone = k.st.Warning
+	case "danger":
+		tone = k.st.Danger
+	default:
+		tone = k.st.Info
+	}
+	head := calloutKinds[kind].icon + " " + calloutKinds[kind].label
+	natural := 0
+	if c.Preset == PresetFit {
+		natural = 2 + max(ansi.Width(head), ansi.Width(title), c.measure(c.Blocks, max(c.Width-2, 1)))
+	}
+	box := c.BoxWidth(natural)
+	inner := max(box-2, 1)
+
+	var body []ansi.Line
+	body = append(body, line(truncate(head, inner), Over(tone, ansi.Style{Bold: true})))
+	if title != "" {
+		body = append(body, c.WrapSpans([]ansi.Span{{Text: title, Style: ansi.Style{Bold: true}}}, inner)...)
+	}
+	body = append(body, alignText(c.layoutInert(c.Blocks, inner), align, inner)...)
+	body = k.withMarkers(body, inner)
+	bar := ansi.Span{Text: "▌ ", Style: tone}
+	if box < 2 {
+		bar.Text = "▌"
+	}
+	out := make([]ansi.Line, len(body))
+	for i, ln := range body {
+		if len(ln) == 0 {
+			out[i] = ansi.Line{{Text: "▌", Style: tone}}
+			continue
+		}
+		out[i] = append(ansi.Line{bar}, ln...)
+	}
+	return out
+}
+
+// card draws a framed panel with the title woven into the top edge. The
+// body is laid out once at the inner width (box - 2); text=center|right
+// pads each body line and lays the body out in string mode.
+func card(c *Context) []ansi.Line {
+	k := newKit(c)
+	align := k.textAlign()
+	title, _ := k.attr("title")
+	natural := 40
+	if title != "" {
+		natural = ansi.Width(title) + 6
+	}
+	box := c.BoxWidth(natural)
+	if box < 2 {
+		return cardTooNarrow(c, k, align)
+	}
+	inner := box - 2
+	var body []ansi.Line
+	if align == "left" {
+		body = c.Layout(c.Blocks, inner)
+	} else {
+		body = alignText(c.layoutInert(c.Blocks, inner), align, inner)
+	}
+	out := make([]ansi.Line, 0, len(body)+2)
+	out = append(out, frameTop(title, box, k.st))
+	for _, ln := range body {
+		out = append(out, frameRow(ln, inner, k.st.Frame, "│"))
+	}
+	out = append(out, line("└"+strings.Repeat("─", inner)+"┘", k.st.Frame))
+	return k.withMarkers(out, c.Width)
+}
+
+// cardTooNarrow draws a card at a width of one cell: the body alone.
+func cardTooNarrow(c *Context, k *kit, align string) []ansi.Line {
+	return k.withMarkers(alignText(c.layoutInert(c.Blocks, 1), align, 1), 1)
+}
+
+// frameTop is the top edge of a solid frame box cells wide, with the title
+// woven in as `┌─ Title ───┐` (shortened with "…" when it does not fit).
+func frameTop(title string, box int, st *Styles) ansi.Line {
+	inner := box - 2
+	if title == "" || inner < 5 {
+		return line("┌"+strings.Repeat("─", inner)+"┐", st.Frame)
+	}
+	t := truncate(title, inner-4)
+	fill := inner - 3 - ansi.Width(t)
+	return ansi.Line{
+		{Text: "┌─ ", Style: st.Frame},
+		{Text: t, Style: ansi.Style{Bold: true}},
+		{Text: " " + strings.Repeat("─", fill) + "┐", Style: st.Frame},
+	}
+}
+
+// frameRow is one body line of a frame: edge, line padded to inner, edge.
+func frameRow(ln ansi.Line, inner int, frame ansi.Style, edge string) ansi.Line {
+	out := make(ansi.Line, 0, len(ln)+3)
+	out = append(out, ansi.Span{Text: edge, Style: frame})
+	out = append(out, ln...)
+	if pad := inner - ln.Width(); pad > 0 {
+		out = append(out, ansi.Span{Text: blank(pad)})
+	}
+	return append(out, ansi.Span{Text: edge, Style: frame})
+}
+
+// focusPrefix is the live form's heading prefix: an accent `› ` on the
+// focused block, two spaces on the others.
+func focusPrefix(focused bool, st *Styles) ansi.Span {
+	if focused {
+		return ansi.Span{Text: "› ", Style: st.Accent}
+	}
+	return ansi.Span{Text: "  "}
+}
+
+// prefixed wraps spans at the width left after prefix and puts prefix in
+// front of the first line (and as much blank in front of the others).
+func prefixed(c *Context, prefix ansi.Span, spans []ansi.Span) []ansi.Line {
+	pw := ansi.Width(prefix.Text)
+	if c.Width <= pw {
+		return c.WrapSpans(spans, c.Width)
+	}
+	lines := c.WrapSpans(spans, c.Width-pw)
+	for i, ln := range lines {
+		p := prefix
+		if i > 0 {
+			p = ansi.Span{Text: blank(pw)}
+		}
+		lines[i] = append(ansi.Line{p}, ln...)
+	}
+	return lines
+}
+
+// widgetID returns the BlockID of a tabs or details block. The two share
+// one sequence, so LiveState.Focus names either unambiguously.
+func widgetID(c *Context) BlockID { return c.NextID(FocusTabs) }
+
+// details draws a collapsible section. Static: a dim `▸ Title (collapsible
+// section, shown expanded)` line (`▾` when open) and the body indented 2.
+// Live: `▸`/`▾` and the bold title, the body only while open.
+func details(c *Context) []ansi.Line {
+	k := newKit(c)
+	title := k.str("title", "Details")
+	if title == "" {
+		title = "Details"
+	}
+	open := k.flag("open")
+	inner := max(c.Width-2, 1)
+	id := BlockID(-1)
+	if !c.inert() {
+		id = widgetID(c)
+	}
+	live := c.live()
+	if live == nil {
+		glyph := "▸ "
+		if open {
+			glyph = "▾ "
+		}
+		head := []ansi.Span{
+			{Text: glyph, Style: k.st.Dim},
+			{Text: title, Style: Over(k.st.Dim, ansi.Style{Bold: true})},
+			{Text: " (collapsible section, shown expanded)", Style: k.st.Dim},
+		}
+		out := c.WrapSpans(head, c.Width)
+		for _, ln := range c.Layout(c.Blocks, inner) {
+			out = append(out, padLeft(ln, 2))
+		}
+		if id >= 0 {
+			c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title})
+		}
+		return k.withMarkers(out, c.Width)
+	}
+	if o, ok := live.Open[id]; ok {
+		open = o
+	}
+	focused := live.Focus == id
+	glyph := "▸ "
+	hint := "  enter to open"
+	if open {
+		glyph, hint = "▾ ", "  enter to close"
+	}
+	var head []ansi.Span
+	titleStyle := Over(k.st.Dim, ansi.Style{Bold: true})
+	if focused {
+		titleStyle = Over(k.st.Accent, ansi.Style{Bold: true})
+	}
+	glyphStyle := k.st.Dim
+	if focused {
+		glyphStyle = k.st.Accent
+	}
+	head = append(head, ansi.Span{Text: glyph, Style: glyphStyle}, ansi.Span{Text: title, Style: titleStyle})
+	if focused {
+		head = append(head, ansi.Span{Text: hint, Style: k.st.Dim})
+	}
+	out := prefixed(c, focusPrefix(focused, k.st), head)
+	if open {
+		for _, ln := range c.Layout(c.Blocks, inner) {
+			out = append(out, padLeft(ln, 2))
+		}
+	} else {
+		c.skip(c.Blocks, inner)
+	}
+	c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title})
+	return k.withMarkers(out, c.Width)
+}
+
+// panel is one tab of a tabs block.
+type panel struct {
+	label  string
+	blocks []Block
+}
+
+// panels collects a tabs block's panels: each `tab` child is one; any other
+// block becomes an unlabeled panel of its own so no content is lost.
+func panels(blocks []Block) []panel {
+	var ps []panel
+	for _, b := range blocks {
+		d, ok := b.(*Directive)
+		if !ok || d.Name != "tab" || d.Form != FormContainer {
+			if p, ok := b.(*Paragraph); ok && strings.TrimSpace(plainText(p.Content)) == "" {
+				continue
+			}
+			ps = append(ps, panel{blocks: []Block{b}})
+			continue
+		}
+		label := "Tab"
+		for i := len(d.Attrs) - 1; i >= 0; i-- {
+			if d.Attrs[i].Key == "label" && !d.Attrs[i].Bare {
+				label = d.Attrs[i].Value
+				break
+			}
+		}
+		ps = append(ps, panel{label: label, blocks: d.Blocks})
+	}
+	return ps
+}
+
+// tabs draws a panel switcher. Static: every panel as a bold label (the
+// first marked ` (active)`) over its body, a blank line between panels.
+// Live: a header strip of labels, the active one bold and bracketed, then
+// the active panel's body only.
+func tabs(c *Context) []ansi.Line {
+	k := newKit(c)
+	ps := panels(c.Blocks)
+	labels := make([]string, len(ps))
+	for i, p := range ps {
+		labels[i] = p.label
+	}
+	id := BlockID(-1)
+	if !c.inert() && len(ps) > 0 {
+		id = widgetID(c)
+	}
+	live := c.live()
+	if live == nil {
+		var out []ansi.Line
+		for i, p := range ps {
+			if i > 0 {
+				out = append(out, nil)
+			}
+			if p.label != "" {
+				head := []ansi.Span{{Text: p.label, Style: ansi.Style{Bold: true}}}
+				if i == 0 {
+					head = append(head, ansi.Span{Text: " (active)", Style: k.st.Dim})
+				}
+				out = append(out, c.WrapSpans(head, c.Width)...)
+			}
+			out = append(out, c.Layout(p.blocks, c.Width)...)
+		}
+		if id >= 0 {
+			c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[0].label, Panels: labels})
+		}
+		return k.withMarkers(out, c.Width)
+	}
+	if len(ps) == 0 {
+		return k.withMarkers(nil, c.Width)
+	}
+	active := live.ActiveTab[id]
+	if active < 0 || active >= len(ps) {
+		active = 0
+	}
+	focused := live.Focus == id
+	var head []ansi.Span
+	for i, p := range ps {
+		if i > 0 {
+			head = append(head, ansi.Span{Text: "  "})
+		}
+		label := p.label
+		if label == "" {
+			label = "…"
+		}
+		if i == active {
+			st := ansi.Style{Bold: true}
+			if focused {
+				st = Over(k.st.Accent, st)
+			}
+			head = append(head, ansi.Span{Text: "[" + label + "]", Style: st})
+		} else {
+			head = append(head, ansi.Span{Text: label, Style: k.st.Dim})
+		}
+	}
+	out := prefixed(c, focusPrefix(focused, k.st), head)
+	for i, p := range ps {
+		if i == active {
+			out = append(out, c.Layout(p.blocks, c.Width)...)
+		} else {
+			c.skip(p.blocks, c.Width)
+		}
+	}
+	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels})
+	return k.withMarkers(out, c.Width)
+}
+
+// tab draws a panel outside tabs: its bold label over its body.
+func tab(c *Context) []ansi.Line {
+	k := newKit(c)
+	label := k.str("label", "Tab")
+	out := c.WrapSpans([]ansi.Span{{Text: label, Style: ansi.Style{Bold: true}}}, c.Width)
+	return append(out, c.Layout(c.Blocks, c.Width)...)
+}
+
+// figure draws an image it never fetches: a dim `alt:` line, the source
+// (or `[figure: image not shown]` when the source is unsafe), then the
+// caption body. An empty src counts as none.
+func figure(c *Context) []ansi.Line {
+	k := newKit(c)
+	src, hasSrc := k.attr("src")
+	alt, _ := k.attr("alt")
+	var out []ansi.Line
+	if alt != "" {
+		out = append(out, c.WrapSpans([]ansi.Span{{Text: "alt: " + alt, Style: k.st.Dim}}, c.Width)...)
+	}
+	if hasSrc && src != "" {
+		if sanitize.SafeURL(src) {
+			link := ""
+			if u := sanitize.URL(src); c.Level() != ansi.None && ansi.LinkAllowed(u) {
+				link = u
+			}
+			out = append(out, c.WrapSpans([]ansi.Span{{Text: src, Style: k.st.Dim, Link: link}}, c.Width)...)
+		} else {
+			c.Diagnose("figure: image source was refused as unsafe and was not shown")
+			out = append(out, c.WrapSpans([]ansi.Span{{Text: "[figure: image not shown]", Style: k.st.Dim}}, c.Width)...)
+		}
+	}
+	return append(out, c.Layout(c.Blocks, c.Width)...)
+}

@@ -1,0 +1,705 @@
+package render
+
+import (
+	"math"
+	"strings"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render/valuefmt"
+	"github.com/markii/markii/sanitize"
+)
+
+func init() {
+	register(
+		Component{Name: "rating", Form: FormLeaf, Block: rating},
+		Component{Name: "divider", Form: FormLeaf, SelfSizing: true, Block: divider},
+		Component{Name: "stat", Form: FormLeaf, Block: stat},
+		Component{Name: "progress", Form: FormLeaf, Block: progress},
+		Component{Name: "chart", Form: FormLeaf, Block: chart},
+		Component{Name: "table", Form: FormLeaf, SelfSizing: true, Block: table},
+	)
+}
+
+// parseInt reads a string as JavaScript's parseInt(s, 10) does: leading
+// white space, an optional sign, then as many digits as there are. ok is
+// false when there are no digits.
+func parseInt(s string) (int, bool) {
+	s = strings.TrimLeft(s, " \t\n\r\f\v")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	n, digits := 0, 0
+	for digits < len(s) && s[digits] >= '0' && s[digits] <= '9' {
+		if n < 1<<40 {
+			n = n*10 + int(s[digits]-'0')
+		}
+		digits++
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// leafLabel prefixes a leaf directive's `[label]`, when it has one.
+func leafLabel(c *Context) []ansi.Span {
+	if len(c.Label) == 0 || strings.TrimSpace(c.LabelText()) == "" {
+		return nil
+	}
+	return append(c.Inline(c.Label), ansi.Span{Text: " "})
+}
+
+// rating draws `★`×value + `☆`×(max-value); max is clamped to 1..20 and
+// value to 0..max.
+func rating(c *Context) []ansi.Line {
+	k := newKit(c)
+	maxStars, ok := parseInt(k.str("max", "5"))
+	if !ok {
+		maxStars = 5
+	}
+	maxStars = min(max(maxStars, 1), 20)
+	value, ok := parseInt(k.str("value", "0"))
+	if !ok {
+		value = 0
+	}
+	value = min(max(value, 0), maxStars)
+	spans := leafLabel(c)
+	spans = append(spans,
+		ansi.Span{Text: strings.Repeat("★", value), Style: k.st.Warning},
+		ansi.Span{Text: strings.Repeat("☆", maxStars-value), Style: k.st.Dim})
+	return c.WrapSpans(spans, c.Width)
+}
+
+// divider draws a dim rule across its box, `─` or `·`, with ` label `
+// woven in at label-align; the ornament variant is `❖` or `❖ label ❖`
+// placed at label-align.
+func divider(c *Context) []ansi.Line {
+	k := newKit(c)
+	variant := k.enum("variant", "line", "line", "dots", "ornament")
+	at := k.enum("label-align", "center", "left", "center", "right")
+	label, _ := k.attr("label")
+	natural := 10
+	if label != "" {
+		natural = ansi.Width(label) + 4
+	}
+	box := c.BoxWidth(natural)
+	var ln ansi.Line
+	if variant == "ornament" {
+		text := "❖"
+		if label != "" {
+			text = "❖ " + truncate(label, max(box-4, 1)) + " ❖"
+		}
+		pad := box - ansi.Width(text)
+		switch at {
+		case "center":
+			pad /= 2
+		case "left":
+			pad = 0
+		}
+		ln = padLeft(line(text, k.st.Dim), pad)
+	} else {
+		rule := "─"
+		if variant == "dots" {
+			rule = "·"
+		}
+		ln = ruleWithLabel(rule, label, at, box, k.st)
+	}
+	return k.withMarkers([]ansi.Line{ln}, c.Width)
+}
+
+// ruleWithLabel draws a rule box cells wide with ` label ` woven in; left
+// and right alignment keep two rule characters on the short side.
+func ruleWithLabel(rule, label, at string, box int, st *Styles) ansi.Line {
+	if label == "" || box < 5 {
+		return line(strings.Repeat(rule, box), st.Rule)
+	}
+	t := " " + truncate(label, box-4) + " "
+	rest := box - ansi.Width(t)
+	left := rest / 2
+	switch at {
+	case "left":
+		left = min(2, rest/2)
+	case "right":
+		left = rest - min(2, rest/2)
+	}
+	return ansi.Line{
+		{Text: strings.Repeat(rule, left), Style: st.Rule},
+		{Text: t, Style: st.Muted},
+		{Text: strings.Repeat(rule, rest-left), Style: st.Rule},
+	}
+}
+
+// stat draws a key figure: a muted label line, then the bold formatted
+// value (or `—`), two spaces and the delta (green up, red down), then the
+// data's state suffix.
+func stat(c *Context) []ansi.Line {
+	k := newKit(c)
+	format := k.format()
+	decimals := k.str("decimals", "")
+	var value any
+	hasValue := false
+	label, delta, trend := "", "", ""
+	r, isBound := k.bound()
+	if isBound && r.HasValue() {
+		if o, ok := r.Value.(valuefmt.Object); ok {
+			value, hasValue = o.Get("value")
+			if v, ok := o.Get("label"); ok {
+				label = k.text(v, "", "")
+			}
+			if v, ok := o.Get("delta"); ok {
+				delta = k.text(v, "", "")
+			}
+			if v, ok := o.Get("trend"); ok {
+				trend, _ = v.(string)
+			}
+		} else {
+			value, hasValue = r.Value, true
+		}
+	}
+	if v, ok := k.attr("value"); ok {
+		value, hasValue = v, true
+	}
+	label = k.str("label", label)
+	delta = k.str("delta", delta)
+	if _, ok := k.attr("trend"); ok {
+		trend = k.enum("trend", "flat", "up", "down", "flat")
+	}
+	var out []ansi.Line
+	if label != "" {
+		out = append(out, c.WrapSpans([]ansi.Span{{Text: label, Style: k.st.Muted}}, c.Width)...)
+	}
+	shown := ""
+	if hasValue {
+		shown = k.text(value, format, decimals)
+	}
+	if shown == "" {
+		shown = "—"
+	}
+	spans := []ansi.Span{{Text: shown, Style: ansi.Style{Bold: true}}}
+	if delta != "" {
+		st := k.st.Muted
+		switch trend {
+		case "up":
+			st = k.st.Success
+		case "down":
+			st = k.st.Danger
+		}
+		spans = append(spans, ansi.Span{Text: "  "}, ansi.Span{Text: delta, Style: st})
+	}
+	if isBound {
+		if s := r.Suffix(); s != "" {
+			spans = append(spans, ansi.Span{Text: s, Style: r.SuffixStyle(*k.st)})
+		}
+	}
+	out = append(out, c.WrapSpans(spans, c.Width)...)
+	return k.withMarkers(out, c.Width)
+}
+
+// numberOf reads a number from a value: a number or a numeric string.
+func numberOf(v any) (float64, bool) {
+	switch t := v.(type) {
+	case float64:
+		return t, !math.IsNaN(t) && !math.IsInf(t, 0)
+	case string:
+		return valuefmt.ParseNumber(t)
+	}
+	return 0, false
+}
+
+// progress draws `label ` + a bar of `█`/`░` + ` NN%`, plus the data's
+// state suffix. The bar is 3 to 30 cells, as wide as the line allows.
+func progress(c *Context) []ansi.Line {
+	k := newKit(c)
+	format := k.format()
+	_, hasFormat := k.attr("format")
+	decimals := k.str("decimals", "")
+	value, maxV := 0.0, 1.0
+	r, isBound := k.bound()
+	if isBound && r.HasValue() {
+		if o, ok := r.Value.(valuefmt.Object); ok {
+			if v, ok := o.Get("value"); ok {
+				if n, ok := numberOf(v); ok {
+					value = n
+				}
+			}
+			if v, ok := o.Get("max"); ok {
+				if n, ok := numberOf(v); ok {
+					maxV = n
+				}
+			}
+		} else if n, ok := numberOf(r.Value); ok {
+			value = n
+		}
+	}
+	if v, ok := k.attr("value"); ok {
+		if n, ok := valuefmt.ParseNumber(v); ok {
+			value = n
+		}
+	}
+	if v, ok := k.attr("max"); ok {
+		if n, ok := valuefmt.ParseNumber(v); ok {
+			maxV = n
+		}
+	}
+	if maxV <= 0 {
+		maxV = 1
+	}
+	value = min(max(value, 0), maxV)
+	frac := value / maxV
+	pct := frac * 100
+	pctText := valuefmt.NumberString(math.Floor(pct+0.5)) + "%"
+	if hasFormat {
+		pctText = k.text(pct/100, format, decimals)
+	}
+	label, _ := k.attr("label")
+	suffix := ""
+	if isBound {
+		suffix = r.Suffix()
+	}
+	overhead := 1 + ansi.Width(pctText) + ansi.Width(suffix)
+	if label != "" {
+		overhead += ansi.Width(label) + 1
+	}
+	barW := min(max(c.Width-overhead, 3), 30)
+	filled := int(math.Floor(frac*float64(barW) + 0.5))
+	var spans []ansi.Span
+	if label != "" {
+		spans = append(spans, ansi.Span{Text: label + " "})
+	}
+	spans = append(spans,
+		ansi.Span{Text: strings.Repeat("█", filled), Style: k.st.Accent},
+		ansi.Span{Text: strings.Repeat("░", barW-filled), Style: k.st.Dim},
+		ansi.Span{Text: " " + pctText})
+	if suffix != "" {
+		spans = append(spans, ansi.Span{Text: suffix, Style: r.SuffixStyle(*k.st)})
+	}
+	return k.withMarkers(c.WrapSpans(spans, c.Width), c.Width)
+}
+
+// maxChartPoints is the most points a chart draws.
+const maxChartPoints = 200
+
+// chartPoint is one point of a chart.
+type chartPoint struct {
+	value float64
+	label string
+}
+
+// chartPoints reads the bound array (numbers, numeric strings, {value}
+// objects), or else the `values` attribute.
+func chartPoints(k *kit) ([]chartPoint, Resolved, bool) {
+	var pts []chartPoint
+	r, isBound := k.bound()
+	if arr, ok := r.Value.([]any); isBound && r.HasValue() && ok {
+		for _, e := range arr {
+			p := chartPoint{}
+			var n float64
+			var good bool
+			if o, ok := e.(valuefmt.Object); ok {
+				v, _ := o.Get("value")
+				n, good = numberOf(v)
+				if l, ok := o.Get("label"); ok {
+					p.label = k.text(l, "", "")
+				}
+			} else {
+				n, good = numberOf(e)
+			}
+			if good {
+				p.value = n
+				pts = append(pts, p)
+			}
+		}
+		return capPoints(pts), r, isBound
+	}
+	for _, f := range strings.Split(k.str("values", ""), ",") {
+		if n, ok := valuefmt.ParseNumber(f); ok {
+			pts = append(pts, chartPoint{value: n})
+		}
+	}
+	return capPoints(pts), r, isBound
+}
+
+func capPoints(pts []chartPoint) []chartPoint {
+	if len(pts) > maxChartPoints {
+		return pts[:maxChartPoints]
+	}
+	return pts
+}
+
+// round2 rounds to two decimals the way Math.round(x*100)/100 does.
+func round2(x float64) string { return valuefmt.NumberString(math.Floor(x*100+0.5) / 100) }
+
+var sparkLevels = []rune("▁▂▃▄▅▆▇█")
+
+// chart draws a sparkline (`min ▁▂▃ max`) or one bar per point, with the
+// data's state suffix; without points it shows a dim `no data`.
+func chart(c *Context) []ansi.Line {
+	k := newKit(c)
+	kind := k.enum("kind", "line", "line", "bar")
+	pts, r, isBound := chartPoints(k)
+	var suffix []ansi.Span
+	if isBound {
+		if s := r.Suffix(); s != "" {
+			suffix = []ansi.Span{{Text: s, Style: r.SuffixStyle(*k.st)}}
+		}
+	}
+	if len(pts) == 0 {
+		return k.withMarkers(c.WrapSpans(append([]ansi.Span{{Text: "no data", Style: k.st.Dim}}, suffix...), c.Width), c.Width)
+	}
+	lo, hi := pts[0].value, pts[0].value
+	for _, p := range pts {
+		lo, hi = math.Min(lo, p.value), math.Max(hi, p.value)
+	}
+	var out []ansi.Line
+	if kind == "line" {
+		loText, hiText := round2(lo), round2(hi)
+		room := c.Width - ansi.Width(loText) - ansi.Width(hiText) - 2
+		spark := sparkline(pts, lo, hi, max(room, 1))
+		spans := []ansi.Span{
+			{Text: loText + " ", Style: k.st.Dim},
+			{Text: spark, Style: k.st.Accent},
+			{Text: " " + hiText, Style: k.st.Dim},
+		}
+		out = c.WrapSpans(append(spans, suffix...), c.Width)
+	} else {
+		out = bars(k, pts, c.Width)
+		if len(suffix) > 0 {
+			out = append(out, c.WrapSpans(suffix, c.Width)...)
+		}
+	}
+	return k.withMarkers(out, c.Width)
+}
+
+// sparkline draws one level glyph per point, averaging neighbours when
+// there are more points than room.
+func sparkline(pts []chartPoint, lo, hi float64, room int) string {
+	vals := make([]float64, len(pts))
+	for i, p := range pts {
+		vals[i] = p.value
+	}
+	if len(vals) > room {
+		squeezed := make([]float64, room)
+		for i := range squeezed {
+			a, b := i*len(vals)/room, (i+1)*len(vals)/room
+			sum := 0.0
+			for _, v := range vals[a:b] {
+				sum += v
+			}
+			squeezed[i] = sum / float64(b-a)
+		}
+		vals = squeezed
+	}
+	var b strings.Builder
+	for _, v := range vals {
+		i := 3
+		if hi > lo {
+			i = int(math.Floor((v-lo)/(hi-lo)*7 + 0.5))
+		}
+		b.WriteRune(sparkLevels[min(max(i, 0), 7)])
+	}
+	return b.String()
+}
+
+// bars draws one line per point: the right-aligned label (the point's own
+// label, else its value), a space and a bar scaled to the largest
+// magnitude.
+func bars(k *kit, pts []chartPoint, width int) []ansi.Line {
+	labels := make([]string, len(pts))
+	labelW := 0
+	for i, p := range pts {
+		labels[i] = p.label
+		if labels[i] == "" {
+			labels[i] = valuefmt.NumberString(p.value)
+		}
+		labelW = max(labelW, ansi.Width(labels[i]))
+	}
+	labelW = min(labelW, max(width/3, 1))
+	room := max(width-labelW-1, 1)
+	peak := 0.0
+	for _, p := range pts {
+		peak = math.Max(peak, math.Abs(p.value))
+	}
+	out := make([]ansi.Line, 0, len(pts))
+	for i, p := range pts {
+		l := truncate(labels[i], labelW)
+		n := 0
+		if peak > 0 {
+			n = int(math.Floor(math.Abs(p.value)/peak*float64(room) + 0.5))
+		}
+		st := k.st.Accent
+		if p.value < 0 {
+			st = k.st.Danger
+		}
+		ln := ansi.Line{{Text: blank(labelW-ansi.Width(l)) + l, Style: k.st.Muted}}
+		if width > labelW {
+			ln = append(ln, ansi.Span{Text: " "}, ansi.Span{Text: strings.Repeat("█", n), Style: st})
+		}
+		out = append(out, ln)
+	}
+	return out
+}
+
+// tableData turns a bound value into a header (nil for none) and rows of
+// cell values, per the table shapes: array of objects, array of arrays,
+// array of primitives, single object.
+func tableData(v any, columns []string) (header []string, rows [][]any) {
+	switch t := v.(type) {
+	case []any:
+		if len(t) == 0 {
+			return nil, nil
+		}
+		if _, ok := t[0].(valuefmt.Object); ok {
+			header = columns
+			if header == nil {
+				seen := map[string]bool{}
+				for _, e := range t {
+					if o, ok := e.(valuefmt.Object); ok {
+						for _, m := range o {
+							if !seen[m.Key] {
+								seen[m.Key] = true
+								header = append(header, m.Key)
+							}
+						}
+					}
+				}
+			}
+			for _, e := range t {
+				row := make([]any, len(header))
+				o, _ := e.(valuefmt.Object)
+				for i, h := range header {
+					row[i], _ = o.Get(h)
+				}
+				rows = append(rows, row)
+			}
+			return header, rows
+		}
+		if _, ok := t[0].([]any); ok {
+			for _, e := range t {
+				row, ok := e.([]any)
+				if !ok {
+					row = []any{e}
+				}
+				rows = append(rows, row)
+			}
+			return nil, rows
+		}
+		for _, e := range t {
+			rows = append(rows, []any{e})
+		}
+		return nil, rows
+	case valuefmt.Object:
+		for _, m := range t {
+			rows = append(rows, []any{m.Key, m.Value})
+		}
+		return nil, rows
+	}
+	return nil, nil
+}
+
+// table draws bound data as a grid (SPEC §7.5) under a bold caption; with
+// nothing to show it draws a dim `no data`.
+func table(c *Context) []ansi.Line {
+	k := newKit(c)
+	format := k.format()
+	_, hasFormat := k.attr("format")
+	decimals := k.str("decimals", "")
+	align := k.textAlign()
+	caption, _ := k.attr("caption")
+	var columns []string
+	if v, ok := k.attr("columns"); ok {
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				columns = append(columns, f)
+			}
+		}
+	}
+	limit := -1
+	if v, ok := k.attr("limit"); ok {
+		if n, ok := parseInt(v); ok && n > 0 {
+			limit = n
+		}
+	}
+	r, isBound := k.bound()
+	var header []string
+	var rows [][]any
+	if isBound && r.HasValue() {
+		header, rows = tableData(r.Value, columns)
+	}
+	if limit > 0 && len(rows) > limit {
+		rows = rows[:limit]
+	}
+	var out []ansi.Line
+	if caption != "" {
+		out = append(out, c.WrapSpans([]ansi.Span{{Text: caption, Style: ansi.Style{Bold: true}}}, c.Width)...)
+	}
+	var suffix []ansi.Span
+	if isBound {
+		if s := r.Suffix(); s != "" {
+			suffix = []ansi.Span{{Text: strings.TrimPrefix(s, " "), Style: r.SuffixStyle(*k.st)}}
+		}
+	}
+	if len(rows) == 0 {
+		out = append(out, c.WrapSpans(append([]ansi.Span{{Text: "no data ", Style: k.st.Dim}}, suffix...), c.Width)...)
+		return k.withMarkers(trimLines(out), c.Width)
+	}
+	cols := len(header)
+	for _, row := range rows {
+		cols = max(cols, len(row))
+	}
+	cell := func(v any) string {
+		if hasFormat {
+			return k.text(v, format, decimals)
+		}
+		return k.text(v, "", "")
+	}
+	var head []string
+	if header != nil {
+		head = make([]string, cols)
+		for i := range head {
+			if i < len(header) {
+				head[i] = sanitize.Inline(header[i])
+			}
+		}
+	}
+	body := make([][]string, len(rows))
+	for i, row := range rows {
+		body[i] = make([]string, cols)
+		for j := 0; j < cols && j < len(row); j++ {
+			body[i][j] = cell(row[j])
+		}
+	}
+	box := c.BoxWidth(gridNatural(head, body))
+	out = append(out, drawGrid(c, head, body, box, align)...)
+	if len(suffix) > 0 {
+		out = append(out, c.WrapSpans(suffix, c.Width)...)
+	}
+	return k.withMarkers(out, c.Width)
+}
+
+// trimLines drops trailing spaces of the last span of each line.
+func trimLines(lines []ansi.Line) []ansi.Line {
+	for _, ln := range lines {
+		if n := len(ln); n > 0 {
+			ln[n-1].Text = strings.TrimRight(ln[n-1].Text, " ")
+		}
+	}
+	return lines
+}
+
+// gridNatural is the width of a grid whose columns all get their natural
+// width.
+func gridNatural(head []string, body [][]string) int {
+	widths := naturalWidths(head, body)
+	total := len(widths) + 1
+	for _, w := range widths {
+		total += w + 2
+	}
+	return total
+}
+
+func naturalWidths(head []string, body [][]string) []int {
+	cols := len(head)
+	for _, r := range body {
+		cols = max(cols, len(r))
+	}
+	widths := make([]int, cols)
+	for i := range widths {
+		widths[i] = 1
+	}
+	for i, h := range head {
+		widths[i] = max(widths[i], ansi.Width(h))
+	}
+	for _, r := range body {
+		for i, s := range r {
+			widths[i] = max(widths[i], ansi.Width(s))
+		}
+	}
+	return widths
+}
+
+// drawGrid lays a table out within width: natural column widths, shrinking
+// the widest column (leftmost on ties) until the grid fits or every column
+// is down to 3 cells; cells wrap inside their column.
+func drawGrid(c *Context, head []string, body [][]string, width int, align string) []ansi.Line {
+	st := c.Styles()
+	widths := naturalWidths(head, body)
+	total := func() int {
+		t := len(widths) + 1
+		for _, w := range widths {
+			t += w + 2
+		}
+		return t
+	}
+	for total() > width {
+		wi := -1
+		for i, w := range widths {
+			if w > 3 && (wi < 0 || w > widths[wi]) {
+				wi = i
+			}
+		}
+		if wi < 0 {
+			break
+		}
+		widths[wi]--
+	}
+	edge := func(l, m, r string) ansi.Line {
+		var b strings.Builder
+		b.WriteString(l)
+		for i, w := range widths {
+			if i > 0 {
+				b.WriteString(m)
+			}
+			b.WriteString(strings.Repeat("─", w+2))
+		}
+		b.WriteString(r)
+		return line(b.String(), st.Frame)
+	}
+	row := func(cells []string, cellStyle ansi.Style) []ansi.Line {
+		wrapped := make([][]ansi.Line, len(widths))
+		height := 1
+		for i, w := range widths {
+			text := ""
+			if i < len(cells) {
+				text = cells[i]
+			}
+			switch {
+			case text == "":
+			case ansi.Width(text) <= w && text == strings.TrimSpace(text) && !strings.Contains(text, "  "):
+				// Fits as it is: the wrapper would return it unchanged.
+				wrapped[i] = alignText([]ansi.Line{{{Text: text, Style: cellStyle}}}, align, w)
+			default:
+				wrapped[i] = alignText(c.WrapSpans([]ansi.Span{{Text: text, Style: cellStyle}}, w), align, w)
+			}
+			height = max(height, len(wrapped[i]))
+		}
+		out := make([]ansi.Line, height)
+		for y := range out {
+			ln := ansi.Line{{Text: "│", Style: st.Frame}}
+			for i, w := range widths {
+				var cell ansi.Line
+				if y < len(wrapped[i]) {
+					cell = wrapped[i][y]
+				}
+				ln = append(ln, ansi.Span{Text: " "})
+				ln = append(ln, cell...)
+				ln = append(ln, ansi.Span{Text: blank(w - cell.Width() + 1)}, ansi.Span{Text: "│", Style: st.Frame})
+			}
+			out[y] = ln
+		}
+		return out
+	}
+	out := []ansi.Line{edge("┌", "┬", "┐")}
+	if head != nil {
+		out = append(out, row(head, ansi.Style{Bold: true})...)
+		out = append(out, edge("├", "┼", "┤"))
+	}
+	for _, r := range body {
+		out = append(out, row(r, ansi.Style{})...)
+	}
+	return append(out, edge("└", "┴", "┘"))
+}

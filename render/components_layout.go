@@ -1,0 +1,175 @@
+package render
+
+import (
+	"math"
+	"strings"
+
+	"github.com/markii/markii/ansi"
+)
+
+func init() {
+	register(
+		Component{Name: "row", Form: FormContainer, Block: row},
+		Component{Name: "cell", Form: FormContainer, Block: cell},
+		Component{Name: "center", Form: FormContainer, SelfSizing: true, Block: alignWrapper("center")},
+		Component{Name: "left", Form: FormContainer, SelfSizing: true, Block: alignWrapper("left")},
+		Component{Name: "right", Form: FormContainer, SelfSizing: true, Block: alignWrapper("right")},
+		Component{Name: "wide", Form: FormContainer, Block: widthWrapper(PresetWide)},
+		Component{Name: "full", Form: FormContainer, Block: widthWrapper(PresetFull)},
+		Component{Name: "narrow", Form: FormContainer, Block: widthWrapper(PresetNarrow)},
+		Component{Name: "fit", Form: FormContainer, Block: widthWrapper(PresetFit)},
+	)
+}
+
+// minRowWidth is the width below which a row stacks its cells.
+const minRowWidth = 60
+
+// rowCells returns a row's cells: its direct child blocks, skipping
+// paragraphs of white space only.
+func rowCells(blocks []Block) []Block {
+	cells := make([]Block, 0, len(blocks))
+	for _, b := range blocks {
+		if p, ok := b.(*Paragraph); ok && strings.TrimSpace(plainText(p.Content)) == "" {
+			continue
+		}
+		cells = append(cells, b)
+	}
+	return cells
+}
+
+// row lays its cells side by side, `cols` per grid row (2, 3 or 4; else
+// one column per cell), with a one-cell gutter; below 60 columns, or with
+// one column, the cells stack with a blank line between.
+func row(c *Context) []ansi.Line {
+	k := newKit(c)
+	align := k.textAlign()
+	cols := 0
+	switch k.enum("cols", "auto", "2", "3", "4") {
+	case "2":
+		cols = 2
+	case "3":
+		cols = 3
+	case "4":
+		cols = 4
+	}
+	cells := rowCells(c.Blocks)
+	if cols == 0 {
+		cols = len(cells)
+	}
+	cols = min(cols, len(cells))
+	layoutCell := func(b Block, width int) []ansi.Line {
+		blocks, cellAlign := []Block{b}, align
+		var ck *kit
+		if d, ok := b.(*Directive); ok && d.Name == "cell" && d.Form == FormContainer {
+			blocks = d.Blocks
+			attrs, _, _ := reserved(d.Attrs)
+			ck = newKit(&Context{Name: "cell", Form: FormContainer, Attrs: attrs, l: c.l})
+			cellAlign = ck.enum("text", align, "left", "center", "right")
+		}
+		var lines []ansi.Line
+		if cellAlign != "left" {
+			lines = alignText(c.layoutInert(blocks, width), cellAlign, width)
+		} else {
+			lines = c.Layout(blocks, width)
+		}
+		if ck != nil {
+			lines = ck.withMarkers(lines, width)
+		}
+		return lines
+	}
+	var out []ansi.Line
+	if c.Width < minRowWidth || cols <= 1 {
+		for i, b := range cells {
+			if i > 0 {
+				out = append(out, nil)
+			}
+			out = append(out, layoutCell(b, c.Width)...)
+		}
+		return k.withMarkers(out, c.Width)
+	}
+	colW := (c.Width - (cols - 1)) / cols
+	for start := 0; start < len(cells); start += cols {
+		if start > 0 {
+			out = append(out, nil)
+		}
+		end := min(start+cols, len(cells))
+		laid := make([][]ansi.Line, end-start)
+		height := 0
+		for i := start; i < end; i++ {
+			laid[i-start] = layoutCell(cells[i], colW)
+			height = max(height, len(laid[i-start]))
+		}
+		for y := 0; y < height; y++ {
+			var ln ansi.Line
+			for i, cl := range laid {
+				if i > 0 {
+					ln = append(ln, ansi.Span{Text: " "})
+				}
+				var part ansi.Line
+				if y < len(cl) {
+					part = cl[y]
+				}
+				ln = append(ln, part...)
+				if i < len(laid)-1 {
+					if pad := colW - part.Width(); pad > 0 {
+						ln = append(ln, ansi.Span{Text: blank(pad)})
+					}
+				}
+			}
+			out = append(out, trimRight(ln))
+		}
+	}
+	return k.withMarkers(out, c.Width)
+}
+
+// trimRight drops trailing plain spaces from a line.
+func trimRight(ln ansi.Line) ansi.Line {
+	for len(ln) > 0 {
+		last := ln[len(ln)-1]
+		if !last.Style.IsZero() || last.Link != "" {
+			break
+		}
+		t := strings.TrimRight(last.Text, " ")
+		if t != "" {
+			ln[len(ln)-1].Text = t
+			break
+		}
+		ln = ln[:len(ln)-1]
+	}
+	return ln
+}
+
+// cell groups blocks into one row cell; on its own it just shows its body
+// (in string mode), padded to `text`.
+func cell(c *Context) []ansi.Line {
+	k := newKit(c)
+	align := k.textAlign()
+	return k.withMarkers(alignText(c.layoutInert(c.Blocks, c.Width), align, c.Width), c.Width)
+}
+
+// alignWrapper returns a wrapper that pads every body line to side within
+// the width; its `width` attribute sets the width the body is laid out at
+// (fit leaves the lines as they are: each is already its own width).
+func alignWrapper(side string) func(c *Context) []ansi.Line {
+	return func(c *Context) []ansi.Line {
+		target := c.Width
+		if c.Preset == PresetNarrow {
+			target = c.BoxWidth(0)
+		}
+		lines := c.Layout(c.Blocks, max(target, 1))
+		return alignText(lines, side, c.Width)
+	}
+}
+
+// widthWrapper returns a wrapper that lays its body out at a preset width:
+// narrow is max(20, round(width/2)), wide and full the whole width, fit
+// the body's widest line. The `align` attribute then places the lines.
+func widthWrapper(preset string) func(c *Context) []ansi.Line {
+	return func(c *Context) []ansi.Line {
+		if preset == PresetNarrow {
+			w := max(20, int(math.Round(float64(c.Width)/2)))
+			return c.Layout(c.Blocks, max(1, min(w, c.Width)))
+		}
+		return c.Layout(c.Blocks, c.Width)
+	}
+}

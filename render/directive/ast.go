@@ -1,0 +1,118 @@
+// Package directive is a goldmark extension for the generic directives of
+// the Markii format: inline `:name[label]{attrs}`, leaf
+// `::name[label]{attrs}` on a line of its own, and container
+// `:::name[label]{attrs}` … `:::` blocks.
+//
+// The syntax follows remark-directive as the Markii conformance corpus pins
+// it: names start with an ASCII letter and never contain ':', a malformed
+// attribute block leaves the whole construct as text, an inline directive
+// must start a word, and a bare colon fence closes the outermost open
+// container whose opening fence it is at least as long as.
+package directive
+
+import (
+	"github.com/yuin/goldmark/ast"
+)
+
+// Attr is one parsed attribute exactly as the scanner read it: Value is the
+// raw text between the quotes (or the bare value), before entity decoding.
+type Attr struct {
+	Key, Value string
+	// Bare is set for a key written without `=value`.
+	Bare bool
+}
+
+// KindContainer, KindLeaf and KindInline are the node kinds of the three
+// directive forms.
+var (
+	KindContainer = ast.NewNodeKind("ContainerDirective")
+	KindLeaf      = ast.NewNodeKind("LeafDirective")
+	KindInline    = ast.NewNodeKind("InlineDirective")
+	kindOpener    = ast.NewNodeKind("DirectiveLabelOpener")
+)
+
+// Container is a `:::name[label]{attrs}` block. Its label, when present, is
+// its first child: a paragraph whose lines are the label text.
+type Container struct {
+	ast.BaseBlock
+	Name  string
+	Attrs []Attr
+	// FenceLen is the number of colons of the opening fence.
+	FenceLen int
+	// HasLabel reports whether the opening line carried `[label]`.
+	HasLabel bool
+	// OpenStart and OpenStop delimit the opening fence in the source (from
+	// the first colon to the end of the line, newline excluded).
+	OpenStart, OpenStop int
+	// CloseStart and CloseStop delimit the closing fence line's colons and
+	// trailing blanks, or are -1 when end of input or the parent closed the
+	// container.
+	CloseStart, CloseStop int
+}
+
+// Kind implements ast.Node.
+func (*Container) Kind() ast.NodeKind { return KindContainer }
+
+// Dump implements ast.Node.
+func (n *Container) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
+}
+
+// Leaf is a `::name[label]{attrs}` line. Its Lines are the label text,
+// which goldmark parses as its inline children.
+type Leaf struct {
+	ast.BaseBlock
+	Name  string
+	Attrs []Attr
+	// Start and Stop delimit the directive in the source (from the first
+	// colon to the end of the line, newline excluded).
+	Start, Stop int
+}
+
+// Kind implements ast.Node.
+func (*Leaf) Kind() ast.NodeKind { return KindLeaf }
+
+// Dump implements ast.Node.
+func (n *Leaf) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
+}
+
+// Inline is a `:name[label]{attrs}` text directive; its children are the
+// parsed label.
+type Inline struct {
+	ast.BaseInline
+	Name  string
+	Attrs []Attr
+	// Start and Stop delimit the whole directive in the source; LabelStart
+	// and LabelStop its label text (both -1 when there is no label). A
+	// label that spans lines has its line prefixes inside that range.
+	Start, Stop           int
+	LabelStart, LabelStop int
+}
+
+// Kind implements ast.Node.
+func (*Inline) Kind() ast.NodeKind { return KindInline }
+
+// Dump implements ast.Node.
+func (n *Inline) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
+}
+
+// opener marks where a labelled inline directive starts while its label is
+// being parsed. It never survives the parse: the matching `]` replaces it
+// with an Inline node, and an unmatched one becomes text again.
+type opener struct {
+	ast.BaseInline
+	dir     *Inline
+	segment [2]int // source range of `:name[`
+	// closeAt is the source offset of the label's `]`, attrEnd the flat
+	// offset just past the attribute block.
+	closeAt int
+	afterAt int
+}
+
+func (*opener) Kind() ast.NodeKind { return kindOpener }
+
+func (n *opener) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, nil, nil)
+}

@@ -1,0 +1,172 @@
+package directive
+
+import (
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// fenceLine is a parsed `::name[label]{attrs}` or `:::name…` line.
+type fenceLine struct {
+	colons int
+	name   string
+	attrs  []Attr
+	// label is the label's source segment; hasLabel reports `[...]`.
+	label    text.Segment
+	hasLabel bool
+	// start and stop delimit the directive in the source.
+	start, stop int
+}
+
+// parseFenceLine reads an opening directive line from the reader's current
+// line. It accepts colons, a name not followed by ':', an optional
+// single-line label, an optional single-line attribute block, then only
+// blanks. It reports ok=false for anything else, which then stays text.
+func parseFenceLine(reader text.Reader, pc parser.Context) (f fenceLine, ok bool) {
+	line, seg := reader.PeekLine()
+	pos := pc.BlockOffset()
+	if pos < 0 || pos >= len(line) || line[pos] != ':' {
+		return f, false
+	}
+	i := pos
+	for i < len(line) && line[i] == ':' {
+		i++
+	}
+	f.colons = i - pos
+	end := scanName(line, i)
+	if end < 0 {
+		return f, false
+	}
+	f.name = string(line[i:end])
+	i = end
+	if i < len(line) && line[i] == ':' {
+		return f, false
+	}
+	// abs converts an index into line to a source offset.
+	abs := func(k int) int { return seg.Start + k - seg.Padding }
+	if i < len(line) && line[i] == '[' {
+		close := scanLabel(line, i, false)
+		if close < 0 {
+			return f, false
+		}
+		f.hasLabel = true
+		f.label = text.NewSegment(abs(i+1), abs(close))
+		i = close + 1
+	}
+	if i < len(line) && line[i] == '{' {
+		attrs, end, good := ScanAttrs(line, i, false)
+		if !good {
+			return f, false
+		}
+		f.attrs = attrs
+		i = end
+	}
+	stop := i
+	for i < len(line) && isBlank(line[i]) {
+		i++
+	}
+	if i < len(line) && line[i] == '\r' {
+		i++
+	}
+	if i < len(line) && line[i] != '\n' {
+		return f, false
+	}
+	f.start, f.stop = abs(pos), abs(stop)
+	return f, true
+}
+
+// bareFence reports whether the reader's current line is only a run of at
+// least min colons with surrounding blanks (indented less than four
+// columns), and returns the source range of the colons.
+func bareFence(reader text.Reader, min int) (start, stop int, ok bool) {
+	line, seg := reader.PeekLine()
+	w, pos := util.IndentWidth(line, reader.LineOffset())
+	if w > 3 || pos >= len(line) || line[pos] != ':' {
+		return 0, 0, false
+	}
+	i := pos
+	for i < len(line) && line[i] == ':' {
+		i++
+	}
+	if i-pos < min || !util.IsBlank(line[i:]) {
+		return 0, 0, false
+	}
+	return seg.Start + pos - seg.Padding, seg.Start + i - seg.Padding, true
+}
+
+type containerParser struct{}
+
+// NewContainerParser returns the block parser for `:::name` … `:::`
+// containers.
+func NewContainerParser() parser.BlockParser { return containerParser{} }
+
+func (containerParser) Trigger() []byte { return []byte{':'} }
+
+func (containerParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	f, ok := parseFenceLine(reader, pc)
+	if !ok || f.colons < 3 {
+		return nil, parser.NoChildren
+	}
+	n := &Container{
+		Name: f.name, Attrs: f.attrs, FenceLen: f.colons, HasLabel: f.hasLabel,
+		OpenStart: f.start, OpenStop: f.stop, CloseStart: -1, CloseStop: -1,
+	}
+	if f.hasLabel && f.label.Len() > 0 {
+		label := ast.NewParagraph()
+		label.Lines().Append(f.label)
+		n.AppendChild(n, label)
+	}
+	reader.AdvanceToEOL()
+	return n, parser.HasChildren
+}
+
+// Continue closes the container on a bare fence at least as long as its
+// opening fence. goldmark offers each line to the outermost open block
+// first, so the outermost container such a fence can close is the one that
+// closes, and everything open inside it closes with it (fixture 24).
+func (containerParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
+	n := node.(*Container)
+	if start, stop, ok := bareFence(reader, n.FenceLen); ok {
+		n.CloseStart, n.CloseStop = start, stop
+		reader.AdvanceToEOL()
+		return parser.Close
+	}
+	return parser.Continue | parser.HasChildren
+}
+
+func (containerParser) Close(ast.Node, text.Reader, parser.Context) {}
+
+func (containerParser) CanInterruptParagraph() bool { return true }
+
+func (containerParser) CanAcceptIndentedLine() bool { return false }
+
+type leafParser struct{}
+
+// NewLeafParser returns the block parser for `::name[label]{attrs}` lines.
+func NewLeafParser() parser.BlockParser { return leafParser{} }
+
+func (leafParser) Trigger() []byte { return []byte{':'} }
+
+func (leafParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	f, ok := parseFenceLine(reader, pc)
+	if !ok || f.colons != 2 {
+		return nil, parser.NoChildren
+	}
+	n := &Leaf{Name: f.name, Attrs: f.attrs, Start: f.start, Stop: f.stop}
+	if f.hasLabel && f.label.Len() > 0 {
+		n.Lines().Append(f.label)
+	}
+	reader.AdvanceToEOL()
+	return n, parser.NoChildren
+}
+
+func (leafParser) Continue(ast.Node, text.Reader, parser.Context) parser.State {
+	return parser.Close
+}
+
+func (leafParser) Close(ast.Node, text.Reader, parser.Context) {}
+
+func (leafParser) CanInterruptParagraph() bool { return true }
+
+func (leafParser) CanAcceptIndentedLine() bool { return false }

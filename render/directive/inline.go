@@ -1,0 +1,282 @@
+package directive
+
+import (
+	"sort"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// blockText is the text of the block being inline-parsed, flattened into
+// one slice (line prefixes dropped, tab padding written as spaces) so that
+// labels and attribute blocks of inline directives can span lines. It also
+// memoizes bracket matches so nested labels are found in linear time.
+type blockText struct {
+	node  ast.Node
+	flat  []byte
+	lines []text.Segment
+	// lineFlat[k] is the flat offset where line k starts.
+	lineFlat []int
+	// match maps the flat offset of each '[' to its closing ']' (or -1);
+	// nil until the first labelled directive asks.
+	match map[int]int
+	// pending maps the source offset of a label's ']' to its opener.
+	pending map[int]*opener
+	openers []*opener
+	// delimiterRuns counts labels whose emphasis was resolved.
+	delimiterRuns int
+	// openOf maps the flat offset of each matched ']' to its '['.
+	openOf map[int]int
+	// linkBudget and linkSpent account the link parser's work (linkguard.go);
+	// blankFrom and blankAt cache nextBlank.
+	linkBudget, linkSpent int
+	blankFrom, blankAt    int
+}
+
+// maxLabelDelimiterRuns bounds how many labels per paragraph resolve
+// emphasis (see labelCloser.Parse).
+const maxLabelDelimiterRuns = 64
+
+// literalDelimiters turns the pending emphasis delimiters after op into
+// plain text and drops them from goldmark's delimiter list.
+func literalDelimiters(op ast.Node, pc parser.Context) {
+	for c := op.NextSibling(); c != nil; {
+		next := c.NextSibling()
+		if d, ok := c.(*parser.Delimiter); ok {
+			pc.RemoveDelimiter(d)
+			p := d.Parent()
+			p.ReplaceChild(p, d, ast.NewTextSegment(d.Segment))
+		}
+		c = next
+	}
+}
+
+var blockTextKey = parser.NewContextKey()
+
+func currentBlockText(parent ast.Node, pc parser.Context) *blockText {
+	if bt, ok := pc.Get(blockTextKey).(*blockText); ok && bt.node == parent {
+		return bt
+	}
+	bt := &blockText{node: parent}
+	lines := parent.Lines()
+	bt.lines = lines.Sliced(0, lines.Len())
+	bt.lineFlat = make([]int, len(bt.lines))
+	size := 0
+	for _, s := range bt.lines {
+		size += s.Len() + s.Padding
+	}
+	bt.flat = make([]byte, 0, size)
+	return bt.fill(pc)
+}
+
+func (bt *blockText) fill(pc parser.Context) *blockText {
+	pc.Set(blockTextKey, bt)
+	return bt
+}
+
+// load copies the block's lines into flat, using source.
+func (bt *blockText) load(source []byte) {
+	if len(bt.flat) > 0 || len(bt.lines) == 0 {
+		return
+	}
+	for k, s := range bt.lines {
+		bt.lineFlat[k] = len(bt.flat)
+		for p := 0; p < s.Padding; p++ {
+			bt.flat = append(bt.flat, ' ')
+		}
+		bt.flat = append(bt.flat, source[s.Start:s.Stop]...)
+	}
+}
+
+// flatPos converts the reader's position to a flat offset.
+func (bt *blockText) flatPos(line int, seg text.Segment) int {
+	if line < 0 || line >= len(bt.lines) {
+		return -1
+	}
+	orig := bt.lines[line]
+	return bt.lineFlat[line] + (orig.Padding - seg.Padding) + (seg.Start - orig.Start)
+}
+
+// sourcePos converts a flat offset to a source offset (padding maps to the
+// line's first byte).
+func (bt *blockText) sourcePos(f int) int {
+	k := sort.SearchInts(bt.lineFlat, f+1) - 1
+	if k < 0 {
+		k = 0
+	}
+	s := bt.lines[k]
+	off := f - bt.lineFlat[k] - s.Padding
+	if off < 0 {
+		off = 0
+	}
+	return s.Start + off
+}
+
+// closeOf returns the flat offset of the ']' matching the '[' at flat
+// offset i, or -1. The first call matches every bracket of the block in one
+// pass.
+func (bt *blockText) closeOf(i int) int {
+	if bt.match == nil {
+		bt.match = make(map[int]int)
+		bt.openOf = make(map[int]int)
+		var stack []int
+		b := bt.flat
+		for j := 0; j < len(b); j++ {
+			switch b[j] {
+			case '\\':
+				if j+1 < len(b) && isPunct(b[j+1]) {
+					j++
+				}
+			case '[':
+				stack = append(stack, j)
+				bt.match[j] = -1
+			case ']':
+				if n := len(stack); n > 0 {
+					bt.match[stack[n-1]] = j
+					bt.openOf[j] = stack[n-1]
+					stack = stack[:n-1]
+				}
+			}
+		}
+	}
+	if c, ok := bt.match[i]; ok {
+		return c
+	}
+	return -1
+}
+
+type inlineParser struct{}
+
+// NewInlineParser returns the inline parser for `:name[label]{attrs}`.
+func NewInlineParser() parser.InlineParser { return inlineParser{} }
+
+func (inlineParser) Trigger() []byte { return []byte{':'} }
+
+// Parse recognizes a text directive at the current ':'. The colon must
+// start a word (offset 0 of the source, or a preceding byte that is not an
+// ASCII letter or digit, nor another colon), the name must start with an
+// ASCII letter and must not be followed by ':', and a label or attribute
+// block, when present, must be well formed; otherwise the colon stays text.
+func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	if len(line) < 2 || !isLetter(line[1]) {
+		return nil
+	}
+	source := block.Source()
+	if seg.Padding == 0 && seg.Start > 0 {
+		if prev := source[seg.Start-1]; isAlnum(prev) || prev == ':' {
+			return nil
+		}
+	}
+	bt := currentBlockText(parent, pc)
+	bt.load(source)
+	lineNo, pos := block.Position()
+	at := bt.flatPos(lineNo, pos)
+	if at < 0 || at >= len(bt.flat) || bt.flat[at] != ':' {
+		return nil
+	}
+	b := bt.flat
+	end := scanName(b, at+1)
+	if end < 0 || (end < len(b) && b[end] == ':') {
+		return nil
+	}
+	n := &Inline{Name: string(b[at+1 : end]), LabelStart: -1, LabelStop: -1}
+	i := end
+	labelOpen, labelClose := -1, -1
+	if i < len(b) && b[i] == '[' {
+		labelClose = bt.closeOf(i)
+		if labelClose < 0 {
+			return nil
+		}
+		labelOpen = i
+		i = labelClose + 1
+	}
+	if i < len(b) && b[i] == '{' {
+		attrs, next, ok := ScanAttrs(b, i, true)
+		if !ok {
+			return nil
+		}
+		n.Attrs = attrs
+		i = next
+	}
+	n.Start = bt.sourcePos(at)
+	n.Stop = bt.sourcePos(i-1) + 1
+	if labelOpen < 0 {
+		block.Advance(i - at)
+		return n
+	}
+	n.LabelStart = bt.sourcePos(labelOpen + 1)
+	n.LabelStop = bt.sourcePos(labelClose)
+	op := &opener{dir: n, closeAt: n.LabelStop, afterAt: i - labelClose}
+	op.segment = [2]int{n.Start, bt.sourcePos(labelOpen) + 1}
+	if bt.pending == nil {
+		bt.pending = make(map[int]*opener)
+	}
+	bt.pending[op.closeAt] = op
+	bt.openers = append(bt.openers, op)
+	block.Advance(labelOpen + 1 - at)
+	return op
+}
+
+// CloseBlock turns openers whose label never closed back into text.
+func (inlineParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	bt, ok := pc.Get(blockTextKey).(*blockText)
+	if !ok || bt.node != parent {
+		return
+	}
+	for _, op := range bt.openers {
+		if p := op.Parent(); p != nil {
+			p.ReplaceChild(p, op, ast.NewTextSegment(text.NewSegment(op.segment[0], op.segment[1])))
+		}
+	}
+	pc.Set(blockTextKey, nil)
+}
+
+type labelCloser struct{}
+
+// NewLabelCloser returns the inline parser that ends an inline directive's
+// label at the `]` its opener recorded. It runs before goldmark's link
+// parser and leaves every other `]` to it.
+func NewLabelCloser() parser.InlineParser { return labelCloser{} }
+
+func (labelCloser) Trigger() []byte { return []byte{']'} }
+
+func (labelCloser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	bt, ok := pc.Get(blockTextKey).(*blockText)
+	if !ok || bt.node != parent || bt.pending == nil {
+		return nil
+	}
+	_, seg := block.Position()
+	op, ok := bt.pending[seg.Start]
+	if !ok || op.Parent() == nil {
+		return nil
+	}
+	delete(bt.pending, seg.Start)
+	// Resolve emphasis inside the label only. goldmark's
+	// ProcessDelimiters walks every pending delimiter of the paragraph, so
+	// only the first maxLabelDelimiterRuns labels of a paragraph get that
+	// walk; later ones keep their emphasis markers as literal text, which
+	// keeps a hostile paragraph linear.
+	for c := op.NextSibling(); c != nil; c = c.NextSibling() {
+		if _, ok := c.(*parser.Delimiter); !ok {
+			continue
+		}
+		if bt.delimiterRuns < maxLabelDelimiterRuns {
+			bt.delimiterRuns++
+			parser.ProcessDelimiters(op, pc)
+		} else {
+			literalDelimiters(op, pc)
+		}
+		break
+	}
+	dir := op.dir
+	for c := op.NextSibling(); c != nil; {
+		next := c.NextSibling()
+		dir.AppendChild(dir, c)
+		c = next
+	}
+	op.Parent().RemoveChild(op.Parent(), op)
+	block.Advance(op.afterAt)
+	return dir
+}

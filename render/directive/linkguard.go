@@ -1,0 +1,74 @@
+package directive
+
+import (
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// linkGuard bounds the work goldmark's link parser does per block. That
+// parser rescans the whole label at every `]` and the rest of the line at
+// every `](`, so nested brackets (`[[[…x]]]`) or a run of `[a](` make it
+// quadratic: 80 KB of `[a](` takes seconds. The guard charges each `]` what
+// the link parser will scan (label length, plus the destination up to the
+// next blank) against a budget proportional to the block; once spent, the
+// remaining `]` of that block stay literal text. Ordinary notes stay far
+// below the budget.
+type linkGuard struct{ inner parser.InlineParser }
+
+// GuardLinks wraps goldmark's link parser with a per-block work budget.
+func GuardLinks(link parser.InlineParser) parser.InlineParser { return linkGuard{link} }
+
+func (g linkGuard) Trigger() []byte { return g.inner.Trigger() }
+
+func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	if len(line) == 0 || line[0] != ']' {
+		return g.inner.Parse(parent, block, pc)
+	}
+	bt := currentBlockText(parent, pc)
+	bt.load(block.Source())
+	lineNo, _ := block.Position()
+	at := bt.flatPos(lineNo, seg)
+	if at < 0 || at >= len(bt.flat) {
+		return g.inner.Parse(parent, block, pc)
+	}
+	if bt.linkBudget == 0 {
+		bt.linkBudget = 8*len(bt.flat) + 4096
+	}
+	cost := 1
+	bt.closeOf(at) // builds the bracket tables on first use
+	if open, ok := bt.openOf[at]; ok {
+		cost += at - open
+	}
+	if at+1 < len(bt.flat) && bt.flat[at+1] == '(' {
+		cost += bt.nextBlank(at+2) - at
+	}
+	if bt.linkSpent+cost > bt.linkBudget {
+		bt.linkSpent = bt.linkBudget
+		return nil
+	}
+	bt.linkSpent += cost
+	return g.inner.Parse(parent, block, pc)
+}
+
+func (g linkGuard) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	if cb, ok := g.inner.(parser.CloseBlocker); ok {
+		cb.CloseBlock(parent, block, pc)
+	}
+}
+
+// nextBlank returns the flat offset of the first blank or line ending at or
+// after i (or the end), reusing the previous answer when i falls inside the
+// stretch it covered, so a run of queries costs linear time.
+func (bt *blockText) nextBlank(i int) int {
+	if i >= bt.blankFrom && i <= bt.blankAt && bt.blankAt > 0 {
+		return bt.blankAt
+	}
+	j := i
+	for j < len(bt.flat) && !isBlank(bt.flat[j]) && !isEOL(bt.flat[j]) {
+		j++
+	}
+	bt.blankFrom, bt.blankAt = i, j
+	return j
+}

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/markii/markii/ansi"
+)
+
+// This file holds the fallbacks of SPEC §2: what a directive looks like
+// when no component answers to its name, when it is written in the wrong
+// form, or when its component fails. Content is never lost.
+
+// unknownBlock draws a leaf or container directive nobody registered: a
+// dim dashed box across the width naming the component, then its content.
+func (l *layouter) unknownBlock(name string, d *Directive, width int) []ansi.Line {
+	inner := max(width-4, 1)
+	var content []ansi.Line
+	if len(d.Label) > 0 {
+		content = l.paragraph(d.Label, ansi.Style{}, inner)
+	}
+	m := l.mark()
+	if len(d.Blocks) > 0 {
+		l.depth++
+		body := l.blocks(d.Blocks, inner)
+		l.depth--
+		if len(content) > 0 && len(body) > 0 {
+			content = append(content, nil)
+		}
+		l.shift(m, len(content))
+		content = append(content, body...)
+	}
+	lines, at := l.dashedBox("unknown component `"+name+"`", content, width)
+	l.shift(m, at)
+	return lines
+}
+
+// failedBlock draws a block directive whose component failed.
+func (l *layouter) failedBlock(name string, width int) []ansi.Line {
+	lines, _ := l.dashedBox("component `"+name+"` failed to render", nil, width)
+	return lines
+}
+
+// dashedBox draws a dim dashed frame of the full width around a title and,
+// when there is any, a blank line and the content. Below five columns
+// there is no room for a frame and the lines are drawn bare. at is the
+// line the content starts on.
+func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (lines []ansi.Line, at int) {
+	dim := l.st.Dim
+	inner := width - 4
+	titleLines := wrapRuns([]run{{text: title, style: dim}}, max(inner, 1), nil)
+	if inner < 1 {
+		if len(content) > 0 {
+			titleLines = append(titleLines, nil)
+		}
+		return append(titleLines, content...), len(titleLines)
+	}
+	edge := strings.Repeat("╌", width-2)
+	out := make([]ansi.Line, 0, len(titleLines)+len(content)+3)
+	out = append(out, ansi.Line{{Text: "┌" + edge + "┐", Style: dim}})
+	side := func(ln ansi.Line) ansi.Line {
+		nl := make(ansi.Line, 0, len(ln)+3)
+		nl = append(nl, ansi.Span{Text: "┆ ", Style: dim})
+		nl = append(nl, ln...)
+		nl = append(nl, ansi.Span{Text: blank(inner - ln.Width())}, ansi.Span{Text: " ┆", Style: dim})
+		return nl
+	}
+	for _, t := range titleLines {
+		out = append(out, side(t))
+	}
+	if len(content) > 0 {
+		out = append(out, side(nil))
+		at = len(out)
+		for _, c := range content {
+			out = append(out, side(c))
+		}
+	}
+	return append(out, ansi.Line{{Text: "└" + edge + "┘", Style: dim}}), at
+}
+
+// inlineFallback draws an inline directive that cannot be drawn by a
+// component: the dim label, a colon, then its text (or the label alone).
+func (l *layouter) inlineFallback(dst []run, label string, content []Inline, st ansi.Style, link string) []run {
+	if len(content) == 0 || plainText(content) == "" {
+		return append(dst, run{text: label, style: Over(st, l.st.Dim)})
+	}
+	dst = append(dst, run{text: label + ":", style: Over(st, l.st.Dim)}, run{text: " ", style: st})
+	return l.flatten(dst, content, st, link)
+}

@@ -1,0 +1,146 @@
+package render
+
+import "strings"
+
+// fenceMeta is what the first `{...}` group of a fence's info string says
+// (SPEC §1.5).
+type fenceMeta struct {
+	name        string
+	hasName     bool
+	src         string
+	hasSrc      bool
+	permissions string
+	hasPerms    bool
+	publish     bool
+}
+
+// parseFenceMeta reads the first `{...}` group of meta (the info string
+// after the language word). Inside it: whitespace-separated `key`,
+// `key=bare`, `key="..."`, `key='...'` with keys matching
+// [A-Za-z_][\w-]*; quoted values may hold `}`. Text after the group is
+// ignored, a repeated key keeps its last value, and a token that fits none
+// of these shapes is skipped. ok is false when there is no closed group.
+func parseFenceMeta(meta string) (m fenceMeta, ok bool) {
+	i := strings.IndexByte(meta, '{')
+	if i < 0 {
+		return m, false
+	}
+	i++
+	for {
+		for i < len(meta) && isMetaSpace(meta[i]) {
+			i++
+		}
+		if i >= len(meta) {
+			return fenceMeta{}, false
+		}
+		if meta[i] == '}' {
+			return m, true
+		}
+		k := i
+		if isMetaKeyStart(meta[k]) {
+			k++
+			for k < len(meta) && isMetaKeyChar(meta[k]) {
+				k++
+			}
+		}
+		if k == i {
+			// Not a key: skip this token, honouring quotes.
+			i = skipMetaToken(meta, i)
+			continue
+		}
+		key := meta[i:k]
+		i = k
+		if i < len(meta) && meta[i] == '=' {
+			i++
+			var val string
+			if i < len(meta) && (meta[i] == '"' || meta[i] == '\'') {
+				q := meta[i]
+				end := strings.IndexByte(meta[i+1:], q)
+				if end < 0 {
+					return fenceMeta{}, false
+				}
+				val = meta[i+1 : i+1+end]
+				i += end + 2
+			} else {
+				j := i
+				for j < len(meta) && !isMetaSpace(meta[j]) && meta[j] != '}' {
+					j++
+				}
+				val = meta[i:j]
+				i = j
+			}
+			m.set(key, val, false)
+			continue
+		}
+		if i < len(meta) && !isMetaSpace(meta[i]) && meta[i] != '}' {
+			i = skipMetaToken(meta, i)
+			continue
+		}
+		m.set(key, "", true)
+	}
+}
+
+func (m *fenceMeta) set(key, val string, bare bool) {
+	switch key {
+	case "name":
+		m.name, m.hasName = val, true
+	case "src":
+		m.src, m.hasSrc = val, true
+	case "permissions":
+		m.permissions, m.hasPerms = val, true
+	case "publish":
+		// Only the bare key counts; any spelled value is absent (fail closed).
+		m.publish = bare
+	}
+}
+
+// skipMetaToken skips to the next blank or `}` outside quotes.
+func skipMetaToken(meta string, i int) int {
+	for i < len(meta) && !isMetaSpace(meta[i]) && meta[i] != '}' {
+		if q := meta[i]; q == '"' || q == '\'' {
+			end := strings.IndexByte(meta[i+1:], q)
+			if end < 0 {
+				return len(meta)
+			}
+			i += end + 2
+			continue
+		}
+		i++
+	}
+	return i
+}
+
+func isMetaSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isMetaKeyStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isMetaKeyChar(c byte) bool {
+	return isMetaKeyStart(c) || c >= '0' && c <= '9' || c == '-'
+}
+
+// validScriptName reports whether s matches ^[A-Za-z_][A-Za-z0-9_-]*$.
+func validScriptName(s string) bool {
+	if s == "" || !isMetaKeyStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isMetaKeyChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitPermissions splits a `permissions=` value on commas, trimming blanks
+// and dropping empty entries.
+func splitPermissions(v string) []string {
+	var hosts []string
+	for _, h := range strings.Split(v, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}

@@ -1,0 +1,135 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+)
+
+// splitFrontmatter finds a YAML frontmatter block at the very start of src
+// (SPEC §1.6): a `---` line, YAML text, a closing `---` line. It returns the
+// YAML text and the offset where the markdown body starts, or ok=false when
+// src does not start with a closed frontmatter block (an unclosed opening
+// fence is ordinary markdown).
+func splitFrontmatter(src []byte) (yaml []byte, body int, ok bool) {
+	first, next := cutLine(src, 0)
+	if !isFrontmatterFence(first) {
+		return nil, 0, false
+	}
+	for at := next; at < len(src); {
+		line, after := cutLine(src, at)
+		if isFrontmatterFence(line) {
+			return src[next:at], after, true
+		}
+		at = after
+	}
+	return nil, 0, false
+}
+
+// cutLine returns the line starting at src[at] without its line ending, and
+// the offset of the next line.
+func cutLine(src []byte, at int) (line []byte, next int) {
+	i := bytes.IndexByte(src[at:], '\n')
+	if i < 0 {
+		return src[at:], len(src)
+	}
+	return src[at : at+i], at + i + 1
+}
+
+func isFrontmatterFence(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t\r")) == "---"
+}
+
+// readUses reads the `uses:` key of frontmatter YAML without a YAML
+// library, in the two shapes the format defines: a flow list
+// `uses: [a, b]` or a block list of `- name` lines with one indent. A
+// missing or duplicate key, any other shape, or any item that is not a pack
+// name gives nil; it never returns part of a list and never fails. An
+// empty flow list gives an empty, non-nil slice.
+func readUses(yaml []byte) []string {
+	lines := strings.Split(strings.ReplaceAll(string(yaml), "\r\n", "\n"), "\n")
+	found := -1
+	for k, l := range lines {
+		if strings.HasPrefix(l, "uses:") {
+			if found >= 0 {
+				return nil
+			}
+			found = k
+		}
+	}
+	if found < 0 {
+		return nil
+	}
+	rest := strings.TrimSpace(lines[found][len("uses:"):])
+	if rest != "" {
+		if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' {
+			return nil
+		}
+		inner := strings.TrimSpace(rest[1 : len(rest)-1])
+		if inner == "" {
+			return []string{}
+		}
+		var names []string
+		for _, item := range strings.Split(inner, ",") {
+			name, ok := packName(item)
+			if !ok {
+				return nil
+			}
+			names = append(names, name)
+		}
+		return names
+	}
+	var names []string
+	indent := -1
+	k := found + 1
+	for ; k < len(lines); k++ {
+		l := strings.TrimRight(lines[k], " \t")
+		trimmed := strings.TrimLeft(l, " ")
+		if !strings.HasPrefix(trimmed, "- ") && trimmed != "-" {
+			break
+		}
+		w := len(l) - len(trimmed)
+		if indent >= 0 && w != indent {
+			return nil
+		}
+		indent = w
+		name, ok := packName(strings.TrimPrefix(trimmed, "-"))
+		if !ok {
+			return nil
+		}
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	// The list must end at a new top-level key or the end of the block;
+	// anything still indented under it is a shape we do not read.
+	if k < len(lines) {
+		if l := lines[k]; strings.TrimSpace(l) != "" && (l[0] == ' ' || l[0] == '\t') {
+			return nil
+		}
+	}
+	return names
+}
+
+// packName trims an item, strips one pair of matching quotes and checks it
+// against ^[A-Za-z0-9_][A-Za-z0-9._-]*$.
+func packName(item string) (string, bool) {
+	s := strings.TrimSpace(item)
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		s = s[1 : len(s)-1]
+	}
+	if s == "" {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+		if i > 0 {
+			ok = ok || c == '.' || c == '-'
+		}
+		if !ok {
+			return "", false
+		}
+	}
+	return s, true
+}

@@ -1,0 +1,331 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/markii/markii/ansi"
+)
+
+// maxIndentDepth bounds how many nested quotes and lists still indent,
+// and minIndentWidth is the narrowest column they indent down to; deeper
+// content is laid out without further indentation, so that deep nesting
+// stays readable and a pathological note keeps bounded output.
+const (
+	maxIndentDepth = 48
+	minIndentWidth = 12
+)
+
+// Layout lays doc out into styled lines at opt.Width. It is a pure function
+// of its inputs: it reads no environment, clock, terminal or file. Blocks
+// are separated by one blank line; the page holds no trailing blank line.
+func Layout(doc *Document, opt Options) *Page {
+	if opt.Width < 1 {
+		opt.Width = 1
+	}
+	l := newLayouter(opt)
+	if doc != nil {
+		l.page.Lines = l.blocks(doc.Blocks, opt.Width)
+	}
+	return l.page
+}
+
+// Stream lays doc out exactly as Layout does but hands the lines to emit a
+// top-level block at a time (with the blank separator lines) instead of
+// keeping the whole page, so a long note is never held twice. It consumes
+// doc: each top-level block is released once it has been drawn. It
+// returns the page's diagnostics, or the first error emit returns.
+func Stream(doc *Document, opt Options, emit func(lines []ansi.Line) error) ([]string, error) {
+	if opt.Width < 1 {
+		opt.Width = 1
+	}
+	l := newLayouter(opt)
+	if doc == nil {
+		return nil, nil
+	}
+	started := false
+	for i, b := range doc.Blocks {
+		lines := l.block(b, opt.Width)
+		doc.Blocks[i] = nil
+		if len(lines) == 0 {
+			continue
+		}
+		if started {
+			if err := emit([]ansi.Line{nil}); err != nil {
+				return l.page.Diagnostics, err
+			}
+		}
+		started = true
+		if err := emit(lines); err != nil {
+			return l.page.Diagnostics, err
+		}
+		// Lines already emitted are not kept; only their spans' slab
+		// block may still be shared with the next block's lines.
+		l.page.Headings = l.page.Headings[:0]
+		l.page.Focusables = l.page.Focusables[:0]
+	}
+	return l.page.Diagnostics, nil
+}
+
+// layouter holds the state of one Layout call.
+type layouter struct {
+	opt   Options
+	st    Styles
+	reg   *Registry
+	page  *Page
+	depth int
+	// lists is the nesting depth of bullet lists (for the marker glyph).
+	lists int
+	// headings counts headings in document order (their BlockID).
+	headings int
+	// ids counts focusable blocks per kind in document order.
+	ids map[FocusKind]int
+	// highlightedNative and highlightedChroma count the bytes of code
+	// highlighted so far by each lexer.
+	highlightedNative, highlightedChroma int
+	// slab holds the spans of the page's lines.
+	slab spanSlab
+	// scratch is a reusable run buffer; it is nil while borrowed.
+	scratch []run
+}
+
+func newLayouter(opt Options) *layouter {
+	reg := opt.Registry
+	if reg == nil {
+		reg = StandardRegistry()
+	}
+	return &layouter{opt: opt, st: NewStyles(opt.Theme), reg: reg, page: &Page{}}
+}
+
+// marks remembers how many headings and focusables a page had, so that
+// those recorded after it can be moved when their lines are placed.
+type marks struct{ h, f int }
+
+func (l *layouter) mark() marks { return marks{len(l.page.Headings), len(l.page.Focusables)} }
+
+// shift moves every heading and focusable recorded since m down by n
+// lines.
+func (l *layouter) shift(m marks, n int) {
+	if n == 0 {
+		return
+	}
+	for i := m.h; i < len(l.page.Headings); i++ {
+		l.page.Headings[i].Line += n
+		l.page.Headings[i].EndLine += n
+	}
+	for i := m.f; i < len(l.page.Focusables); i++ {
+		l.page.Focusables[i].Line += n
+		l.page.Focusables[i].EndLine += n
+	}
+}
+
+// blocks lays out a block sequence at width, one blank line between
+// non-empty blocks.
+func (l *layouter) blocks(bs []Block, width int) []ansi.Line {
+	return l.blocksSep(bs, width, true)
+}
+
+func (l *layouter) blocksSep(bs []Block, width int, blankBetween bool) []ansi.Line {
+	var out []ansi.Line
+	if len(bs) > 64 {
+		// A long sequence (a whole note) grows its slice once or twice
+		// rather than copying it at every doubling from one block.
+		out = make([]ansi.Line, 0, 6*len(bs))
+	}
+	for _, b := range bs {
+		m := l.mark()
+		lines := l.block(b, width)
+		if len(lines) == 0 {
+			continue
+		}
+		if len(out) > 0 && blankBetween {
+			out = append(out, nil)
+		}
+		l.shift(m, len(out))
+		if out == nil {
+			out = lines
+			continue
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// block lays out one block at width.
+func (l *layouter) block(b Block, width int) []ansi.Line {
+	if width < 1 {
+		width = 1
+	}
+	switch b := b.(type) {
+	case *Heading:
+		return l.heading(b, width)
+	case *Paragraph:
+		return l.paragraph(b.Content, ansi.Style{}, width)
+	case *CodeBlock:
+		return l.codeBlock(b, width)
+	case *ScriptBlock:
+		return l.scriptBlock(b, width)
+	case *Quote:
+		return l.quote(b, width)
+	case *List:
+		return l.list(b, width)
+	case *ThematicBreak:
+		return []ansi.Line{{{Text: strings.Repeat("─", width), Style: l.st.Rule}}}
+	case *Table:
+		return l.table(b, width)
+	case *Directive:
+		return l.directive(b, width)
+	}
+	return nil
+}
+
+// paragraph wraps inline content at width.
+func (l *layouter) paragraph(content []Inline, st ansi.Style, width int) []ansi.Line {
+	runs := l.scratch[:0]
+	l.scratch = nil
+	runs = l.flatten(runs, content, st, "")
+	lines := wrapRunsSlab(runs, width, nil, &l.slab)
+	clear(runs)
+	l.scratch = runs[:0]
+	return lines
+}
+
+func (l *layouter) heading(h *Heading, width int) []ansi.Line {
+	lvl := min(max(h.Level, 1), 6)
+	lines := l.paragraph(h.Content, l.st.Headings[lvl-1], width)
+	if len(lines) == 0 {
+		return nil
+	}
+	if lvl == 1 {
+		// A top-level heading is underlined with a rule as wide as its
+		// text, which also marks it when there is no color.
+		w := 0
+		for _, ln := range lines {
+			w = max(w, ln.Width())
+		}
+		lines = append(lines, ansi.Line{{Text: strings.Repeat("━", w), Style: l.st.HeadingRule}})
+	}
+	l.page.Headings = append(l.page.Headings, HeadingRef{
+		ID:      BlockID(l.headings),
+		Level:   lvl,
+		Text:    plainText(h.Content),
+		Line:    0,
+		EndLine: len(lines),
+	})
+	l.headings++
+	return lines
+}
+
+func (l *layouter) scriptBlock(s *ScriptBlock, width int) []ansi.Line {
+	text := "⚙ " + s.Name
+	if s.Label != "" {
+		text += " · " + s.Label
+	}
+	var out []ansi.Line
+	for _, part := range hardBreak(text, width) {
+		out = append(out, ansi.Line{{Text: part, Style: l.st.Dim}})
+	}
+	return out
+}
+
+// prefixLines prepends first to the first line and rest to the others.
+// An empty line gets the prefix with trailing spaces trimmed.
+func (l *layouter) prefixLines(lines []ansi.Line, first, rest ansi.Span) []ansi.Line {
+	for i, ln := range lines {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		if len(ln) == 0 {
+			p.Text = strings.TrimRight(p.Text, " ")
+			if p.Text == "" {
+				continue
+			}
+		}
+		nl := l.slab.line(len(ln) + 1)
+		nl = append(nl, p)
+		lines[i] = append(nl, ln...)
+	}
+	return lines
+}
+
+func (l *layouter) quote(q *Quote, width int) []ansi.Line {
+	if l.depth >= maxIndentDepth || width-2 < minIndentWidth {
+		l.depth++
+		defer func() { l.depth-- }()
+		return l.blocks(q.Blocks, width)
+	}
+	l.depth++
+	inner := l.blocks(q.Blocks, width-2)
+	l.depth--
+	bar := ansi.Span{Text: "│ ", Style: l.st.Quote}
+	return l.prefixLines(inner, bar, bar)
+}
+
+// bullets are the list marker glyphs by nesting depth.
+var bullets = [...]string{"•", "◦", "▪", "▫"}
+
+func (l *layouter) list(ls *List, width int) []ansi.Line {
+	indent := l.depth < maxIndentDepth && width-2 >= minIndentWidth
+	// Ordered markers are right-aligned to the widest number.
+	markW := 1
+	if ls.Ordered {
+		last := ls.Start + len(ls.Items) - 1
+		markW = max(len(strconv.Itoa(ls.Start)), len(strconv.Itoa(last))) + 1
+	}
+	if !ls.Ordered {
+		l.lists++
+		defer func() { l.lists-- }()
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	var out []ansi.Line
+	for i, it := range ls.Items {
+		var marker string
+		markStyle := l.st.Accent
+		if ls.Ordered {
+			n := strconv.Itoa(ls.Start + i)
+			marker = blank(markW-len(n)-1) + n + ". "
+			markStyle = l.st.Muted
+		} else {
+			marker = bullets[(l.lists-1)%len(bullets)] + " "
+		}
+		first := []ansi.Span{{Text: marker, Style: markStyle}}
+		hang := ansi.Width(marker)
+		if it.Task != nil {
+			if *it.Task {
+				first = append(first, ansi.Span{Text: "[x]", Style: l.st.Success}, ansi.Span{Text: " "})
+			} else {
+				first = append(first, ansi.Span{Text: "[ ]", Style: l.st.Muted}, ansi.Span{Text: " "})
+			}
+			hang += 4
+		}
+		if !indent {
+			hang = 0
+		}
+		m := l.mark()
+		body := l.blocksSep(it.Blocks, width-hang, !ls.Tight)
+		if len(body) == 0 {
+			body = []ansi.Line{nil}
+		}
+		if indent {
+			pad := ansi.Span{Text: blank(hang)}
+			body = l.prefixLines(body, pad, pad)
+			nl := make(ansi.Line, 0, len(body[0])+len(first))
+			nl = append(nl, first...)
+			if len(body[0]) > 0 {
+				nl = append(nl, body[0][1:]...)
+			}
+			body[0] = nl
+		} else {
+			body = append([]ansi.Line{first}, body...)
+			l.shift(m, 1)
+		}
+		if len(out) > 0 && !ls.Tight {
+			out = append(out, nil)
+		}
+		l.shift(m, len(out))
+		out = append(out, body...)
+	}
+	return out
+}

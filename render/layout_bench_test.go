@@ -1,0 +1,75 @@
+package render
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
+)
+
+// benchNote generates realistic markdown of about size bytes: headings,
+// wrapped paragraphs with inline styles and links, lists, quotes, code
+// blocks and tables.
+func benchNote(size int) []byte {
+	rng := rand.New(rand.NewSource(1))
+	words := strings.Fields("the quick brown fox jumps over lazy dog markii renders notes in a terminal with style while scripts run inside a sandbox 日本語 café")
+	sent := func(n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = words[rng.Intn(len(words))]
+		}
+		return strings.Join(parts, " ")
+	}
+	var b strings.Builder
+	for i := 1; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "## Section %d\n\n%s **%s** and *%s* with `code` and [a link](https://example.com/%d).\n%s\n\n", i, sent(60), sent(3), sent(2), i, sent(40))
+		fmt.Fprintf(&b, "- %s\n- %s\n  - %s\n1. %s\n2. %s\n\n> %s\n\n", sent(8), sent(12), sent(6), sent(5), sent(7), sent(30))
+		fmt.Fprintf(&b, "```go\nfunc f%d(x int) int {\n    return x * %d // comment\n}\n```\n\n", i, i)
+		fmt.Fprintf(&b, "| a | b | c |\n|---|:-:|--:|\n| %s | %s | %d |\n| %s | %s | %d |\n\n", sent(2), sent(3), i, sent(1), sent(4), 2*i)
+	}
+	return []byte(b.String()[:size])
+}
+
+func benchLayout(b *testing.B, size int) {
+	d := Parse(benchNote(size))
+	opt := Options{Width: 100, Level: ansi.TrueColor, Theme: theme.Dark}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Layout(d, opt)
+	}
+}
+
+// BenchmarkLayout lays out generated notes at width 100, truecolor.
+func BenchmarkLayout(b *testing.B) {
+	b.Run("5KB", func(b *testing.B) { benchLayout(b, 5<<10) })
+	b.Run("1MB", func(b *testing.B) { benchLayout(b, 1<<20) })
+}
+
+// BenchmarkRenderPipeline parses, lays out and encodes a 1 MB note.
+func BenchmarkRenderPipeline(b *testing.B) {
+	src := benchNote(1 << 20)
+	opt := Options{Width: 100, Level: ansi.TrueColor, Theme: theme.Dark}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		p := Layout(Parse(src), opt)
+		ansi.Encode(p.Lines, ansi.TrueColor)
+	}
+}
+
+// BenchmarkLayoutPlain lays out a 1 MB note with no color (no
+// highlighting), the cost of layout alone.
+func BenchmarkLayoutPlain(b *testing.B) {
+	d := Parse(benchNote(1 << 20))
+	opt := Options{Width: 100, Level: ansi.None, Theme: theme.Dark}
+	b.SetBytes(1 << 20)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		Layout(d, opt)
+	}
+}

@@ -1,0 +1,129 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/markii/markii/ansi"
+)
+
+// flatten turns inline content into runs in style st (with hyperlink target
+// link, "" for none), appending to dst.
+func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link string) []run {
+	for _, n := range content {
+		switch n := n.(type) {
+		case *Text:
+			if n.Text != "" {
+				dst = append(dst, run{text: n.Text, style: st, link: link})
+			}
+		case *SoftBreak:
+			dst = append(dst, run{text: " ", style: st, link: link})
+		case *HardBreak:
+			dst = append(dst, run{brk: true})
+		case *Emphasis:
+			dst = l.flatten(dst, n.Content, Over(st, l.st.Emphasis), link)
+		case *Strong:
+			dst = l.flatten(dst, n.Content, Over(st, l.st.Strong), link)
+		case *Strikethrough:
+			dst = l.flatten(dst, n.Content, Over(st, l.st.Strike), link)
+		case *CodeSpan:
+			if n.Text != "" {
+				dst = append(dst, run{text: n.Text, style: Over(st, l.st.Code), link: link})
+			}
+		case *Link:
+			dst = l.flattenLink(dst, n, st)
+		case *Image:
+			dst = l.flattenImage(dst, n, st)
+		case *InlineDirective:
+			dst = l.inlineDirective(dst, n, st, link)
+		}
+	}
+	return dst
+}
+
+// flattenLink draws a link per SPEC §7.3: an OSC 8 hyperlink when color is
+// on and the URL may be linked, else the text followed by the URL in
+// parentheses (or the URL alone when the text is the URL).
+func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
+	if n.URL == "" {
+		return l.flatten(dst, n.Content, st, "")
+	}
+	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
+		return l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
+	}
+	text := plainText(n.Content)
+	if text == n.URL || n.URL == "mailto:"+text || text == "" {
+		return append(dst, run{text: n.URL, style: Over(st, l.st.Link)})
+	}
+	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), "")
+	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim)})
+}
+
+// flattenImage draws an image as `[alt] (src)`; images are never fetched.
+func (l *layouter) flattenImage(dst []run, n *Image, st ansi.Style) []run {
+	dst = append(dst, run{text: "[" + n.Alt + "]", style: Over(st, l.st.Muted)})
+	if n.URL == "" {
+		return dst
+	}
+	link := ""
+	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
+		link = n.URL
+	}
+	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), link: link})
+}
+
+// plainText returns the visible text of inline content without styles.
+func plainText(content []Inline) string {
+	var b strings.Builder
+	appendPlain(&b, content)
+	return b.String()
+}
+
+func appendPlain(b *strings.Builder, content []Inline) {
+	for _, n := range content {
+		switch n := n.(type) {
+		case *Text:
+			b.WriteString(n.Text)
+		case *SoftBreak, *HardBreak:
+			b.WriteByte(' ')
+		case *Emphasis:
+			appendPlain(b, n.Content)
+		case *Strong:
+			appendPlain(b, n.Content)
+		case *Strikethrough:
+			appendPlain(b, n.Content)
+		case *CodeSpan:
+			b.WriteString(n.Text)
+		case *Link:
+			appendPlain(b, n.Content)
+		case *Image:
+			b.WriteString(n.Alt)
+		case *InlineDirective:
+			appendPlain(b, n.Content)
+		}
+	}
+}
+
+// spansToRuns appends a component's spans as runs drawn over st.
+func spansToRuns(dst []run, spans []ansi.Span, st ansi.Style) []run {
+	for _, s := range spans {
+		if s.Text == "" {
+			continue
+		}
+		dst = append(dst, run{text: s.Text, style: Over(st, s.Style), link: s.Link})
+	}
+	return dst
+}
+
+// runsToSpans converts runs to spans on one line (hard breaks become a
+// space).
+func runsToSpans(runs []run) []ansi.Span {
+	out := make([]ansi.Span, 0, len(runs))
+	for _, r := range runs {
+		if r.brk {
+			out = append(out, ansi.Span{Text: " "})
+			continue
+		}
+		out = append(out, ansi.Span{Text: r.text, Style: r.style, Link: r.link})
+	}
+	return out
+}

@@ -1,0 +1,317 @@
+package render
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Caps of the doc.directives listing (SPEC §3.3).
+const (
+	ListingMaxTotal      = 512 << 10 // bytes of names, attributes and text together
+	ListingMaxDirectives = 2000
+	ListingMaxText       = 8 << 10 // bytes of text per directive
+	ListingMaxAttrs      = 32      // attributes per directive
+	ListingMaxAttrValue  = 1 << 10 // bytes; longer values are cut
+	ListingMaxAttrName   = 128     // bytes; longer names are dropped
+	ListingMaxDepth      = 200     // directive nesting depth
+)
+
+// ListedDirective is one entry of the doc.directives listing a script
+// reads: the directive's name, its form ("inline", "leaf" or "container"),
+// its attributes (a bare key reads as "") and its markdown-stripped inner
+// text.
+type ListedDirective struct {
+	Name  string
+	Form  string
+	Attrs []Attr
+	Text  string
+}
+
+// Listing lists doc's directives for scripts (SPEC §3.3): document order,
+// nested directives flattened and listed after their parent. Text is the
+// markdown-stripped inner text (code bodies included, raw HTML excluded,
+// blocks joined by a line feed). Every cap of the listing applies;
+// truncated reports that one was hit (or that the parser flattened content
+// nested too deep to list). Text and attributes keep tab and line feed but
+// lose every other control, DEL and invalid UTF-8.
+func Listing(doc *Document) (items []ListedDirective, truncated bool) {
+	l := &lister{truncated: doc.Flattened}
+	l.blocks(doc.Blocks, 0)
+	return l.items, l.truncated
+}
+
+type lister struct {
+	items     []ListedDirective
+	total     int
+	truncated bool
+	full      bool
+}
+
+// add lists one directive; depth is its nesting among directives (1 for an
+// outermost one).
+func (l *lister) add(name string, form Form, attrs Attrs, text func() string, depth int) {
+	if l.full {
+		l.truncated = true
+		return
+	}
+	if depth > ListingMaxDepth {
+		l.truncated = true
+		return
+	}
+	if len(l.items) >= ListingMaxDirectives {
+		l.truncated, l.full = true, true
+		return
+	}
+	item := ListedDirective{Name: cleanListed(name), Form: form.String()}
+	size := len(item.Name) + len(item.Form)
+	for _, a := range attrs {
+		if len(a.Key) > ListingMaxAttrName {
+			l.truncated = true
+			continue
+		}
+		if len(item.Attrs) >= ListingMaxAttrs {
+			l.truncated = true
+			break
+		}
+		v := cleanListed(a.Value)
+		if len(v) > ListingMaxAttrValue {
+			v = cutUTF8(v, ListingMaxAttrValue)
+			l.truncated = true
+		}
+		item.Attrs = append(item.Attrs, Attr{Key: cleanListed(a.Key), Value: v, Bare: a.Bare})
+		size += len(a.Key) + len(v)
+	}
+	t := cleanListed(text())
+	if len(t) > ListingMaxText {
+		t = cutUTF8(t, ListingMaxText)
+		l.truncated = true
+	}
+	item.Text = t
+	size += len(t)
+	if l.total+size > ListingMaxTotal {
+		l.truncated, l.full = true, true
+		return
+	}
+	l.total += size
+	l.items = append(l.items, item)
+}
+
+func (l *lister) blocks(blocks []Block, depth int) {
+	for _, b := range blocks {
+		if l.full {
+			l.truncated = true
+			return
+		}
+		switch n := b.(type) {
+		case *Directive:
+			l.add(n.Name, n.Form, n.Attrs, func() string {
+				if n.Form == FormLeaf {
+					return plainInlines(n.Label, ListingMaxText+1)
+				}
+				return plainBlocks(n.Blocks, ListingMaxText+1)
+			}, depth+1)
+			if depth+1 > ListingMaxDepth {
+				continue
+			}
+			l.inlines(n.Label, depth+1)
+			l.blocks(n.Blocks, depth+1)
+		case *Paragraph:
+			l.inlines(n.Content, depth)
+		case *Heading:
+			l.inlines(n.Content, depth)
+		case *Quote:
+			l.blocks(n.Blocks, depth)
+		case *List:
+			for _, it := range n.Items {
+				l.blocks(it.Blocks, depth)
+			}
+		case *Table:
+			for _, c := range n.Header {
+				l.inlines(c, depth)
+			}
+			for _, r := range n.Rows {
+				for _, c := range r {
+					l.inlines(c, depth)
+				}
+			}
+		}
+	}
+}
+
+func (l *lister) inlines(in []Inline, depth int) {
+	for _, n := range in {
+		switch n := n.(type) {
+		case *InlineDirective:
+			l.add(n.Name, FormInline, n.Attrs, func() string {
+				return plainInlines(n.Content, ListingMaxText+1)
+			}, depth+1)
+			if depth+1 <= ListingMaxDepth {
+				l.inlines(n.Content, depth+1)
+			}
+		case *Emphasis:
+			l.inlines(n.Content, depth)
+		case *Strong:
+			l.inlines(n.Content, depth)
+		case *Strikethrough:
+			l.inlines(n.Content, depth)
+		case *Link:
+			l.inlines(n.Content, depth)
+		}
+	}
+}
+
+// textBuilder collects plain text up to a limit and then ignores the rest,
+// so a huge directive costs no more than the cap.
+type textBuilder struct {
+	strings.Builder
+	limit int
+}
+
+func (b *textBuilder) full() bool { return b.Len() >= b.limit }
+
+func (b *textBuilder) add(s string) {
+	if room := b.limit - b.Len(); room > 0 {
+		if len(s) > room {
+			s = s[:room]
+		}
+		b.WriteString(s)
+	}
+}
+
+// plainBlocks is the markdown-stripped text of blocks, joined by line
+// feeds, cut near limit bytes.
+func plainBlocks(blocks []Block, limit int) string {
+	b := &textBuilder{limit: limit}
+	writeBlocks(b, blocks)
+	return b.String()
+}
+
+// plainInlines is the markdown-stripped text of inline content.
+func plainInlines(in []Inline, limit int) string {
+	b := &textBuilder{limit: limit}
+	writeInlines(b, in)
+	return b.String()
+}
+
+func writeBlocks(b *textBuilder, blocks []Block) {
+	for _, bl := range blocks {
+		if b.full() {
+			return
+		}
+		if b.Len() > 0 {
+			b.add("\n")
+		}
+		switch n := bl.(type) {
+		case *Paragraph:
+			writeInlines(b, n.Content)
+		case *Heading:
+			writeInlines(b, n.Content)
+		case *CodeBlock:
+			b.add(n.Text)
+		case *ScriptBlock:
+			b.add(strings.TrimSuffix(n.Source, "\n"))
+		case *Quote:
+			writeBlocks(b, n.Blocks)
+		case *List:
+			for i, it := range n.Items {
+				if i > 0 {
+					b.add("\n")
+				}
+				writeBlocks(b, it.Blocks)
+			}
+		case *Table:
+			writeRow(b, n.Header)
+			for _, r := range n.Rows {
+				b.add("\n")
+				writeRow(b, r)
+			}
+		case *Directive:
+			writeInlines(b, n.Label)
+			writeBlocks(b, n.Blocks)
+		}
+	}
+}
+
+func writeRow(b *textBuilder, cells [][]Inline) {
+	for i, c := range cells {
+		if i > 0 {
+			b.add("\t")
+		}
+		writeInlines(b, c)
+	}
+}
+
+func writeInlines(b *textBuilder, in []Inline) {
+	for _, n := range in {
+		if b.full() {
+			return
+		}
+		switch n := n.(type) {
+		case *Text:
+			b.add(n.Text)
+		case *SoftBreak, *HardBreak:
+			b.add("\n")
+		case *Emphasis:
+			writeInlines(b, n.Content)
+		case *Strong:
+			writeInlines(b, n.Content)
+		case *Strikethrough:
+			writeInlines(b, n.Content)
+		case *CodeSpan:
+			b.add(n.Text)
+		case *Link:
+			writeInlines(b, n.Content)
+		case *Image:
+			b.add(n.Alt)
+		case *InlineDirective:
+			writeInlines(b, n.Content)
+		}
+	}
+}
+
+// cleanListed removes C0 controls other than tab and line feed, DEL and
+// invalid UTF-8 (lone surrogates included, which Go sees as invalid).
+func cleanListed(s string) string {
+	ok := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || c >= 0x80 {
+			ok = false
+			break
+		}
+	}
+	if ok || (utf8.ValidString(s) && !hasListedControl(s)) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f:
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func hasListedControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// cutUTF8 cuts s to at most n bytes without splitting a character.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

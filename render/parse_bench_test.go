@@ -1,0 +1,58 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// realisticNote generates about size bytes of a typical note: sections
+// with prose (emphasis, links, inline code, inline directives), lists,
+// task lists, tables, code, quotes, containers, leaves and script fences.
+func realisticNote(size int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "## Section %d: notes on the *quarterly* review\n\n", i)
+		b.WriteString("The team shipped **three** features this cycle, fixed `parse_attrs` and closed " +
+			"[issue 42](https://example.org/issues/42). Stars now read :value[repo.stars]{format=compact} " +
+			"and the badge says :badge[stable]{tone=success}. Numbers like 12:34 and key:value stay text.\n" +
+			"A second line keeps the paragraph going with ~~old~~ new wording &amp; an entity.\n\n")
+		b.WriteString("- first point with a [link](./other.mk.md)\n- second point\n  - nested *detail*\n- [x] done task\n- [ ] open task\n\n")
+		b.WriteString("| name | role | since |\n|:-----|:----:|------:|\n| Ada | lead | 2019 |\n| Linus | dev | 2021 |\n\n")
+		b.WriteString(":::card{title=\"Summary\" width=wide}\nInside the card, a paragraph with _emphasis_.\n\n::stat{data=stars label=\"Stars\"}\n:::\n\n")
+		b.WriteString("```go\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n```\n\n")
+		fmt.Fprintf(&b, "```lua {name=s%d permissions=api.github.com}\nreturn net.fetch_json(\"https://api.github.com/repos/x/y\").stargazers_count\n```\n\n", i)
+		b.WriteString("> A quote with a :kbd[Ctrl] key and a final thought.\n\n---\n\n")
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkParse parses a generated ~1 MB note into the sanitized tree.
+func BenchmarkParse(b *testing.B) {
+	src := realisticNote(1 << 20)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse(src)
+	}
+}
+
+// BenchmarkGoldmarkFloor is goldmark alone (CommonMark + GFM, no
+// conversion) on the same note, for comparison.
+func BenchmarkGoldmarkFloor(b *testing.B) {
+	src := realisticNote(1 << 20)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		parseSource(src)
+	}
+}
+
+// BenchmarkPlainMarkdown runs the md-plain export on the same note.
+func BenchmarkPlainMarkdown(b *testing.B) {
+	src := realisticNote(1 << 20)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		PlainMarkdown(src)
+	}
+}

@@ -1,0 +1,277 @@
+package valuefmt
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// decimal is a non-negative finite number as decimal digits: the value is
+// 0.digits × 10^point. digits has no leading zeros; zero has no digits.
+type decimal struct {
+	digits []byte
+	point  int
+}
+
+// toDecimal returns the shortest round-trip decimal of |v| (the digits
+// JavaScript's Number-to-String uses).
+func toDecimal(v float64) decimal {
+	v = math.Abs(v)
+	if v == 0 {
+		return decimal{}
+	}
+	s := strconv.FormatFloat(v, 'e', -1, 64) // d.ddde±XX
+	mant, exp, _ := strings.Cut(s, "e")
+	e, _ := strconv.Atoi(exp)
+	digits := []byte(strings.Replace(mant, ".", "", 1))
+	for len(digits) > 1 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+	}
+	return decimal{digits: digits, point: e + 1}
+}
+
+// shift multiplies d by 10^n.
+func (d decimal) shift(n int) decimal {
+	if len(d.digits) == 0 {
+		return d
+	}
+	d.point += n
+	return d
+}
+
+// round rounds d to frac fraction digits, half away from zero (the
+// "halfExpand" mode of Intl.NumberFormat).
+func (d decimal) round(frac int) decimal {
+	keep := d.point + frac
+	if keep >= len(d.digits) {
+		return d
+	}
+	if keep < 0 {
+		return decimal{}
+	}
+	up := d.digits[keep] >= '5'
+	out := append([]byte(nil), d.digits[:keep]...)
+	point := d.point
+	if up {
+		i := len(out) - 1
+		for ; i >= 0; i-- {
+			if out[i] < '9' {
+				out[i]++
+				break
+			}
+			out[i] = '0'
+		}
+		if i < 0 {
+			out = append([]byte{'1'}, out...)
+			point++
+		}
+	}
+	for len(out) > 0 && out[len(out)-1] == '0' {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return decimal{}
+	}
+	return decimal{digits: out, point: point}
+}
+
+// intDigits is the number of digits before the decimal point (0 for a value
+// below 1).
+func (d decimal) intDigits() int {
+	if len(d.digits) == 0 || d.point < 0 {
+		return 0
+	}
+	return d.point
+}
+
+// parts splits d into its integer digits ("0" for none) and exactly frac
+// fraction digits when minFrac reaches that far; trailing zeros beyond
+// minFrac are dropped.
+func (d decimal) parts(minFrac int) (intPart, fracPart string) {
+	var ib, fb strings.Builder
+	for i := 0; i < d.point; i++ {
+		if i < len(d.digits) {
+			ib.WriteByte(d.digits[i])
+		} else {
+			ib.WriteByte('0')
+		}
+	}
+	if ib.Len() == 0 {
+		ib.WriteByte('0')
+	}
+	for i := d.point; i < len(d.digits); i++ {
+		if i < 0 {
+			fb.WriteByte('0')
+		} else {
+			fb.WriteByte(d.digits[i])
+		}
+	}
+	frac := fb.String()
+	for len(frac) < minFrac {
+		frac += "0"
+	}
+	return ib.String(), frac
+}
+
+// group inserts a comma between every three integer digits. With min2 set
+// (compact notation), a four-digit integer is left ungrouped.
+func group(intPart string, min2 bool) string {
+	n := len(intPart)
+	if n <= 3 || (min2 && n <= 4) {
+		return intPart
+	}
+	var b strings.Builder
+	first := n % 3
+	if first == 0 {
+		first = 3
+	}
+	b.WriteString(intPart[:first])
+	for i := first; i < n; i += 3 {
+		b.WriteByte(',')
+		b.WriteString(intPart[i : i+3])
+	}
+	return b.String()
+}
+
+// NumberString is JavaScript's Number-to-String (`String(n)`): the shortest
+// round-trip digits, plain notation for 1e-7 < |n| < 1e21 and exponent
+// notation (`1e+21`, `1.5e-7`) outside it; -0 prints "0".
+func NumberString(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "Infinity"
+	case math.IsInf(v, -1):
+		return "-Infinity"
+	case v == 0:
+		return "0"
+	}
+	d := toDecimal(v)
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	k, n := len(d.digits), d.point
+	switch {
+	case k <= n && n <= 21:
+		b.Write(d.digits)
+		b.WriteString(strings.Repeat("0", n-k))
+	case 0 < n && n <= 21:
+		b.Write(d.digits[:n])
+		b.WriteByte('.')
+		b.Write(d.digits[n:])
+	case -6 < n && n <= 0:
+		b.WriteString("0.")
+		b.WriteString(strings.Repeat("0", -n))
+		b.Write(d.digits)
+	default:
+		b.WriteByte(d.digits[0])
+		if k > 1 {
+			b.WriteByte('.')
+			b.Write(d.digits[1:])
+		}
+		b.WriteByte('e')
+		if n-1 >= 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(strconv.Itoa(n - 1))
+	}
+	return b.String()
+}
+
+// jsWhitespace reports whether r is white space or a line terminator as
+// JavaScript's Number() trims them.
+func jsWhitespace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// ParseNumber converts a string as JavaScript's Number() does, but only
+// accepts strings that are not blank and give a finite number: decimal
+// literals with an optional sign, fraction and exponent, and unsigned
+// 0x/0o/0b integers, with surrounding white space allowed.
+func ParseNumber(s string) (float64, bool) {
+	s = strings.TrimFunc(s, jsWhitespace)
+	if s == "" {
+		return 0, false
+	}
+	if len(s) > 2 && s[0] == '0' {
+		base := 0
+		switch s[1] {
+		case 'x', 'X':
+			base = 16
+		case 'o', 'O':
+			base = 8
+		case 'b', 'B':
+			base = 2
+		}
+		if base != 0 {
+			v := 0.0
+			for _, c := range s[2:] {
+				d := digitValue(c)
+				if d < 0 || d >= base {
+					return 0, false
+				}
+				v = v*float64(base) + float64(d)
+			}
+			return v, !math.IsInf(v, 0)
+		}
+	}
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return 0, false
+		}
+	}
+	if i != len(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}
+
+func digitValue(c rune) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}

@@ -1,0 +1,215 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render/valuefmt"
+)
+
+// The failure kinds a failed run carries (closed; any other kind reads as
+// script-error).
+const (
+	FailureScriptError      = "script-error"
+	FailureCapabilityDenied = "capability-denied"
+	FailureTierBlocked      = "tier-blocked"
+	FailureLimit            = "limit"
+)
+
+// NormalizeFailureKind maps a stored failure kind onto the closed set:
+// one of the four kinds, "" for none, and script-error for anything else.
+func NormalizeFailureKind(kind string) string {
+	switch kind {
+	case "", FailureScriptError, FailureCapabilityDenied, FailureTierBlocked, FailureLimit:
+		return kind
+	}
+	return FailureScriptError
+}
+
+// FailurePhrase is the words a renderer shows for a failure kind:
+// "script error", "needs permission", "requires manual run", "limit
+// exceeded", and "error" for anything else.
+func FailurePhrase(kind string) string {
+	switch kind {
+	case FailureScriptError:
+		return "script error"
+	case FailureCapabilityDenied:
+		return "needs permission"
+	case FailureTierBlocked:
+		return "requires manual run"
+	case FailureLimit:
+		return "limit exceeded"
+	}
+	return "error"
+}
+
+// Failure returns the style of a failure kind's marker: danger for script
+// errors and denials, warning for tier-blocked, limit (violet) for limits,
+// and the dim style for anything else.
+func (s Styles) Failure(kind string) ansi.Style {
+	switch kind {
+	case FailureScriptError, FailureCapabilityDenied:
+		return s.Danger
+	case FailureTierBlocked:
+		return s.Warning
+	case FailureLimit:
+		return s.Limit
+	}
+	return s.Dim
+}
+
+// ValidStatus returns st when it is one of the four statuses, else
+// Missing.
+func ValidStatus(st Status) Status {
+	switch st {
+	case Fresh, Stale, Error, Missing:
+		return st
+	}
+	return Missing
+}
+
+// Resolved is the outcome of reading a value path.
+type Resolved struct {
+	// Value is the value at the path as valuefmt.Decode produces it (nil,
+	// bool, float64, string, []any or valuefmt.Object); nil unless Status
+	// is Fresh or Stale.
+	Value any
+	// Status is the path's status: the root entry's when the path
+	// resolves, Missing when the root is absent, malformed or the path
+	// breaks part way.
+	Status Status
+	// FailureKind is the root entry's normalized failure kind, carried
+	// even when the path breaks part way.
+	FailureKind string
+}
+
+// HasValue reports whether r carries a usable value (fresh or stale).
+func (r Resolved) HasValue() bool { return r.Status == Fresh || r.Status == Stale }
+
+// Suffix is the quiet state marker a data-bound component appends: "
+// (stale)", " (<failure phrase>)" for an error, or "" otherwise.
+func (r Resolved) Suffix() string {
+	switch r.Status {
+	case Stale:
+		return " (stale)"
+	case Error:
+		return " (" + FailurePhrase(r.FailureKind) + ")"
+	}
+	return ""
+}
+
+// SuffixStyle is the style of Suffix: the failure color for an error,
+// else dim.
+func (r Resolved) SuffixStyle(s Styles) ansi.Style {
+	if r.Status == Error {
+		return s.Failure(r.FailureKind)
+	}
+	return s.Dim
+}
+
+// decodedEntry is a store entry with its JSON decoded once.
+type decodedEntry struct {
+	value       any
+	status      Status
+	failureKind string
+}
+
+// ValueReader resolves value paths against a Values store, decoding each
+// entry's JSON at most once. It is not safe for concurrent use; a layout
+// makes its own.
+type ValueReader struct {
+	values  Values
+	decoded map[string]decodedEntry
+}
+
+// NewValueReader returns a reader over values (nil means no values).
+func NewValueReader(values Values) *ValueReader {
+	return &ValueReader{values: values}
+}
+
+// root returns the decoded entry of a store name; ok is false when the
+// name is absent.
+func (r *ValueReader) root(name string) (decodedEntry, bool) {
+	if e, ok := r.decoded[name]; ok {
+		return e, true
+	}
+	raw, ok := r.values[name]
+	if !ok {
+		return decodedEntry{}, false
+	}
+	e := decodedEntry{status: ValidStatus(raw.Status), failureKind: NormalizeFailureKind(raw.FailureKind)}
+	switch e.status {
+	case Fresh, Stale:
+		if len(raw.Value) == 0 {
+			e.value = nil
+			break
+		}
+		v, err := valuefmt.Decode(raw.Value)
+		if err != nil {
+			// A malformed entry reads as missing.
+			e.status = Missing
+			break
+		}
+		e.value = v
+	}
+	if r.decoded == nil {
+		r.decoded = map[string]decodedEntry{}
+	}
+	r.decoded[name] = e
+	return e, true
+}
+
+// Resolve reads a dotted value path: the first segment names a store
+// entry, every later segment is an own key of an object or an index of an
+// array ("list.0"; "length" gives an array's length). A path starting
+// with "@" reads the vault, which markii does not have, so it is always
+// missing.
+func (r *ValueReader) Resolve(path string) Resolved {
+	if path == "" || strings.HasPrefix(path, "@") {
+		return Resolved{Status: Missing}
+	}
+	name, rest, more := strings.Cut(path, ".")
+	e, ok := r.root(name)
+	if !ok {
+		return Resolved{Status: Missing}
+	}
+	if e.status != Fresh && e.status != Stale {
+		if more {
+			return Resolved{Status: Missing, FailureKind: e.failureKind}
+		}
+		return Resolved{Status: e.status, FailureKind: e.failureKind}
+	}
+	cur := e.value
+	for more {
+		var key string
+		key, rest, more = strings.Cut(rest, ".")
+		next, ok := ownKey(cur, key)
+		if !ok {
+			return Resolved{Status: Missing, FailureKind: e.failureKind}
+		}
+		cur = next
+	}
+	return Resolved{Value: cur, Status: e.status, FailureKind: e.failureKind}
+}
+
+// ownKey looks key up as an own property of v.
+func ownKey(v any, key string) (any, bool) {
+	switch t := v.(type) {
+	case valuefmt.Object:
+		return t.Get(key)
+	case []any:
+		if key == "length" {
+			return float64(len(t)), true
+		}
+		if key == "" || (len(key) > 1 && key[0] == '0') {
+			return nil, false
+		}
+		i, err := strconv.Atoi(key)
+		if err != nil || i < 0 || i >= len(t) || key[0] == '+' {
+			return nil, false
+		}
+		return t[i], true
+	}
+	return nil, false
+}

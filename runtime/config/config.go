@@ -1,0 +1,217 @@
+// Package config reads the user's own markii settings. They live in one
+// file in the user's config directory and nowhere else: nothing next to a
+// note, inside a bundle or in the working directory can set any of them,
+// because several of them widen what scripts can reach or make scripts run
+// without a gesture.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// FileName is the settings file inside the config directory.
+const FileName = "config.json"
+
+// MinRefreshSeconds is the shortest scheduled refresh interval; shorter
+// values are raised to it.
+const MinRefreshSeconds = 5
+
+// maxFileBytes bounds the settings file.
+const maxFileBytes = 1 << 20
+
+// Settings are the user's settings. The zero value is the default: scripts
+// enabled, no run on open, no schedule, public addresses only, no packs.
+type Settings struct {
+	// ScriptsDisabled stops every trigger before any grant is read or any
+	// worker is started.
+	ScriptsDisabled bool
+	// RunOnOpen runs a note's scripts at the auto tier when the viewer
+	// opens it.
+	RunOnOpen bool
+	// RefreshIntervalSeconds is the scheduled refresh interval (0: none;
+	// otherwise at least MinRefreshSeconds).
+	RefreshIntervalSeconds int
+	// AllowPrivateNetworkAddresses lets granted names resolve to private,
+	// loopback, link-local and carrier-grade NAT addresses.
+	AllowPrivateNetworkAddresses bool
+	// Packs are absolute paths of pack folders.
+	Packs []string
+	// Path is the file the settings were read from ("" when none existed).
+	Path string
+}
+
+// Dir returns the settings directory for the platform goos, reading the
+// environment through getenv: $XDG_CONFIG_HOME/markii when that is an
+// absolute path, else $HOME/.config/markii (Linux and others);
+// $HOME/Library/Application Support/markii (darwin); %APPDATA%\markii with a
+// %USERPROFILE% fallback (windows). It is the same directory as the device
+// state.
+func Dir(goos string, getenv func(string) string) (string, error) {
+	switch goos {
+	case "darwin":
+		if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
+			return filepath.Join(home, "Library", "Application Support", "markii"), nil
+		}
+	case "windows":
+		if app := getenv("APPDATA"); app != "" {
+			return filepath.Join(app, "markii"), nil
+		}
+		if prof := getenv("USERPROFILE"); prof != "" {
+			return filepath.Join(prof, "AppData", "Roaming", "markii"), nil
+		}
+	default:
+		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+			return filepath.Join(x, "markii"), nil
+		}
+		if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
+			return filepath.Join(home, ".config", "markii"), nil
+		}
+	}
+	return "", errors.New("cannot find the config directory: set HOME to your home directory")
+}
+
+// Load reads the settings of the current user from the process
+// environment's config directory. A missing file gives the defaults.
+func Load() (Settings, error) {
+	dir, err := Dir(runtime.GOOS, os.Getenv)
+	if err != nil {
+		return Settings{}, err
+	}
+	return LoadFile(filepath.Join(dir, FileName))
+}
+
+// LoadFile reads settings from path. A missing file gives the defaults;
+// anything else wrong with it is a one-line error that names the file.
+func LoadFile(path string) (Settings, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Settings{}, nil
+	}
+	if err != nil {
+		return Settings{}, fmt.Errorf("cannot read the settings file %s: %v", path, unwrapPath(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return Settings{}, fmt.Errorf("cannot read the settings file %s: %v", path, unwrapPath(err))
+	}
+	if len(data) > maxFileBytes {
+		return Settings{}, fmt.Errorf("the settings file %s is larger than %d bytes; fix or remove it", path, maxFileBytes)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return Settings{}, fmt.Errorf("the settings file %s is invalid: %v; fix or remove it", path, err)
+	}
+	s.Path = path
+	return s, nil
+}
+
+// Parse reads settings strictly: one JSON object, known keys only, each of
+// the right type, nothing after it.
+func Parse(data []byte) (Settings, error) {
+	var s Settings
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var obj map[string]json.RawMessage
+	if err := dec.Decode(&obj); err != nil {
+		return s, errors.New("it is not a JSON object")
+	}
+	if obj == nil {
+		return s, errors.New("it is not a JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return s, errors.New("it has text after the JSON object")
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := obj[k]
+		var err error
+		switch k {
+		case "scriptsDisabled":
+			err = boolField(v, &s.ScriptsDisabled)
+		case "runOnOpen":
+			err = boolField(v, &s.RunOnOpen)
+		case "allowPrivateNetworkAddresses":
+			err = boolField(v, &s.AllowPrivateNetworkAddresses)
+		case "refreshIntervalSeconds":
+			s.RefreshIntervalSeconds, err = intervalField(v)
+		case "packs":
+			s.Packs, err = packsField(v)
+		default:
+			return s, fmt.Errorf("%q is not a markii setting", clip(k))
+		}
+		if err != nil {
+			return s, fmt.Errorf("%q %v", k, err)
+		}
+	}
+	return s, nil
+}
+
+func boolField(v json.RawMessage, dst *bool) error {
+	if err := json.Unmarshal(v, dst); err != nil || string(v) == "null" {
+		return errors.New("must be true or false")
+	}
+	return nil
+}
+
+func intervalField(v json.RawMessage) (int, error) {
+	var f float64
+	if err := json.Unmarshal(v, &f); err != nil || string(v) == "null" {
+		return 0, errors.New("must be a whole number of seconds")
+	}
+	if f != math.Trunc(f) || f < 0 || f > 7*24*3600 {
+		return 0, errors.New("must be a whole number of seconds between 0 and 604800")
+	}
+	secs := int(f)
+	if secs > 0 && secs < MinRefreshSeconds {
+		secs = MinRefreshSeconds
+	}
+	return secs, nil
+}
+
+func packsField(v json.RawMessage) ([]string, error) {
+	var list []string
+	if err := json.Unmarshal(v, &list); err != nil || string(v) == "null" {
+		return nil, errors.New("must be a list of folder paths")
+	}
+	for _, p := range list {
+		if p == "" || strings.ContainsRune(p, 0) || !filepath.IsAbs(p) {
+			return nil, errors.New("must hold absolute folder paths only")
+		}
+	}
+	return list, nil
+}
+
+func clip(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return -1
+		}
+		return r
+	}, s)
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return s
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

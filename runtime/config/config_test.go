@@ -1,0 +1,126 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestDir(t *testing.T) {
+	cases := []struct {
+		goos string
+		env  func(string) string
+		want string
+	}{
+		{"linux", env("XDG_CONFIG_HOME", "/x", "HOME", "/h"), "/x/markii"},
+		{"linux", env("XDG_CONFIG_HOME", "rel/dir", "HOME", "/h"), "/h/.config/markii"},
+		{"linux", env("XDG_CONFIG_HOME", ".", "HOME", "/h"), "/h/.config/markii"},
+		{"freebsd", env("HOME", "/h"), "/h/.config/markii"},
+		{"darwin", env("HOME", "/Users/u", "XDG_CONFIG_HOME", "/x"), "/Users/u/Library/Application Support/markii"},
+		{"windows", env("APPDATA", `C:\Users\u\AppData\Roaming`), filepath.Join(`C:\Users\u\AppData\Roaming`, "markii")},
+		{"windows", env("USERPROFILE", `C:\Users\u`), filepath.Join(`C:\Users\u`, "AppData", "Roaming", "markii")},
+	}
+	for _, c := range cases {
+		got, err := Dir(c.goos, c.env)
+		if err != nil || got != c.want {
+			t.Errorf("Dir(%s) = %q, %v; want %q", c.goos, got, err, c.want)
+		}
+	}
+	if _, err := Dir("linux", env("HOME", "relative")); err == nil {
+		t.Error("a relative HOME was accepted")
+	}
+}
+
+func write(t *testing.T, dir, text string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, FileName)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	s, err := LoadFile(filepath.Join(dir, "missing.json"))
+	if err != nil || s.ScriptsDisabled || s.RunOnOpen || s.AllowPrivateNetworkAddresses || s.RefreshIntervalSeconds != 0 || s.Packs != nil {
+		t.Fatalf("missing file: %+v %v", s, err)
+	}
+	p := write(t, dir, `{"scriptsDisabled":true,"runOnOpen":true,"refreshIntervalSeconds":2,
+		"allowPrivateNetworkAddresses":true,"packs":["/opt/packs/ana"]}`)
+	s, err = LoadFile(p)
+	if err != nil || !s.ScriptsDisabled || !s.RunOnOpen || !s.AllowPrivateNetworkAddresses ||
+		s.RefreshIntervalSeconds != MinRefreshSeconds || !slices.Equal(s.Packs, []string{"/opt/packs/ana"}) || s.Path != p {
+		t.Fatalf("%+v %v", s, err)
+	}
+	p = write(t, dir, `{"refreshIntervalSeconds":60}`)
+	if s, _ := LoadFile(p); s.RefreshIntervalSeconds != 60 {
+		t.Fatalf("interval %d", s.RefreshIntervalSeconds)
+	}
+	bad := map[string]string{
+		"not json":      `scriptsDisabled = true`,
+		"truncated":     `{"runOnOpen": tr`,
+		"array":         `[true]`,
+		"null":          `null`,
+		"unknown key":   `{"allowAllHosts":true}`,
+		"string bool":   `{"scriptsDisabled":"yes"}`,
+		"null bool":     `{"runOnOpen":null}`,
+		"fraction":      `{"refreshIntervalSeconds":7.5}`,
+		"negative":      `{"refreshIntervalSeconds":-5}`,
+		"string number": `{"refreshIntervalSeconds":"10"}`,
+		"relative pack": `{"packs":["packs/ana"]}`,
+		"pack a string": `{"packs":"/opt/packs"}`,
+		"trailing":      `{"runOnOpen":true} {"runOnOpen":false}`,
+		"control key":   "{\"\x1b[31mevil\":1}",
+	}
+	for name, text := range bad {
+		p := write(t, dir, text)
+		_, err := LoadFile(p)
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, p) || strings.ContainsAny(msg, "\n\x1b") {
+			t.Errorf("%s: message %q must be one line naming the file", name, msg)
+		}
+	}
+}
+
+// TestOnlyTheUserConfigCounts puts settings that would widen reach in
+// every place a note or a working directory controls, and checks that Load
+// reads none of them.
+func TestOnlyTheUserConfigCounts(t *testing.T) {
+	work := t.TempDir()
+	hostile := `{"allowPrivateNetworkAddresses":true,"runOnOpen":true,"refreshIntervalSeconds":5}`
+	write(t, work, hostile)
+	write(t, filepath.Join(work, "markii"), hostile)
+	write(t, filepath.Join(work, ".markii"), hostile)
+	write(t, filepath.Join(work, ".config", "markii"), hostile)
+	t.Chdir(work)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", ".")
+	s, err := Load()
+	if err != nil || s.AllowPrivateNetworkAddresses || s.RunOnOpen || s.RefreshIntervalSeconds != 0 {
+		t.Fatalf("settings came from the working directory: %+v %v", s, err)
+	}
+	write(t, filepath.Join(home, ".config", "markii"), `{"runOnOpen":true}`)
+	s, err = Load()
+	if err != nil || !s.RunOnOpen || s.AllowPrivateNetworkAddresses {
+		t.Fatalf("the user's own file was not read alone: %+v %v", s, err)
+	}
+}

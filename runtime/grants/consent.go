@@ -1,0 +1,236 @@
+package grants
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/markii/markii/runtime/script"
+)
+
+// MaxHostPrompts is the most hosts asked about one at a time; more fold
+// into one consolidated prompt.
+const MaxHostPrompts = 10
+
+// HostQuestion is the prompt for one host.
+func HostQuestion(host string) string {
+	return "This note's scripts can send data to " + host + ". Allow?"
+}
+
+// ManyHostsQuestion is the consolidated prompt for more than
+// MaxHostPrompts hosts.
+func ManyHostsQuestion(n int) string {
+	return fmt.Sprintf("This note requests network access to many hosts (%d). Allow all or deny all?", n)
+}
+
+// RuntimeAddressQuestion is the gate shown when the code also builds
+// addresses at run time and at least one literal host was found.
+const RuntimeAddressQuestion = "This note builds network addresses at run time, which can't be listed in advance and will be denied; only the hosts written directly in the note can be granted. Allow those?"
+
+// NonInteractiveReason is printed once when prompts cannot be shown.
+const NonInteractiveReason = "A grant cannot be given non-interactively; run markii in a terminal to allow network access."
+
+// Prompter asks the person at the keyboard one yes/no question. The CLI
+// answers on the terminal; the viewer answers with a dialog.
+type Prompter interface {
+	Ask(question string) (bool, error)
+}
+
+// Request is what the consent flow needs to know about one run.
+type Request struct {
+	// DocKey is the note's document key (its file:// URL).
+	DocKey string
+	// Key is the current closure key (see Key).
+	Key string
+	// Scan is the static scan of the same closure.
+	Scan Result
+	// BundleGrants are the bundle file grants the manifest declares; they
+	// are forwarded without a separate prompt.
+	BundleGrants []string
+}
+
+// Decision is what a run may use.
+type Decision struct {
+	// Hosts are the hosts the run may reach.
+	Hosts []string
+	// BundleGrants are the bundle file grants the run may use.
+	BundleGrants []string
+	// Reused is set when a stored grant for this exact closure was used.
+	Reused bool
+	// Asked counts the prompts shown.
+	Asked int
+	// Stored is set when the answers were saved.
+	Stored bool
+}
+
+// Resolve returns what a run at tier may use. A manual run uses a stored
+// grant for this exact closure or asks (Consent); an auto run never asks
+// and uses only a stored grant whose key equals req.Key (Stored).
+func Resolve(ctx context.Context, tier script.Tier, p Prompter, store *Store, req Request) (Decision, error) {
+	if tier == script.TierManual {
+		return Consent(ctx, p, store, req)
+	}
+	return Stored(store, req.DocKey, req.Key), nil
+}
+
+// Stored returns the grant stored for docKey when it was made for exactly
+// key, and an empty decision otherwise. It never prompts.
+func Stored(store *Store, docKey, key string) Decision {
+	r, ok := store.Lookup(docKey)
+	if !ok || r.Key != key {
+		return Decision{}
+	}
+	return Decision{Hosts: r.AllowedHosts, BundleGrants: r.AllowedBundleGrants, Reused: true}
+}
+
+// Consent runs the manual-trigger flow: a stored grant for this exact
+// closure is used as it is; otherwise each literal host is asked about
+// (one consolidated prompt above MaxHostPrompts), then, when the code also
+// builds addresses at run time and something was allowed, the run-time
+// address gate, whose refusal withdraws every answer. Only an outcome that
+// allows something is stored; a full decline stores nothing and asks again
+// next time. A prompter error stops the flow with nothing allowed.
+func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decision, error) {
+	bundle, ok := normalizeBundleGrants(req.BundleGrants)
+	if !ok {
+		bundle = filterBundleGrants(req.BundleGrants)
+	}
+	if d := Stored(store, req.DocKey, req.Key); d.Reused {
+		// A manual run forwards what the manifest declares today.
+		d.BundleGrants = bundle
+		return d, nil
+	}
+	d := Decision{BundleGrants: bundle}
+	hosts := make([]string, 0, len(req.Scan.Hosts))
+	for _, h := range req.Scan.Hosts {
+		if Presentable(h) {
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) == 0 {
+		if len(bundle) > 0 {
+			d.Stored = store.Put(req.DocKey, Record{Key: req.Key, AllowedBundleGrants: bundle}) == nil
+		}
+		return d, nil
+	}
+	ask := func(q string) (bool, error) {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		d.Asked++
+		return p.Ask(q)
+	}
+	var allowed []string
+	if len(hosts) > MaxHostPrompts {
+		yes, err := ask(ManyHostsQuestion(len(hosts)))
+		if err != nil {
+			return Decision{BundleGrants: bundle, Asked: d.Asked}, err
+		}
+		if yes {
+			allowed = hosts
+		}
+	} else {
+		for _, h := range hosts {
+			yes, err := ask(HostQuestion(h))
+			if err != nil {
+				return Decision{BundleGrants: bundle, Asked: d.Asked}, err
+			}
+			if yes {
+				allowed = append(allowed, h)
+			}
+		}
+	}
+	if len(allowed) > 0 && req.Scan.RuntimeAddresses {
+		yes, err := ask(RuntimeAddressQuestion)
+		if err != nil {
+			return Decision{BundleGrants: bundle, Asked: d.Asked}, err
+		}
+		if !yes {
+			allowed = nil
+		}
+	}
+	if len(allowed) == 0 {
+		return d, nil
+	}
+	d.Hosts = allowed
+	if err := store.Put(req.DocKey, Record{Key: req.Key, AllowedHosts: allowed, AllowedBundleGrants: bundle}); err != nil {
+		return d, fmt.Errorf("the grant was allowed for this run but could not be saved: %w", err)
+	}
+	d.Stored = true
+	return d, nil
+}
+
+// filterBundleGrants keeps the known bundle grants of a list that also
+// holds unknown ones.
+func filterBundleGrants(list []string) []string {
+	var keep []string
+	for _, g := range list {
+		if g == BundleRead || g == BundleWriteCache || g == legacyWriteCache {
+			keep = append(keep, g)
+		}
+	}
+	out, _ := normalizeBundleGrants(keep)
+	return out
+}
+
+// TerminalPrompter asks on a terminal: the question, then " [y/N] "; a
+// trimmed, case-insensitive "y" or "yes" allows, anything else denies.
+type TerminalPrompter struct {
+	in  *bufio.Reader
+	out io.Writer
+}
+
+// NewTerminalPrompter returns a prompter reading answers from in and
+// writing questions to out.
+func NewTerminalPrompter(in io.Reader, out io.Writer) *TerminalPrompter {
+	return &TerminalPrompter{in: bufio.NewReader(in), out: out}
+}
+
+// maxAnswer bounds one answer line.
+const maxAnswer = 4096
+
+// Ask implements Prompter. End of input is a refusal.
+func (t *TerminalPrompter) Ask(question string) (bool, error) {
+	if _, err := fmt.Fprintf(t.out, "%s [y/N] ", question); err != nil {
+		return false, err
+	}
+	var line []byte
+	for {
+		b, err := t.in.ReadByte()
+		if err != nil {
+			if err == io.EOF {
+				fmt.Fprintln(t.out)
+				break
+			}
+			return false, err
+		}
+		if b == '\n' {
+			break
+		}
+		if len(line) < maxAnswer {
+			line = append(line, b)
+		}
+	}
+	ans := strings.ToLower(strings.TrimSpace(string(line)))
+	return ans == "y" || ans == "yes", nil
+}
+
+// NonInteractive denies every question without asking and writes the
+// reason ("markii: " + NonInteractiveReason) to Out once.
+type NonInteractive struct {
+	Out  io.Writer
+	once sync.Once
+}
+
+// Ask implements Prompter.
+func (n *NonInteractive) Ask(string) (bool, error) {
+	n.once.Do(func() {
+		if n.Out != nil {
+			fmt.Fprintf(n.Out, "markii: %s\n", NonInteractiveReason)
+		}
+	})
+	return false, nil
+}

@@ -1,0 +1,29 @@
+package grants
+
+import (
+	"context"
+
+	"github.com/markii/markii/runtime/script"
+)
+
+// Prepared is everything about grants a run needs before it starts.
+type Prepared struct {
+	// Key is the closure key of the code that will run.
+	Key string
+	// Scan is the static host scan of the same code.
+	Scan Result
+	// Decision is what the run may use.
+	Decision Decision
+}
+
+// Prepare computes the closure key and the scan of c and resolves the
+// grants for a run at tier: a manual run may ask p, an auto run only reads
+// a stored grant made for exactly this key. declared never widens anything;
+// it only feeds the scan's mismatch diagnostics. bundleGrants are the
+// bundle grants the manifest declares.
+func Prepare(ctx context.Context, tier script.Tier, p Prompter, store *Store, docKey string, c Closure, declared Declared, bundleGrants []string) (Prepared, error) {
+	out := Prepared{Key: Key(c), Scan: Scan(c, declared)}
+	d, err := Resolve(ctx, tier, p, store, Request{DocKey: docKey, Key: out.Key, Scan: out.Scan, BundleGrants: bundleGrants})
+	out.Decision = d
+	return out, err
+}

@@ -1,0 +1,350 @@
+package grants
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/markii/markii/runtime/netclient"
+)
+
+// netFunctions are the calls whose first argument names a host.
+var netFunctions = map[string]bool{"fetch_json": true, "post": true, "patch": true}
+
+// maxWalkDepth bounds the AST walk; deeper code is not proved and counts as
+// building addresses at run time.
+const maxWalkDepth = 200
+
+// Result is what the static scan found.
+type Result struct {
+	// Hosts are the canonical hosts written literally in the code that pass
+	// the display shape check, sorted and unique. Only these can be granted.
+	Hosts []string
+	// Hidden counts literal hosts that failed the shape check; they are
+	// never shown and count as addresses built at run time.
+	Hidden int
+	// RuntimeAddresses is set when some net call's address cannot be proved
+	// from the code: a variable, a concatenation, a method call, an alias
+	// of a net function, a script that does not parse, an unresolved src=
+	// file or a pack whose modules are unknown.
+	RuntimeAddresses bool
+	// Reasons says where and why, one line each, for diagnostics.
+	Reasons []string
+	// Declared are the hosts the note declares about itself (canonical
+	// where they can be read), sorted and unique; never an input to a grant.
+	Declared []string
+	// Mismatch holds one diagnostic line per difference between the
+	// declaration and the scan.
+	Mismatch []string
+}
+
+// Scan walks every piece of c's code with gopher-lua's own parser and
+// collects the hosts of net.fetch_json, net.post and net.patch calls whose
+// first argument is one string literal holding an absolute http(s) URL.
+// d is compared with the result for diagnostics only.
+func Scan(c Closure, d Declared) Result {
+	s := &scanner{hosts: map[string]bool{}}
+	for _, sc := range c.Scripts {
+		where := fmt.Sprintf("script %q", sc.Name)
+		switch {
+		case sc.HasSrc && sc.Unresolved:
+			s.runtime(where, 0, "its src= file could not be read")
+		case sc.HasSrc:
+			// Its text is scanned as a bundle module.
+		default:
+			s.source(where, sc.Code)
+		}
+	}
+	for _, m := range c.BundleModules {
+		s.source(fmt.Sprintf("module %q", m.Path), m.Source)
+	}
+	for _, v := range c.VaultModules {
+		for _, m := range v.Modules {
+			s.source(fmt.Sprintf("module %q", v.Namespace+"/"+m.Path), m.Source)
+		}
+	}
+	for _, p := range c.Packs {
+		if !p.ModulesKnown {
+			s.runtime(fmt.Sprintf("pack %q", p.Namespace), 0, "its modules are not known")
+			continue
+		}
+		for _, m := range p.Modules {
+			s.source(fmt.Sprintf("module %q", p.Namespace+"/"+m.Path), m.Source)
+		}
+	}
+	r := Result{RuntimeAddresses: s.unknown, Reasons: s.reasons}
+	for h := range s.hosts {
+		if Presentable(h) {
+			r.Hosts = append(r.Hosts, h)
+		} else {
+			r.Hidden++
+			r.RuntimeAddresses = true
+		}
+	}
+	sort.Strings(r.Hosts)
+	r.Declared, r.Mismatch = compareDeclared(r.Hosts, d)
+	return r
+}
+
+// compareDeclared reads the declaration and lists the differences.
+func compareDeclared(found []string, d Declared) (declared, mismatch []string) {
+	seen := map[string]bool{}
+	for _, h := range d.Hosts {
+		c, err := netclient.CanonicalHost(h)
+		if err != nil || !Presentable(c) {
+			mismatch = append(mismatch, "a declared network host is not a valid host name and was ignored")
+			continue
+		}
+		if !seen[c] {
+			seen[c] = true
+			declared = append(declared, c)
+		}
+	}
+	sort.Strings(declared)
+	if len(d.Hosts) == 0 {
+		return declared, mismatch
+	}
+	inCode := map[string]bool{}
+	for _, h := range found {
+		inCode[h] = true
+		if !seen[h] {
+			mismatch = append(mismatch, fmt.Sprintf("the scripts reach %s, which the note does not declare", h))
+		}
+	}
+	for _, h := range declared {
+		if !inCode[h] {
+			mismatch = append(mismatch, fmt.Sprintf("the note declares %s, which no script names; a declaration grants nothing", h))
+		}
+	}
+	return declared, mismatch
+}
+
+type scanner struct {
+	hosts   map[string]bool
+	unknown bool
+	reasons []string
+	where   string
+}
+
+func (s *scanner) runtime(where string, line int, why string) {
+	s.unknown = true
+	if len(s.reasons) >= 50 {
+		return
+	}
+	if line > 0 {
+		s.reasons = append(s.reasons, fmt.Sprintf("%s line %d: %s", where, line, why))
+	} else {
+		s.reasons = append(s.reasons, fmt.Sprintf("%s: %s", where, why))
+	}
+}
+
+func (s *scanner) source(where, code string) {
+	chunk, err := parse.Parse(strings.NewReader(code), "<scan>")
+	if err != nil {
+		s.runtime(where, 0, "it does not parse, so its addresses cannot be listed")
+		return
+	}
+	s.where = where
+	s.stmts(chunk, 0)
+}
+
+func (s *scanner) deep(n ast.PositionHolder, depth int) bool {
+	if depth > maxWalkDepth {
+		s.runtime(s.where, n.Line(), "the code is nested too deeply to be scanned")
+		return true
+	}
+	return false
+}
+
+func (s *scanner) stmts(list []ast.Stmt, depth int) {
+	for _, st := range list {
+		s.stmt(st, depth+1)
+	}
+}
+
+func (s *scanner) exprs(list []ast.Expr, depth int) {
+	for _, e := range list {
+		s.expr(e, depth+1)
+	}
+}
+
+func (s *scanner) stmt(st ast.Stmt, depth int) {
+	if st == nil || s.deep(st, depth) {
+		return
+	}
+	switch n := st.(type) {
+	case *ast.AssignStmt:
+		for _, e := range n.Lhs {
+			if id, ok := e.(*ast.IdentExpr); ok && id.Value == "net" {
+				continue
+			}
+			s.expr(e, depth+1)
+		}
+		s.exprs(n.Rhs, depth)
+	case *ast.LocalAssignStmt:
+		s.exprs(n.Exprs, depth)
+	case *ast.FuncCallStmt:
+		s.expr(n.Expr, depth+1)
+	case *ast.DoBlockStmt:
+		s.stmts(n.Stmts, depth)
+	case *ast.WhileStmt:
+		s.condition(n.Condition, depth+1)
+		s.stmts(n.Stmts, depth)
+	case *ast.RepeatStmt:
+		s.stmts(n.Stmts, depth)
+		s.condition(n.Condition, depth+1)
+	case *ast.IfStmt:
+		s.condition(n.Condition, depth+1)
+		s.stmts(n.Then, depth)
+		s.stmts(n.Else, depth)
+	case *ast.NumberForStmt:
+		s.exprs([]ast.Expr{n.Init, n.Limit, n.Step}, depth)
+		s.stmts(n.Stmts, depth)
+	case *ast.GenericForStmt:
+		s.exprs(n.Exprs, depth)
+		s.stmts(n.Stmts, depth)
+	case *ast.FuncDefStmt:
+		if n.Name != nil {
+			s.expr(n.Name.Func, depth+1)
+			s.expr(n.Name.Receiver, depth+1)
+		}
+		if n.Func != nil {
+			s.stmts(n.Func.Stmts, depth)
+		}
+	case *ast.ReturnStmt:
+		s.exprs(n.Exprs, depth)
+	}
+}
+
+// condition walks a test, where a bare `net` (checking that the table
+// exists) is harmless.
+func (s *scanner) condition(e ast.Expr, depth int) {
+	if isNet(e) {
+		return
+	}
+	switch n := e.(type) {
+	case *ast.UnaryNotOpExpr:
+		s.condition(n.Expr, depth+1)
+		return
+	case *ast.LogicalOpExpr:
+		s.condition(n.Lhs, depth+1)
+		s.condition(n.Rhs, depth+1)
+		return
+	case *ast.RelationalOpExpr:
+		if n.Operator == "==" || n.Operator == "~=" {
+			s.condition(n.Lhs, depth+1)
+			s.condition(n.Rhs, depth+1)
+			return
+		}
+	}
+	s.expr(e, depth)
+}
+
+func isNet(e ast.Expr) bool {
+	id, ok := e.(*ast.IdentExpr)
+	return ok && id.Value == "net"
+}
+
+func (s *scanner) expr(e ast.Expr, depth int) {
+	if e == nil || s.deep(e, depth) {
+		return
+	}
+	switch n := e.(type) {
+	case *ast.IdentExpr:
+		if n.Value == "net" {
+			s.runtime(s.where, n.Line(), "the net table is used other than by a direct call, so its calls cannot be listed")
+		}
+	case *ast.AttrGetExpr:
+		if isNet(n.Object) {
+			s.runtime(s.where, n.Line(), "a net function is taken as a value, so its calls cannot be listed")
+			return
+		}
+		s.expr(n.Object, depth+1)
+		s.expr(n.Key, depth+1)
+	case *ast.TableExpr:
+		for _, f := range n.Fields {
+			s.expr(f.Key, depth+1)
+			s.expr(f.Value, depth+1)
+		}
+	case *ast.FuncCallExpr:
+		s.call(n, depth)
+	case *ast.LogicalOpExpr:
+		s.expr(n.Lhs, depth+1)
+		s.expr(n.Rhs, depth+1)
+	case *ast.RelationalOpExpr:
+		s.expr(n.Lhs, depth+1)
+		s.expr(n.Rhs, depth+1)
+	case *ast.StringConcatOpExpr:
+		s.expr(n.Lhs, depth+1)
+		s.expr(n.Rhs, depth+1)
+	case *ast.ArithmeticOpExpr:
+		s.expr(n.Lhs, depth+1)
+		s.expr(n.Rhs, depth+1)
+	case *ast.UnaryMinusOpExpr:
+		s.expr(n.Expr, depth+1)
+	case *ast.UnaryNotOpExpr:
+		s.expr(n.Expr, depth+1)
+	case *ast.UnaryLenOpExpr:
+		s.expr(n.Expr, depth+1)
+	case *ast.FunctionExpr:
+		s.stmts(n.Stmts, depth)
+	}
+}
+
+func (s *scanner) call(n *ast.FuncCallExpr, depth int) {
+	if n.Receiver != nil && isNet(n.Receiver) {
+		s.runtime(s.where, n.Line(), "net is called with method syntax, so its address cannot be listed")
+		s.exprs(n.Args, depth)
+		return
+	}
+	if get, ok := n.Func.(*ast.AttrGetExpr); ok && isNet(get.Object) {
+		key, ok := get.Key.(*ast.StringExpr)
+		switch {
+		case !ok:
+			s.runtime(s.where, n.Line(), "a net function is chosen at run time, so its address cannot be listed")
+		case netFunctions[key.Value]:
+			s.address(n)
+		}
+		s.exprs(n.Args, depth)
+		return
+	}
+	s.expr(n.Func, depth+1)
+	s.expr(n.Receiver, depth+1)
+	s.exprs(n.Args, depth)
+}
+
+// address reads the first argument of a net call.
+func (s *scanner) address(n *ast.FuncCallExpr) {
+	if len(n.Args) == 0 {
+		s.runtime(s.where, n.Line(), "a net call has no address")
+		return
+	}
+	lit, ok := n.Args[0].(*ast.StringExpr)
+	if !ok {
+		s.runtime(s.where, n.Line(), "a net call's address is built at run time")
+		return
+	}
+	u, err := url.Parse(lit.Value)
+	if err != nil || u.Opaque != "" || u.Host == "" {
+		s.runtime(s.where, n.Line(), "a net call's address is not an absolute URL")
+		return
+	}
+	if sch := strings.ToLower(u.Scheme); sch != "http" && sch != "https" {
+		s.runtime(s.where, n.Line(), "a net call's address is not http or https")
+		return
+	}
+	if u.User != nil {
+		s.runtime(s.where, n.Line(), "a net call's address carries credentials, which is refused")
+		return
+	}
+	host, err := netclient.CanonicalHost(u.Hostname())
+	if err != nil {
+		s.runtime(s.where, n.Line(), "a net call's address has a host that cannot be used")
+		return
+	}
+	s.hosts[host] = true
+}

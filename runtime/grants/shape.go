@@ -1,0 +1,95 @@
+package grants
+
+import (
+	"net/netip"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/idna"
+
+	"github.com/markii/markii/runtime/netclient"
+)
+
+// Presentable reports whether host may be shown in a prompt and stored in
+// a grant: it is already canonical (see netclient.CanonicalHost) and is
+// either an IP literal or a clean name whose every label, read as Unicode,
+// has no control, format or bidirectional-override character and does not
+// mix scripts (Latin with Cyrillic, say). A host that fails is never shown;
+// the consent flow counts it as an address built at run time.
+func Presentable(host string) bool {
+	canon, err := netclient.CanonicalHost(host)
+	if err != nil || canon != host {
+		return false
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	for _, label := range strings.Split(host, ".") {
+		if !strings.HasPrefix(label, "xn--") {
+			continue
+		}
+		u, err := idna.Lookup.ToUnicode(label)
+		if err != nil || !cleanLabel(u) {
+			return false
+		}
+	}
+	return true
+}
+
+// scriptTables are the scripts a label's letters are sorted into.
+var scriptTables = func() map[string]*unicode.RangeTable {
+	m := map[string]*unicode.RangeTable{}
+	for name, t := range unicode.Scripts {
+		if name != "Common" && name != "Inherited" {
+			m[name] = t
+		}
+	}
+	return m
+}()
+
+// allowedMixes are the script combinations of real-world names (UTS #39
+// "highly restrictive"): Japanese, Chinese with Bopomofo, Korean, each
+// with Latin.
+var allowedMixes = []map[string]bool{
+	{"Latin": true, "Han": true, "Hiragana": true, "Katakana": true},
+	{"Latin": true, "Han": true, "Bopomofo": true},
+	{"Latin": true, "Han": true, "Hangul": true},
+}
+
+// cleanLabel checks one Unicode label.
+func cleanLabel(label string) bool {
+	scripts := map[string]bool{}
+	for _, r := range label {
+		switch {
+		case r == '-':
+			continue
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Bidi_Control, r),
+			unicode.IsSpace(r), r == unicode.ReplacementChar:
+			return false
+		case !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r):
+			return false
+		}
+		for name, t := range scriptTables {
+			if unicode.Is(t, r) {
+				scripts[name] = true
+				break
+			}
+		}
+	}
+	if len(scripts) <= 1 {
+		return true
+	}
+	for _, mix := range allowedMixes {
+		ok := true
+		for s := range scripts {
+			if !mix[s] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

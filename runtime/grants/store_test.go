@@ -1,0 +1,234 @@
+package grants
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
+)
+
+const goodKey = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+// stateWith writes text as the device state file and opens it.
+func stateWith(t *testing.T, text string) (*Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if text != "" {
+		if err := os.WriteFile(filepath.Join(dir, state.FileName), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return NewStore(state.Open(dir)), dir
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	s, dir := stateWith(t, "")
+	doc := state.DocumentKey("/notes/a.mk.md")
+	if err := s.Put(doc, Record{Key: goodKey, AllowedHosts: []string{"b.example", "a.example", "a.example"}, AllowedBundleGrants: []string{"write:cache/", "read"}}); err != nil {
+		t.Fatal(err)
+	}
+	// A fresh process reads it back from disk.
+	s2 := NewStore(state.Open(dir))
+	r, ok := s2.Lookup(doc)
+	if !ok || r.Key != goodKey || !slices.Equal(r.AllowedHosts, []string{"a.example", "b.example"}) ||
+		!slices.Equal(r.AllowedBundleGrants, []string{"read", "write:.cache/"}) {
+		t.Fatalf("%+v %v", r, ok)
+	}
+	info, err := os.Stat(filepath.Join(dir, state.FileName))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("state file mode %v %v", info.Mode(), err)
+	}
+	if ok, err := s2.Reset(doc); !ok || err != nil {
+		t.Fatalf("reset %v %v", ok, err)
+	}
+	if _, ok := NewStore(state.Open(dir)).Lookup(doc); ok {
+		t.Fatal("the record survived a reset")
+	}
+	// Put refuses a record that could not be read back.
+	for _, bad := range []Record{
+		{Key: "short", AllowedHosts: []string{"a.example"}},
+		{Key: goodKey, AllowedHosts: []string{"A.example"}},
+		{Key: goodKey, AllowedHosts: []string{"a.example"}, AllowedBundleGrants: []string{"write:/etc"}},
+		{Key: goodKey},
+	} {
+		if err := s2.Put(doc, bad); err == nil {
+			t.Errorf("Put accepted %+v", bad)
+		}
+	}
+}
+
+func TestStoreHostileContent(t *testing.T) {
+	doc := "file:///n.mk.md"
+	good := `{"key":"` + goodKey + `","allowedHosts":["a.example"]}`
+	files := map[string]string{
+		"truncated":       `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey[:20],
+		"not json":        "grants = yes",
+		"array":           `["markii.netGrants"]`,
+		"grants a string": `{"markii.netGrants":"everything"}`,
+		"grants an array": `{"markii.netGrants":[` + good + `]}`,
+		"record a string": `{"markii.netGrants":{"file:///n.mk.md":"a.example"}}`,
+		"key a number":    `{"markii.netGrants":{"file:///n.mk.md":{"key":1,"allowedHosts":["a.example"]}}}`,
+		"key not hex":     `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + strings.Repeat("Z", 64) + `","allowedHosts":["a.example"]}}}`,
+		"hosts a string":  `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":"a.example"}}}`,
+		"hosts missing":   `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `"}}}`,
+		"host a number":   `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["a.example",7]}}}`,
+		"control char":    `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["a.example","evil\u001b[31m.example"]}}}`,
+		"bidi override":   `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["a.example","exa\u202emple.com"]}}}`,
+		"nul":             `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["a.example\u0000.evil"]}}}`,
+		"uppercase":       `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["A.EXAMPLE"]}}}`,
+		"url not host":    `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["https://a.example/"]}}}`,
+		"wildcard":        `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["*"]}}}`,
+		"bad bundle":      `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["a.example"],"allowedBundleGrants":["write:../"]}}}`,
+		"bundle a string": `{"markii.netGrants":{"file:///n.mk.md":{"key":"` + goodKey + `","allowedHosts":["a.example"],"allowedBundleGrants":"read"}}}`,
+		"huge nesting":    `{"markii.netGrants":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`,
+	}
+	for name, text := range files {
+		s, _ := stateWith(t, text)
+		if r, ok := s.Lookup(doc); ok {
+			t.Errorf("%s: a record was read: %+v", name, r)
+		}
+		d := Stored(s, doc, goodKey)
+		if len(d.Hosts) != 0 || d.Reused {
+			t.Errorf("%s: auto decision %+v", name, d)
+		}
+	}
+	// A hostile sibling record does not disturb a good one.
+	s, _ := stateWith(t, `{"markii.netGrants":{"file:///n.mk.md":`+good+`,"file:///x":{"key":7}}}`)
+	all, invalid := s.All()
+	if len(all) != 1 || invalid != 1 || !slices.Equal(all[doc].AllowedHosts, []string{"a.example"}) {
+		t.Fatalf("all %v invalid %d", all, invalid)
+	}
+}
+
+// person answers prompts from a script of answers and records each
+// question, standing in for the person at the keyboard.
+type person struct {
+	answers map[string]bool
+	asked   []string
+	err     error
+}
+
+func (p *person) Ask(q string) (bool, error) {
+	p.asked = append(p.asked, q)
+	if p.err != nil {
+		return false, p.err
+	}
+	return p.answers[q], nil
+}
+
+func TestConsentFlow(t *testing.T) {
+	ctx := context.Background()
+	s, _ := stateWith(t, "")
+	doc := "file:///n.mk.md"
+	scan := Result{Hosts: []string{"a.example", "b.example"}}
+	p := &person{answers: map[string]bool{HostQuestion("a.example"): true}}
+	d, err := Consent(ctx, p, s, Request{DocKey: doc, Key: goodKey, Scan: scan})
+	if err != nil || !slices.Equal(d.Hosts, []string{"a.example"}) || !d.Stored {
+		t.Fatalf("%+v %v", d, err)
+	}
+	if !slices.Equal(p.asked, []string{
+		"This note's scripts can send data to a.example. Allow?",
+		"This note's scripts can send data to b.example. Allow?",
+	}) {
+		t.Fatalf("asked %q", p.asked)
+	}
+	// Same key: no prompt, the stored answer is reused (manual and auto).
+	p2 := &person{}
+	d, _ = Consent(ctx, p2, s, Request{DocKey: doc, Key: goodKey, Scan: scan})
+	if len(p2.asked) != 0 || !d.Reused || !slices.Equal(d.Hosts, []string{"a.example"}) {
+		t.Fatalf("reuse %+v asked %v", d, p2.asked)
+	}
+	d, _ = Resolve(ctx, script.TierAuto, p2, s, Request{DocKey: doc, Key: goodKey, Scan: scan})
+	if !slices.Equal(d.Hosts, []string{"a.example"}) || len(p2.asked) != 0 {
+		t.Fatalf("auto reuse %+v", d)
+	}
+	// A new key: auto gets nothing and never asks.
+	other := strings.Repeat("e", 64)
+	d, _ = Resolve(ctx, script.TierAuto, p2, s, Request{DocKey: doc, Key: other, Scan: scan})
+	if len(d.Hosts) != 0 || len(p2.asked) != 0 {
+		t.Fatalf("auto on a new key %+v asked %v", d, p2.asked)
+	}
+	// A full decline stores nothing: the old record stays, and the next
+	// manual run asks again.
+	p3 := &person{}
+	d, _ = Consent(ctx, p3, s, Request{DocKey: doc, Key: other, Scan: scan})
+	if len(d.Hosts) != 0 || d.Stored || len(p3.asked) != 2 {
+		t.Fatalf("decline %+v asked %v", d, p3.asked)
+	}
+	if r, _ := s.Lookup(doc); r.Key != goodKey {
+		t.Fatal("a full decline replaced the stored record")
+	}
+}
+
+func TestConsentRuntimeGateAndManyHosts(t *testing.T) {
+	ctx := context.Background()
+	s, _ := stateWith(t, "")
+	yes := &person{answers: map[string]bool{HostQuestion("a.example"): true, RuntimeAddressQuestion: false}}
+	d, _ := Consent(ctx, yes, s, Request{DocKey: "d1", Key: goodKey, Scan: Result{Hosts: []string{"a.example"}, RuntimeAddresses: true}})
+	if len(d.Hosts) != 0 || d.Stored || yes.asked[len(yes.asked)-1] != RuntimeAddressQuestion {
+		t.Fatalf("declining the gate must withdraw every answer: %+v %q", d, yes.asked)
+	}
+	// No literal host: no prompt at all, not even the gate.
+	none := &person{}
+	d, _ = Consent(ctx, none, s, Request{DocKey: "d2", Key: goodKey, Scan: Result{RuntimeAddresses: true}})
+	if len(none.asked) != 0 || len(d.Hosts) != 0 {
+		t.Fatalf("asked %q", none.asked)
+	}
+	// More than ten hosts fold into one question.
+	var hosts []string
+	for i := 0; i < 12; i++ {
+		hosts = append(hosts, "h"+string(rune('a'+i))+".example")
+	}
+	many := &person{answers: map[string]bool{ManyHostsQuestion(12): true}}
+	d, _ = Consent(ctx, many, s, Request{DocKey: "d3", Key: goodKey, Scan: Result{Hosts: hosts}})
+	if len(many.asked) != 1 || many.asked[0] != "This note requests network access to many hosts (12). Allow all or deny all?" || len(d.Hosts) != 12 {
+		t.Fatalf("many: %+v %q", d, many.asked)
+	}
+	// A host failing the shape check is never shown even if a caller
+	// passes it in.
+	sneaky := &person{answers: map[string]bool{}}
+	Consent(ctx, sneaky, s, Request{DocKey: "d4", Key: goodKey, Scan: Result{Hosts: []string{"evil\x1b]8;;x\x07.example", "ok.example"}}})
+	if len(sneaky.asked) != 1 || strings.ContainsRune(sneaky.asked[0], 0x1b) {
+		t.Fatalf("asked %q", sneaky.asked)
+	}
+	// A prompter failure allows nothing and stores nothing.
+	broken := &person{err: errors.New("terminal went away")}
+	d, err := Consent(ctx, broken, s, Request{DocKey: "d5", Key: goodKey, Scan: Result{Hosts: []string{"a.example"}}})
+	if err == nil || len(d.Hosts) != 0 {
+		t.Fatalf("%+v %v", d, err)
+	}
+	if _, ok := s.Lookup("d5"); ok {
+		t.Fatal("a failed prompt stored a grant")
+	}
+}
+
+func TestPrompters(t *testing.T) {
+	var out strings.Builder
+	tp := NewTerminalPrompter(strings.NewReader(" YES \ny\nno\n\nyess\n"+strings.Repeat("y", 10000)+"\n"), &out)
+	want := []bool{true, true, false, false, false, false, false}
+	for i, w := range want {
+		got, err := tp.Ask("Q?")
+		if err != nil || got != w {
+			t.Fatalf("answer %d = %v %v, want %v", i, got, err, w)
+		}
+	}
+	if !strings.HasPrefix(out.String(), "Q? [y/N] Q? [y/N] ") {
+		t.Fatalf("prompt text %q", out.String())
+	}
+	var errs strings.Builder
+	ni := &NonInteractive{Out: &errs}
+	for i := 0; i < 3; i++ {
+		if ok, _ := ni.Ask(HostQuestion("a.example")); ok {
+			t.Fatal("the non-interactive prompter allowed")
+		}
+	}
+	if errs.String() != "markii: A grant cannot be given non-interactively; run markii in a terminal to allow network access.\n" {
+		t.Fatalf("reason %q", errs.String())
+	}
+}

@@ -1,0 +1,318 @@
+// Package host is the host side of a script run: the capability broker
+// that performs every request a script makes. It checks the run's tier
+// (which comes from the trigger only) and the run's grants, performs
+// fetches through the pinned client, records every refusal out of band
+// with the host actually attempted, delegates bundle files to the bundle
+// session and keeps cache entries.
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/markii/markii/runtime/netclient"
+	"github.com/markii/markii/runtime/script"
+)
+
+// Bundle is one run's view of a bundle (runtime/bundle's Session satisfies
+// it): jailed reads, exists, .cache/ writes and bundle-local modules. Its
+// refusals are *script.Denial values.
+type Bundle interface {
+	Read(name string) ([]byte, bool, error)
+	Exists(name string) (bool, error)
+	Write(name string, data []byte) error
+	Module(name string) (string, error)
+}
+
+// Packs resolves pack-namespaced modules (`require "ana/http"`).
+type Packs interface {
+	Module(pack, path string) (string, error)
+}
+
+// Cache keeps cache.get entries.
+type Cache interface {
+	Get(key string) (value json.RawMessage, storedAt time.Time, found bool)
+	Put(key string, value json.RawMessage, storedAt time.Time) error
+}
+
+// Options configures a Host for one run.
+type Options struct {
+	// Trigger started the run; it alone decides the tier.
+	Trigger script.Trigger
+	// Hosts are the hosts the run may reach (from the grant decision).
+	Hosts []string
+	// Client performs requests; nil refuses every request.
+	Client *netclient.Client
+	// Bundle is the bundle session, nil when the note is not a bundle.
+	Bundle Bundle
+	// Packs resolves pack modules; nil refuses pack requires.
+	Packs Packs
+	// Cache keeps cache entries; nil keeps them in memory for this run.
+	Cache Cache
+	// Now is the clock for cache entries; nil means time.Now.
+	Now func() time.Time
+}
+
+// Host implements script.Host. It is safe for concurrent use.
+type Host struct {
+	tier    script.Tier
+	granted map[string]bool
+	client  *netclient.Client
+	bundle  Bundle
+	packs   Packs
+	cache   Cache
+	now     func() time.Time
+
+	mu      sync.Mutex
+	denials []script.Denial
+	notes   []string
+}
+
+var _ script.Host = (*Host)(nil)
+
+// New returns a Host for one run.
+func New(o Options) *Host {
+	h := &Host{
+		tier:    script.TierOf(o.Trigger),
+		granted: map[string]bool{},
+		client:  o.Client,
+		bundle:  o.Bundle,
+		packs:   o.Packs,
+		cache:   o.Cache,
+		now:     o.Now,
+	}
+	for _, g := range o.Hosts {
+		h.granted[g] = true
+	}
+	if h.cache == nil {
+		h.cache = NewMemoryCache()
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	return h
+}
+
+// Tier is the run's tier.
+func (h *Host) Tier() script.Tier { return h.tier }
+
+// Denials returns every refusal made so far, in order, each with the
+// capability and (for net) the host actually attempted. The record lives
+// here, out of the script's reach.
+func (h *Host) Denials() []script.Denial {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]script.Denial(nil), h.denials...)
+}
+
+// Diagnostics returns notes for the diagnostics surface: retried requests
+// and outcomes that could not be known.
+func (h *Host) Diagnostics() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.notes...)
+}
+
+func (h *Host) deny(d script.Denial) *script.Denial {
+	h.mu.Lock()
+	h.denials = append(h.denials, d)
+	h.mu.Unlock()
+	return &d
+}
+
+func (h *Host) note(format string, a ...any) {
+	h.mu.Lock()
+	h.notes = append(h.notes, fmt.Sprintf(format, a...))
+	h.mu.Unlock()
+}
+
+// Fetch performs a script's request: GET at every tier, POST and PATCH only
+// at the manual tier, always through the pinned client and only to granted
+// hosts.
+func (h *Host) Fetch(ctx context.Context, r script.FetchRequest) (script.FetchResponse, error) {
+	attempted := hostOf(r.URL)
+	switch r.Method {
+	case http.MethodGet:
+	case http.MethodPost, http.MethodPatch:
+		if h.tier != script.TierManual {
+			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: attempted, TierBlocked: true,
+				Reason: "a " + r.Method + " request is only available on a manual run"})
+		}
+	default:
+		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: attempted,
+			Reason: "the method " + r.Method + " is not available to scripts"})
+	}
+	if h.client == nil {
+		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: attempted,
+			Reason: "network access is not available to this run"})
+	}
+	var body []byte
+	if r.Method != http.MethodGet {
+		body = []byte(r.Body)
+	}
+	resp, err := h.client.Do(ctx, netclient.Request{
+		Method:  r.Method,
+		URL:     r.URL,
+		Body:    body,
+		Granted: func(host string) bool { return h.granted[host] },
+	})
+	if err != nil {
+		var ne *netclient.Error
+		if !errors.As(err, &ne) {
+			return script.FetchResponse{}, err
+		}
+		host := ne.Host
+		if host == "" {
+			host = attempted
+		}
+		if ne.Retried {
+			h.note("a GET to %s failed, was retried once, and failed again", host)
+		}
+		switch {
+		case ne.Kind == netclient.OutcomeUnknown:
+			h.note("a %s to %s was sent but its answer was lost; it may or may not have taken effect, and it was not retried", r.Method, host)
+			return script.FetchResponse{}, &script.UnknownOutcome{Host: host, Reason: ne.Msg}
+		case ne.Policy():
+			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host, Reason: ne.Msg})
+		}
+		return script.FetchResponse{}, errors.New(ne.Msg)
+	}
+	if resp.Retried {
+		h.note("a GET to %s failed once on the network and was retried", attempted)
+	}
+	return script.FetchResponse{Status: resp.Status, Body: string(resp.Body)}, nil
+}
+
+// BundleRead reads a bundle file through the bundle session.
+func (h *Host) BundleRead(_ context.Context, path string) ([]byte, bool, error) {
+	if h.bundle == nil {
+		return nil, false, h.deny(noBundle("bundle.read"))
+	}
+	data, found, err := h.bundle.Read(path)
+	return data, found, h.record(err, script.CapBundle)
+}
+
+// BundleExists checks a bundle path through the bundle session.
+func (h *Host) BundleExists(_ context.Context, path string) (bool, error) {
+	if h.bundle == nil {
+		return false, h.deny(noBundle("bundle.exists"))
+	}
+	ok, err := h.bundle.Exists(path)
+	return ok, h.record(err, script.CapBundle)
+}
+
+// BundleWrite writes a .cache/ file through the bundle session, at the
+// manual tier only.
+func (h *Host) BundleWrite(_ context.Context, path string, data []byte) error {
+	if h.tier != script.TierManual {
+		return h.deny(script.Denial{Capability: script.CapBundle, TierBlocked: true,
+			Reason: "bundle.write is only available on a manual run"})
+	}
+	if h.bundle == nil {
+		return h.deny(noBundle("bundle.write"))
+	}
+	return h.record(h.bundle.Write(path, data), script.CapBundle)
+}
+
+// CacheGet returns a stored cache entry.
+func (h *Host) CacheGet(_ context.Context, key string) (json.RawMessage, time.Time, bool, error) {
+	v, at, ok := h.cache.Get(key)
+	return v, at, ok, nil
+}
+
+// CachePut stores a cache entry stamped with the host's clock. Cache writes
+// are allowed at every tier.
+func (h *Host) CachePut(_ context.Context, key string, value json.RawMessage) error {
+	if !json.Valid(value) {
+		return errors.New("cache.get: the value to store is not valid JSON")
+	}
+	return h.cache.Put(key, value, h.now())
+}
+
+// Require returns a module's source: bundle-local names (scripts/,
+// assets/, .cache/) through the bundle session, anything else from a pack.
+func (h *Host) Require(_ context.Context, name string) (string, error) {
+	first, rest, _ := strings.Cut(name, "/")
+	switch first {
+	case "scripts", "assets", ".cache":
+		if h.bundle == nil {
+			return "", h.deny(script.Denial{Capability: script.CapRequire,
+				Reason: "require of a bundle module is only available in a bundle"})
+		}
+		src, err := h.bundle.Module(name)
+		return src, h.record(err, script.CapRequire)
+	}
+	if h.packs == nil || rest == "" {
+		return "", h.deny(script.Denial{Capability: script.CapRequire,
+			Reason: fmt.Sprintf("require: no pack provides %q", clip(name))})
+	}
+	src, err := h.packs.Module(first, rest)
+	return src, h.record(err, script.CapRequire)
+}
+
+// record notes a denial a delegate returned and passes err through.
+func (h *Host) record(err error, c script.Capability) error {
+	var d *script.Denial
+	if errors.As(err, &d) {
+		rec := *d
+		if rec.Capability == "" {
+			rec.Capability = c
+		}
+		h.mu.Lock()
+		h.denials = append(h.denials, rec)
+		h.mu.Unlock()
+	}
+	return err
+}
+
+func noBundle(what string) script.Denial {
+	return script.Denial{Capability: script.CapBundle, Reason: what + " is only available in a bundle"}
+}
+
+// hostOf is the canonical host of a URL for denial records, or the
+// lowercased raw host when it has none.
+func hostOf(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return ""
+	}
+	rest := raw[i+3:]
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	if k := strings.LastIndex(rest, "@"); k >= 0 {
+		rest = rest[k+1:]
+	}
+	hostPort := rest
+	if strings.HasPrefix(hostPort, "[") {
+		if e := strings.Index(hostPort, "]"); e >= 0 {
+			hostPort = hostPort[:e+1]
+		}
+	} else if c := strings.LastIndex(hostPort, ":"); c >= 0 {
+		hostPort = hostPort[:c]
+	}
+	if h, err := netclient.CanonicalHost(hostPort); err == nil {
+		return h
+	}
+	return clip(strings.ToLower(hostPort))
+}
+
+// clip keeps a name printable and short for records.
+func clip(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			return -1
+		}
+		return r
+	}, s)
+	if len(s) > 253 {
+		s = s[:253]
+	}
+	return s
+}

@@ -1,0 +1,78 @@
+package isolate
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/script"
+)
+
+// The benchmarks time one trivial script per operation and report the
+// median and 99th-percentile latency beside the mean:
+//
+//	go test -run '^$' -bench . -benchtime 300x ./runtime/isolate/
+var trivial = request(script.Limits{}, lua("a", "local t = {} for i = 1, 10 do t[i] = i * i end return table.concat(t, ',')"))
+
+// BenchmarkIsolateWarm: a run given a confined worker that is already
+// started and idle (the viewer's case after Prewarm).
+func BenchmarkIsolateWarm(b *testing.B) {
+	pool := NewPool()
+	defer pool.Close()
+	pool.Prewarm()
+	benchRuns(b, func() {
+		b.StopTimer()
+		waitWarmB(b, pool)
+		b.StartTimer()
+	}, pool.Run)
+}
+
+// BenchmarkIsolateCold: a run that starts its own worker (the one-shot
+// `markii run` case).
+func BenchmarkIsolateCold(b *testing.B) {
+	pool := NewPool()
+	defer pool.Close()
+	benchRuns(b, func() {}, pool.Run)
+}
+
+// BenchmarkInProcess: the same script in the engine in this process, for
+// the ratio.
+func BenchmarkInProcess(b *testing.B) {
+	benchRuns(b, func() {}, engine.Run)
+}
+
+func benchRuns(b *testing.B, before func(), run Runner) {
+	host := newTestHost()
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		before()
+		ok := false
+		start := time.Now()
+		err := run(context.Background(), trivial, host, func(o script.Outcome) { ok = o.Kind == script.Ok })
+		times = append(times, time.Since(start))
+		if err != nil || !ok {
+			b.Fatalf("run %d failed: %v", i, err)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
+}
+
+func waitWarmB(b *testing.B, pool *Pool) {
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		pool.mu.Lock()
+		ready := pool.warm != nil
+		pool.mu.Unlock()
+		if ready {
+			return
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	b.Fatal("no warm worker after 5s")
+}

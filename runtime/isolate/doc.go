@@ -1,0 +1,33 @@
+// Package isolate runs a note's scripts in a child process that the host
+// can always kill.
+//
+// A worker is the markii binary started again with a hidden argument and
+// dispatched by main before anything else (IsWorker, WorkerMain). It gets an
+// empty environment, no descriptors but its two protocol pipes (fd 3 for
+// the host's messages, fd 4 for its own), its own process group, and is
+// killed if the host dies. Before it reads any input it confines itself:
+// on Linux RLIMIT_DATA, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE 0, a Go
+// memory limit, no_new_privs, Landlock with no rules where the kernel has
+// it, and a seccomp filter that refuses the network, opening files, new
+// processes, signals to others, ptrace, io_uring, bpf and every call made
+// through a foreign architecture's convention. MissingProtections says
+// which of these a platform lacks. The worker then serves exactly one run
+// and exits; every capability a script uses (network, bundle files, the
+// cache, module sources) is a request to the host, which performs it.
+//
+// The wire is length-prefixed JSON frames of at most MaxFrame bytes. Every
+// message carries ProtocolVersion and the run's id, and is checked against
+// the exact key allowlist of its type and direction; a message that fails
+// is a protocol violation and the receiving side stops trusting its peer.
+// Limits travel in the request already clamped; the worker refuses one
+// outside the ceiling and the engine clamps again.
+//
+// On the host, Run (or Pool.Run) arms a wall-clock watchdog for the whole
+// run, watches the worker's heartbeat, streams outcomes as they arrive,
+// and settles exactly once. A run that is stopped keeps the outcomes that
+// reached the host first; the other scripts get limit (timeout or memory)
+// or crashed, decided from the host's own records: its timers, the
+// protocol messages it accepted, the resident size it reads for the worker
+// from the kernel during the run, and the kernel's account of the worker's
+// exit. Capability refusals are recorded where the host made them.
+package isolate

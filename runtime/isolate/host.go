@@ -1,0 +1,470 @@
+package isolate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/markii/markii/runtime/script"
+)
+
+const (
+	// startTimeout bounds how long a worker may take to confine itself and
+	// say it is ready.
+	startTimeout = 5 * time.Second
+	// heartbeatTimeout is the silence after which a worker is taken for
+	// wedged and killed, when that comes before the run's deadline.
+	heartbeatTimeout = 3 * time.Second
+	// exitGrace is how long a worker that sent its last message may take to
+	// exit on its own before it is killed.
+	exitGrace = 500 * time.Millisecond
+	// callDrain bounds how long the host waits, after a run settles, for
+	// capability calls still in the host to notice their cancelled context.
+	callDrain = time.Second
+	// maxInFlight bounds the capability calls one worker may have waiting
+	// in the host. The engine makes one at a time; a flood is a violation.
+	maxInFlight = 8
+	// rssInterval is how often the host reads the worker's resident size.
+	rssInterval = 10 * time.Millisecond
+)
+
+var memoryEnding = ending{kind: script.LimitExceeded, limit: script.LimitMemory,
+	detail: "the scripts used more memory than allowed and were stopped"}
+
+// memoryKillRSS is the peak resident size above which a worker that died or
+// fell silent is taken to have run out of memory: the heap size at which
+// the worker reports a breach, plus room for the runtime and the binary.
+func memoryKillRSS(l script.Limits) int64 {
+	if raceBuild {
+		// The race detector's shadow memory swells every worker.
+		return math.MaxInt64
+	}
+	return int64(heapBudget(l.Memory)) + 32<<20
+}
+
+// lastRunID is the source of the monotonic run ids on the wire.
+var lastRunID atomic.Uint64
+
+// ending is how a run ended when it did not end by the worker's own "done":
+// the kind given to every script that has no outcome yet.
+type ending struct {
+	kind   script.Kind
+	limit  script.LimitKind
+	detail string
+}
+
+// session is one run on one worker, seen from the host.
+type session struct {
+	p     *proc
+	run   uint64
+	req   script.Request
+	host  script.Host
+	emit  func(script.Outcome)
+	limit script.Limits
+
+	next int // index of the block whose outcome comes next
+	// peakRSS is the largest resident size of the worker the host has
+	// read from the kernel during the run.
+	peakRSS int64
+	// untrusted is set once the worker broke the protocol; nothing more it
+	// sends is accepted.
+	untrusted bool
+
+	callCtx    context.Context
+	cancelCall context.CancelFunc
+	calls      sync.WaitGroup
+	inFlight   atomic.Int32
+
+	mu      sync.Mutex
+	denials map[int]*script.Denial // the host's own refusals, by block
+}
+
+// execute runs req on the started worker p and emits exactly one outcome per
+// block, settling once. The worker is killed and reaped in the background
+// after the run settles, tracked by reapers, so a finished run does not
+// wait for a process exit.
+func execute(ctx context.Context, p *proc, req *script.Request, host script.Host, emit func(script.Outcome), reapers *sync.WaitGroup) error {
+	s := &session{
+		p:       p,
+		run:     lastRunID.Add(1),
+		req:     *req,
+		host:    host,
+		emit:    emit,
+		limit:   req.Limits.Clamp(),
+		denials: map[int]*script.Denial{},
+	}
+	s.req.Limits = s.limit
+	s.req.RunID = s.run
+	s.callCtx, s.cancelCall = context.WithCancel(ctx)
+	reapers.Add(1)
+	defer func() {
+		go func() {
+			defer reapers.Done()
+			p.close()
+		}()
+	}()
+	defer s.cancelCall()
+
+	if err := p.awaitReady(ctx); err != nil {
+		s.settle(ending{kind: script.Crashed, detail: err.Error()})
+		return err
+	}
+	if err := p.send(&message{Type: msgRun, Run: s.run, Req: &s.req}); err != nil {
+		e := s.endFromExit(fmt.Errorf("the script isolate did not take the run: %w", err))
+		s.settle(e)
+		return nil
+	}
+	e, err := s.loop(ctx)
+	s.settle(e)
+	return err
+}
+
+// loop serves the worker until the run ends and says how it ended. A zero
+// ending means the worker finished and every block has its outcome.
+func (s *session) loop(ctx context.Context) (ending, error) {
+	deadline := time.NewTimer(s.limit.RunTime)
+	defer deadline.Stop()
+	silence := time.NewTimer(heartbeatTimeout)
+	defer silence.Stop()
+	rss := time.NewTicker(rssInterval)
+	defer rss.Stop()
+	for {
+		select {
+		case r, ok := <-s.p.msgs:
+			if !ok {
+				return s.endFromExit(nil), nil
+			}
+			if r.err != nil {
+				return s.violation(r.err), nil
+			}
+			m := r.msg
+			if m.Run != s.run {
+				// A message from another run is stale or forged: dropped.
+				continue
+			}
+			silence.Reset(heartbeatTimeout)
+			switch m.Type {
+			case msgHeartbeat:
+			case msgOutcome:
+				if err := s.accept(m.Outcome); err != nil {
+					return s.violation(err), nil
+				}
+			case msgCall:
+				if s.inFlight.Load() >= maxInFlight {
+					return s.violation(protocolErrorf("more than %d capability calls at once", maxInFlight)), nil
+				}
+				s.serve(m.ID, m.Call, s.next)
+			case msgBreach:
+				if m.Limit != script.LimitMemory {
+					return s.violation(protocolErrorf("breach of unknown limit %q", m.Limit)), nil
+				}
+				s.p.kill()
+				return memoryEnding, nil
+			case msgDone:
+				if s.next < len(s.req.Blocks) {
+					return ending{kind: script.Crashed, detail: "the script isolate finished without a result for this script"}, nil
+				}
+				s.p.kill()
+				return ending{}, nil
+			default:
+				return s.violation(protocolErrorf("unexpected %s message during a run", m.Type)), nil
+			}
+		case <-deadline.C:
+			s.p.kill()
+			return ending{kind: script.LimitExceeded, limit: script.LimitTimeout,
+				detail: fmt.Sprintf("the scripts ran past the %s limit for the whole note and were stopped", s.limit.RunTime)}, nil
+		case <-rss.C:
+			// The host's own memory bound, beside the worker's monitor and
+			// the kernel's data limit.
+			if s.sampleRSS(); s.peakRSS >= memoryKillRSS(s.limit) {
+				s.p.kill()
+				return memoryEnding, nil
+			}
+		case <-silence.C:
+			// A worker starved by its own memory use falls silent before
+			// the kernel ends it; its peak size, from the kernel, says so.
+			s.sampleRSS()
+			s.p.kill()
+			if s.peakRSS >= memoryKillRSS(s.limit) {
+				return memoryEnding, nil
+			}
+			return ending{kind: script.Crashed, detail: "the script isolate stopped responding and was stopped"}, nil
+		case <-ctx.Done():
+			s.p.kill()
+			return ending{kind: script.Crashed, detail: "the run was cancelled"}, ctx.Err()
+		}
+	}
+}
+
+// sampleRSS records the worker's resident size if it is a new peak.
+func (s *session) sampleRSS() {
+	if n := s.p.resident(); n > s.peakRSS {
+		s.peakRSS = n
+	}
+}
+
+// violation ends a run whose worker broke the protocol: the worker is no
+// longer trusted and nothing more it sent is accepted.
+func (s *session) violation(err error) ending {
+	s.p.kill()
+	s.untrusted = true
+	return ending{kind: script.Crashed, detail: "the script isolate sent an invalid message and was stopped: " + err.Error()}
+}
+
+// accept checks an outcome against the host's records and emits it.
+func (s *session) accept(o *script.Outcome) error {
+	if o == nil || s.next >= len(s.req.Blocks) {
+		return protocolErrorf("outcome for no pending script")
+	}
+	if o.Name != s.req.Blocks[s.next].Name {
+		return protocolErrorf("outcome for %q while %q runs", o.Name, s.req.Blocks[s.next].Name)
+	}
+	s.mu.Lock()
+	d := s.denials[s.next]
+	s.mu.Unlock()
+	s.emit(reconcile(*o, d, s.limit))
+	s.next++
+	return nil
+}
+
+// reconcile checks an outcome against the host's records. A refusal the
+// host made is described by the host's record, whatever the worker says
+// about it; a refusal the engine made inside the worker (the tier, a
+// response over a cap) has no host record and keeps the engine's own,
+// which no script can reach. A script that caught a refusal and then failed
+// otherwise stays a script error, as it would in process. Kinds and limits
+// outside the closed sets become script errors.
+func reconcile(o script.Outcome, d *script.Denial, l script.Limits) script.Outcome {
+	switch o.Kind {
+	case script.Ok:
+		if err := checkValue(o.Value, l); err != nil {
+			return script.Outcome{Name: o.Name, Kind: script.ScriptError, Detail: err.Error()}
+		}
+		return script.Outcome{Name: o.Name, Kind: script.Ok, Value: o.Value}
+	case script.Crashed:
+		return script.Outcome{Name: o.Name, Kind: script.Crashed, Detail: o.Detail}
+	case script.LimitExceeded:
+		switch o.Limit {
+		case script.LimitInstructions, script.LimitTimeout, script.LimitMemory:
+			return script.Outcome{Name: o.Name, Kind: o.Kind, Limit: o.Limit, Detail: o.Detail}
+		}
+	case script.CapabilityDenied, script.TierBlocked:
+		out := script.Outcome{Name: o.Name, Kind: o.Kind, Capability: o.Capability, Host: o.Host, Detail: o.Detail}
+		if d != nil {
+			out.Kind = script.CapabilityDenied
+			if d.TierBlocked {
+				out.Kind = script.TierBlocked
+			}
+			out.Capability = d.Capability
+			out.Host = d.Host
+		}
+		return out
+	}
+	return script.Outcome{Name: o.Name, Kind: script.ScriptError, Detail: o.Detail}
+}
+
+// serve performs one capability call in the host, records a refusal, and
+// replies. It runs beside the loop so a call that never returns cannot hold
+// up the watchdog.
+func (s *session) serve(id uint64, c *call, block int) {
+	s.calls.Add(1)
+	s.inFlight.Add(1)
+	go func() {
+		defer s.calls.Done()
+		defer s.inFlight.Add(-1)
+		rep, err := s.perform(c)
+		if err != nil {
+			rep = &reply{Error: err.Error()}
+			var d *script.Denial
+			if errors.As(err, &d) {
+				record := *d
+				if record.Capability == "" {
+					record.Capability = capabilityOf(c.Op)
+				}
+				if record.Host == "" && c.Fetch != nil {
+					if u, err := url.Parse(c.Fetch.URL); err == nil {
+						record.Host = strings.ToLower(u.Hostname())
+					}
+				}
+				s.mu.Lock()
+				if s.denials[block] == nil {
+					s.denials[block] = &record
+				}
+				s.mu.Unlock()
+				rep = &reply{Denied: true, TierBlocked: d.TierBlocked, Error: d.Reason}
+			}
+		}
+		err = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})
+		var pe *ProtocolError
+		if errors.As(err, &pe) {
+			// Too large to frame: the script gets an error instead.
+			rep = &reply{Error: fmt.Sprintf("the result is larger than the %d bytes a script can be handed", MaxFrame)}
+			_ = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})
+		}
+	}()
+}
+
+// capabilityOf names the capability a call operation uses.
+func capabilityOf(op string) script.Capability {
+	switch op {
+	case opFetch:
+		return script.CapNet
+	case opCacheGet, opCachePut:
+		return script.CapCache
+	case opRequire:
+		return script.CapRequire
+	}
+	return script.CapBundle
+}
+
+func (s *session) perform(c *call) (*reply, error) {
+	ctx := s.callCtx
+	h := s.host
+	switch c.Op {
+	case opFetch:
+		if c.Fetch == nil {
+			return nil, errors.New("a network request needs a method and a URL")
+		}
+		r, err := h.Fetch(ctx, *c.Fetch)
+		if err != nil {
+			return nil, err
+		}
+		return &reply{Fetch: &r}, nil
+	case opBundleRead:
+		data, found, err := h.BundleRead(ctx, c.Path)
+		if err != nil {
+			return nil, err
+		}
+		return &reply{Data: data, Found: found}, nil
+	case opBundleExists:
+		found, err := h.BundleExists(ctx, c.Path)
+		if err != nil {
+			return nil, err
+		}
+		return &reply{Found: found}, nil
+	case opBundleWrite:
+		return &reply{}, h.BundleWrite(ctx, c.Path, c.Data)
+	case opCacheGet:
+		value, at, found, err := h.CacheGet(ctx, c.Key)
+		if err != nil || !found {
+			return &reply{}, err
+		}
+		return &reply{Found: true, Value: value, StoredAt: &at}, nil
+	case opCachePut:
+		return &reply{}, h.CachePut(ctx, c.Key, c.Value)
+	case opRequire:
+		src, err := h.Require(ctx, c.Name)
+		if err != nil {
+			return nil, err
+		}
+		return &reply{Source: src}, nil
+	}
+	return nil, fmt.Errorf("unknown capability %q", c.Op)
+}
+
+// settle gives every block still without an outcome the run's ending, after
+// keeping the outcomes that reached the host before the worker was stopped,
+// and then releases the worker and the calls still in flight.
+func (s *session) settle(e ending) {
+	if e.kind != "" {
+		s.p.kill()
+		s.drain()
+	}
+	s.cancelCall()
+	waitTimeout(&s.calls, callDrain)
+	for ; s.next < len(s.req.Blocks); s.next++ {
+		s.emit(script.Outcome{Name: s.req.Blocks[s.next].Name, Kind: e.kind, Limit: e.limit, Detail: e.detail})
+	}
+}
+
+// drain reads what the killed worker wrote before it died and keeps the
+// outcomes among it.
+func (s *session) drain() {
+	for r := range s.p.msgs {
+		if r.err != nil || s.untrusted {
+			continue
+		}
+		if m := r.msg; m.Run == s.run && m.Type == msgOutcome {
+			if s.accept(m.Outcome) != nil {
+				s.untrusted = true
+			}
+		}
+	}
+}
+
+// endFromExit classifies a worker whose pipe closed without "done", from
+// the kernel's account of it: a CPU-time kill is a timeout, an
+// out-of-memory death or a large resident size sampled during the run is a
+// memory breach, anything else is a crash. (The kernel's own peak in the
+// exit status cannot be used: a child started by vfork and exec inherits
+// its parent's peak.)
+func (s *session) endFromExit(cause error) ending {
+	state := s.p.reap(exitGrace)
+	killedByHost := s.p.killed.Load()
+	stderr := s.p.stderr.String()
+	detail := "the script isolate stopped unexpectedly (" + describeExit(state) + ")" + firstLine(stderr)
+	if cause != nil {
+		detail = cause.Error()
+	}
+	if state != nil && !killedByHost {
+		usage := exitUsageOf(state)
+		cpuLimit := time.Duration(cpuSeconds(s.limit.RunTime)) * time.Second
+		switch {
+		case strings.Contains(stderr, "out of memory") || strings.Contains(stderr, "stack exceeds") ||
+			s.peakRSS >= memoryKillRSS(s.limit):
+			return memoryEnding
+		case usage.signaled && usage.cpu >= cpuLimit-cpuLimit/10:
+			return ending{kind: script.LimitExceeded, limit: script.LimitTimeout,
+				detail: "the scripts used more processor time than allowed and were stopped"}
+		}
+	}
+	return ending{kind: script.Crashed, detail: detail}
+}
+
+// cpuSeconds is the RLIMIT_CPU a worker sets for a run of the given length:
+// the run's wall-clock limit rounded up, plus a second.
+func cpuSeconds(runTime time.Duration) int64 {
+	return int64((runTime+time.Second-1)/time.Second) + 1
+}
+
+func describeExit(state *os.ProcessState) string {
+	if state == nil {
+		return "no exit status"
+	}
+	return state.String()
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return ": " + s
+}
+
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package isolate
+
+func probeConfinement() map[string]string { return nil }

@@ -1,0 +1,306 @@
+package isolate
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/markii/markii/runtime/script"
+)
+
+// ProtocolVersion is the version of the wire protocol between the host and
+// its worker. A message carrying any other version is refused.
+const ProtocolVersion = 1
+
+// MaxFrame is the largest message either side accepts, in bytes. A frame
+// announcing a larger body is refused before the body is read.
+const MaxFrame = 16 << 20
+
+// Message types. Worker to host: ready, heartbeat, call, outcome, breach,
+// done. Host to worker: run, reply.
+const (
+	msgReady     = "ready"
+	msgHeartbeat = "hb"
+	msgCall      = "call"
+	msgOutcome   = "outcome"
+	msgBreach    = "breach"
+	msgDone      = "done"
+	msgRun       = "run"
+	msgReply     = "reply"
+)
+
+// Capability operations a worker can ask the host to perform.
+const (
+	opFetch        = "fetch"
+	opBundleRead   = "bundleRead"
+	opBundleExists = "bundleExists"
+	opBundleWrite  = "bundleWrite"
+	opCacheGet     = "cacheGet"
+	opCachePut     = "cachePut"
+	opRequire      = "require"
+)
+
+// message is the one envelope every frame carries. Which fields may appear
+// depends on Type and is checked against messageKeys before decoding.
+type message struct {
+	V       int              `json:"v"`
+	Run     uint64           `json:"run"`
+	Type    string           `json:"type"`
+	ID      uint64           `json:"id,omitempty"`
+	Req     *script.Request  `json:"req,omitempty"`
+	Call    *call            `json:"call,omitempty"`
+	Reply   *reply           `json:"reply,omitempty"`
+	Outcome *script.Outcome  `json:"outcome,omitempty"`
+	Limit   script.LimitKind `json:"limit,omitempty"`
+	Error   string           `json:"error,omitempty"`
+}
+
+// call is a capability request from the worker.
+type call struct {
+	Op    string               `json:"op"`
+	Fetch *script.FetchRequest `json:"fetch,omitempty"`
+	Path  string               `json:"path,omitempty"`
+	Data  []byte               `json:"data,omitempty"`
+	Key   string               `json:"key,omitempty"`
+	Value json.RawMessage      `json:"value,omitempty"`
+	Name  string               `json:"name,omitempty"`
+}
+
+// reply is the host's answer to a call. Denied marks a capability refusal;
+// Error any other failure. The kind of a refusal is decided by the host's
+// own records, not by this message.
+type reply struct {
+	Denied      bool                  `json:"denied,omitempty"`
+	TierBlocked bool                  `json:"tierBlocked,omitempty"`
+	Error       string                `json:"error,omitempty"`
+	Fetch       *script.FetchResponse `json:"fetch,omitempty"`
+	Data        []byte                `json:"data,omitempty"`
+	Found       bool                  `json:"found,omitempty"`
+	Value       json.RawMessage       `json:"value,omitempty"`
+	StoredAt    *time.Time            `json:"storedAt,omitempty"`
+	Source      string                `json:"source,omitempty"`
+}
+
+// keySet lists the keys an object must have and the keys it may have.
+type keySet struct {
+	required []string
+	optional []string
+}
+
+func (k keySet) allows(key string) bool {
+	for _, s := range k.required {
+		if s == key {
+			return true
+		}
+	}
+	for _, s := range k.optional {
+		if s == key {
+			return true
+		}
+	}
+	return false
+}
+
+var envelope = []string{"v", "run", "type"}
+
+// messageKeys is the exact key allowlist of every message type, by the
+// direction it travels in.
+var messageKeys = map[string]keySet{
+	msgReady:     {required: envelope},
+	msgHeartbeat: {required: envelope},
+	msgCall:      {required: append([]string{"id", "call"}, envelope...)},
+	msgOutcome:   {required: append([]string{"outcome"}, envelope...)},
+	msgBreach:    {required: append([]string{"limit"}, envelope...)},
+	msgDone:      {required: envelope, optional: []string{"error"}},
+	msgRun:       {required: append([]string{"req"}, envelope...)},
+	msgReply:     {required: append([]string{"id", "reply"}, envelope...)},
+}
+
+// callKeys is the exact key allowlist of a call, by operation.
+var callKeys = map[string]keySet{
+	opFetch:        {required: []string{"op", "fetch"}},
+	opBundleRead:   {required: []string{"op"}, optional: []string{"path"}},
+	opBundleExists: {required: []string{"op"}, optional: []string{"path"}},
+	opBundleWrite:  {required: []string{"op"}, optional: []string{"path", "data"}},
+	opCacheGet:     {required: []string{"op"}, optional: []string{"key"}},
+	opCachePut:     {required: []string{"op"}, optional: []string{"key", "value"}},
+	opRequire:      {required: []string{"op"}, optional: []string{"name"}},
+}
+
+var replyKeys = keySet{optional: []string{"denied", "tierBlocked", "error", "fetch", "data", "found", "value", "storedAt", "source"}}
+
+var workerSends = map[string]bool{msgReady: true, msgHeartbeat: true, msgCall: true, msgOutcome: true, msgBreach: true, msgDone: true}
+var hostSends = map[string]bool{msgRun: true, msgReply: true}
+
+// ProtocolError is a message that broke the wire protocol. The side that
+// receives one stops trusting its peer and fails closed.
+type ProtocolError struct {
+	Reason string
+}
+
+func (e *ProtocolError) Error() string { return "isolate protocol violation: " + e.Reason }
+
+func protocolErrorf(format string, args ...any) error {
+	return &ProtocolError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// writeFrame writes m as a 4-byte big-endian length and its JSON body.
+func writeFrame(w io.Writer, m *message) error {
+	body, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if len(body) > MaxFrame {
+		return protocolErrorf("outgoing %s message is %d bytes, over the %d-byte cap", m.Type, len(body), MaxFrame)
+	}
+	buf := make([]byte, 4+len(body))
+	binary.BigEndian.PutUint32(buf, uint32(len(body)))
+	copy(buf[4:], body)
+	_, err = w.Write(buf)
+	return err
+}
+
+// readFrame reads one frame body, refusing a length over MaxFrame before
+// reading the body.
+func readFrame(r io.Reader) ([]byte, error) {
+	var head [4]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(head[:])
+	if n == 0 || n > MaxFrame {
+		return nil, protocolErrorf("frame of %d bytes is outside 1..%d", n, MaxFrame)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return body, nil
+}
+
+// decodeMessage validates body as a message that the given sender may send:
+// the exact key allowlist of its type (and of a call or reply inside it),
+// the protocol version, and no unknown key anywhere in the typed payload.
+func decodeMessage(body []byte, fromWorker bool) (*message, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil {
+		return nil, protocolErrorf("message is not a JSON object")
+	}
+	var typ string
+	if raw, ok := top["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
+		return nil, protocolErrorf("message has no type")
+	}
+	allowed := hostSends
+	if fromWorker {
+		allowed = workerSends
+	}
+	if !allowed[typ] {
+		return nil, protocolErrorf("message type %q is not allowed in this direction", typ)
+	}
+	if err := checkKeys(top, messageKeys[typ], typ); err != nil {
+		return nil, err
+	}
+	var version int
+	if err := json.Unmarshal(top["v"], &version); err != nil || version != ProtocolVersion {
+		return nil, protocolErrorf("protocol version %s is not %d", top["v"], ProtocolVersion)
+	}
+	switch typ {
+	case msgCall:
+		var c map[string]json.RawMessage
+		if err := json.Unmarshal(top["call"], &c); err != nil {
+			return nil, protocolErrorf("call is not an object")
+		}
+		var op string
+		if err := json.Unmarshal(c["op"], &op); err != nil {
+			return nil, protocolErrorf("call has no operation")
+		}
+		keys, ok := callKeys[op]
+		if !ok {
+			return nil, protocolErrorf("unknown call operation %q", op)
+		}
+		if err := checkKeys(c, keys, "call "+op); err != nil {
+			return nil, err
+		}
+	case msgReply:
+		var r map[string]json.RawMessage
+		if err := json.Unmarshal(top["reply"], &r); err != nil {
+			return nil, protocolErrorf("reply is not an object")
+		}
+		if err := checkKeys(r, replyKeys, "reply"); err != nil {
+			return nil, err
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	var m message
+	if err := dec.Decode(&m); err != nil {
+		return nil, protocolErrorf("%s message does not decode: %v", typ, err)
+	}
+	if dec.More() {
+		return nil, protocolErrorf("trailing data after %s message", typ)
+	}
+	return &m, nil
+}
+
+func checkKeys(obj map[string]json.RawMessage, keys keySet, what string) error {
+	for k := range obj {
+		if !keys.allows(k) {
+			return protocolErrorf("%s message has unexpected key %q", what, k)
+		}
+	}
+	for _, k := range keys.required {
+		if _, ok := obj[k]; !ok {
+			return protocolErrorf("%s message lacks key %q", what, k)
+		}
+	}
+	return nil
+}
+
+// withinCeiling reports whether every limit of l is set and no higher than
+// the ceiling. The host clamps before sending, so a request outside the
+// ceiling did not come from the host.
+func withinCeiling(l script.Limits) bool {
+	return l.Clamp() == l
+}
+
+// checkValue bounds a script value arriving from the worker by the run's
+// marshal limits: nesting depth and number of JSON tokens (object keys
+// count beside values, so the token cap is twice the node cap).
+func checkValue(v json.RawMessage, l script.Limits) error {
+	if len(v) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	depth, tokens := 0, 0
+	maxTokens := 2*l.MarshalNodes + 2
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return protocolErrorf("script value is not valid JSON")
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			if depth > l.MarshalDepth+1 {
+				return protocolErrorf("script value is nested deeper than %d", l.MarshalDepth)
+			}
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+			continue
+		}
+		tokens++
+		if tokens > maxTokens {
+			return protocolErrorf("script value has more than %d nodes", l.MarshalNodes)
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package isolate
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/markii/markii/runtime/script"
+)
+
+// TestWorkerRefusesForgedRequests sends forged run requests straight down a
+// real worker's pipe. Each must be refused: the worker exits with its
+// protocol status and runs nothing.
+func TestWorkerRefusesForgedRequests(t *testing.T) {
+	okReq := request(script.Ceiling, lua("a", "return 1"))
+	over := script.Ceiling
+	over.RunTime = time.Hour
+	overReq := request(over, lua("a", "return 1"))
+	zeroReq := request(script.Limits{}, lua("a", "return 1"))
+	frame := func(v any) []byte {
+		b, _ := json.Marshal(v)
+		head := make([]byte, 4)
+		binary.BigEndian.PutUint32(head, uint32(len(b)))
+		return append(head, b...)
+	}
+	cases := map[string][]byte{
+		"wrong version":       frame(map[string]any{"v": ProtocolVersion + 1, "run": 9, "type": msgRun, "req": okReq}),
+		"extra key":           frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": okReq, "grant": "all"}),
+		"extra nested key":    frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": map[string]any{"tier": "manual", "blocks": []any{}, "limits": script.Ceiling, "unsafe": true}}),
+		"missing run id":      frame(map[string]any{"v": ProtocolVersion, "run": 0, "type": msgRun, "req": okReq}),
+		"limit above ceiling": frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": overReq}),
+		"unset limits":        frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": zeroReq}),
+		"worker-only type":    frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgOutcome, "outcome": script.Outcome{Name: "a", Kind: script.Ok}}),
+		"oversized frame":     append(binary.BigEndian.AppendUint32(nil, MaxFrame+1), make([]byte, 64)...),
+		"not json":            append(binary.BigEndian.AppendUint32(nil, 5), []byte("hello")...),
+	}
+	for name, raw := range cases {
+		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
+			p, err := spawn(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.close()
+			if err := p.awaitReady(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.in.Write(raw); err != nil {
+				t.Fatal(err)
+			}
+			var after []string
+			for r := range p.msgs {
+				if r.msg != nil {
+					after = append(after, r.msg.Type)
+				}
+			}
+			state := p.reap(5 * time.Second)
+			if len(after) != 0 {
+				t.Errorf("worker answered a forged request with %v", after)
+			}
+			if state.ExitCode() != exitProtocol {
+				t.Errorf("worker exit %s, want status %d; stderr %q", state, exitProtocol, p.stderr.String())
+			}
+		})
+	}
+}
+
+// TestHostRefusesForgedMessages runs real workers that forge one message
+// each. The host must refuse it, keep nothing it claims, and fail closed.
+func TestHostRefusesForgedMessages(t *testing.T) {
+	cases := []struct {
+		forge  string
+		kind   script.Kind
+		detail string
+	}{
+		{"version", script.Crashed, "invalid message"},
+		{"extrakey", script.Crashed, "invalid message"},
+		{"nestedkey", script.Crashed, "invalid message"},
+		{"oversize", script.Crashed, "invalid message"},
+		{"wrongname", script.Crashed, "invalid message"},
+		{"direction", script.Crashed, "invalid message"},
+		// A message with another run's id is dropped; the run then ends
+		// without that script's result.
+		{"runid", script.Crashed, "without a result"},
+		// Well-formed messages whose content is out of bounds.
+		{"deepvalue", script.ScriptError, "nested deeper"},
+		{"claimlimit", script.ScriptError, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.forge, func(t *testing.T) {
+			pool := &Pool{extraArgs: []string{"forge-" + c.forge}}
+			defer pool.Close()
+			out, err, took := runOn(t, pool, request(script.Limits{RunTime: 5 * time.Second}, lua("a", "return 1"), lua("b", "return 2")), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[0].Kind != c.kind || !strings.Contains(out[0].Detail, c.detail) {
+				t.Errorf("first = %+v, want %s (%q)", out[0], c.kind, c.detail)
+			}
+			for _, o := range out {
+				if o.Kind == script.Ok {
+					t.Errorf("forged value accepted: %+v", o)
+				}
+			}
+			if took > 3*time.Second {
+				t.Errorf("refusal took %s", took)
+			}
+		})
+	}
+}
+
+func TestDecodeMessageAllowlist(t *testing.T) {
+	good := `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"http://x/"}}}`
+	if _, err := decodeMessage([]byte(good), true); err != nil {
+		t.Fatalf("good call refused: %v", err)
+	}
+	bad := map[string]string{
+		"unknown op":           `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"shell","path":"x"}}`,
+		"key of another op":    `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"cacheGet","key":"k","path":"x"}}`,
+		"unknown fetch field":  `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"u","headers":{}}}}`,
+		"missing id":           `{"v":1,"run":3,"type":"call","call":{"op":"require","name":"m"}}`,
+		"reply from worker":    `{"v":1,"run":3,"type":"reply","id":1,"reply":{}}`,
+		"trailing data":        `{"v":1,"run":3,"type":"hb"} {}`,
+		"version as string":    `{"v":"1","run":3,"type":"hb"}`,
+		"heartbeat with extra": `{"v":1,"run":3,"type":"hb","outcome":{}}`,
+	}
+	for name, body := range bad {
+		if _, err := decodeMessage([]byte(body), true); err == nil {
+			t.Errorf("%s: accepted %s", name, body)
+		}
+	}
+	reply := `{"v":1,"run":3,"type":"reply","id":1,"reply":{"denied":true,"error":"no","grant":"x"}}`
+	if _, err := decodeMessage([]byte(reply), false); err == nil {
+		t.Error("reply with an unknown key accepted")
+	}
+}
+
+func TestFrameSizeIsCheckedBeforeReading(t *testing.T) {
+	head := binary.BigEndian.AppendUint32(nil, MaxFrame+1)
+	// Only the header exists: a reader that trusted it would block or
+	// allocate; the check must refuse first.
+	_, err := readFrame(bytes.NewReader(head))
+	if _, ok := err.(*ProtocolError); !ok {
+		t.Fatalf("err = %v, want a protocol error", err)
+	}
+	var buf bytes.Buffer
+	big := &message{Type: msgOutcome, Outcome: &script.Outcome{Name: "a", Kind: script.Ok, Value: json.RawMessage(`"` + strings.Repeat("x", MaxFrame) + `"`)}}
+	if err := writeFrame(&buf, big); err == nil {
+		t.Fatal("an oversized message was written")
+	}
+}
+
+func TestCallFloodFailsClosed(t *testing.T) {
+	hang := silentServer(t)
+	pool := &Pool{extraArgs: []string{"forge-callflood"}}
+	defer pool.Close()
+	block := script.Block{Name: "a", Lang: "lua", Source: "http://" + hang + "/"}
+	out, err, took := runOn(t, pool, request(script.Limits{RunTime: 5 * time.Second}, block), newTestHost(hang))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].Kind != script.Crashed || !strings.Contains(out[0].Detail, "capability calls at once") {
+		t.Fatalf("outcome %+v", out[0])
+	}
+	if took > 3*time.Second {
+		t.Fatalf("took %s", took)
+	}
+}
+
+func TestOversizedReplyBecomesScriptError(t *testing.T) {
+	host := newTestHost()
+	host.files["big.bin"] = bytes.Repeat([]byte("x"), MaxFrame)
+	req := request(script.Limits{}, lua("a", "return #bundle.read('big.bin')"), lua("b", "return 2"))
+	req.Bundle = true
+	pool := NewPool()
+	defer pool.Close()
+	out, err, _ := runOn(t, pool, req, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].Kind != script.ScriptError || !strings.Contains(out[0].Detail, "larger than") {
+		t.Errorf("a = %+v", out[0])
+	}
+	if out[1].Kind != script.Ok {
+		t.Errorf("b = %+v", out[1])
+	}
+}

@@ -1,0 +1,347 @@
+package isolate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/metrics"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/script"
+)
+
+// workerArg is the hidden first argument that starts the binary in worker
+// mode. It is not a command: the CLI never sees it.
+const workerArg = "__markii-isolate-worker__"
+
+// warmUpArg asks a worker that will wait idle to warm up before it says it
+// is ready; a worker started for a run at once skips that.
+const warmUpArg = "-warm-up"
+
+// Worker exit codes. They are diagnostics only: the host classifies a run
+// from its own records.
+const (
+	exitOK         = 0
+	exitNotStarted = 64
+	exitProtocol   = 65
+	exitConfine    = 66
+	exitMemory     = 67
+)
+
+const (
+	heartbeatInterval = 100 * time.Millisecond
+	heapPollInterval  = 5 * time.Millisecond
+)
+
+// Runner runs a request's scripts. engine.Run has this signature, and so
+// does Run, so a caller can use either.
+type Runner func(ctx context.Context, req *script.Request, host script.Host, emit func(script.Outcome)) error
+
+// IsWorker reports whether this process was started as an isolate worker.
+// main calls it before anything else.
+func IsWorker() bool {
+	return len(os.Args) >= 2 && os.Args[1] == workerArg
+}
+
+// WorkerMain serves one run as an isolate worker and exits. It confines the
+// process before reading the request and never returns.
+func WorkerMain() {
+	os.Exit(serveWorker(engineRunner))
+}
+
+// serveWorker is the whole life of a worker: confine, announce readiness,
+// read one run request, run it with every capability forwarded to the host,
+// report, and return the exit code.
+func serveWorker(run Runner) int {
+	_ = os.Stdin.Close()
+	in := os.NewFile(3, "isolate-requests")
+	out := os.NewFile(4, "isolate-responses")
+	if in == nil || out == nil {
+		fmt.Fprintln(os.Stderr, "markii: the isolate worker mode is started by markii itself, not by hand")
+		return exitNotStarted
+	}
+	if err := confine(); err != nil {
+		fmt.Fprintln(os.Stderr, "markii worker: cannot confine the isolate:", err)
+		return exitConfine
+	}
+	if slices.Contains(os.Args[2:], warmUpArg) {
+		warmUp(run)
+	}
+	w := &workerConn{out: out, pending: map[uint64]chan *reply{}, closed: make(chan struct{})}
+	if err := w.send(&message{Type: msgReady}); err != nil {
+		return exitProtocol
+	}
+	body, err := readFrame(in)
+	if errors.Is(err, io.EOF) {
+		// The host retired an idle worker.
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "markii worker:", err)
+		return exitProtocol
+	}
+	m, err := decodeMessage(body, false)
+	if err == nil && (m.Type != msgRun || m.Run == 0 || m.Req == nil) {
+		err = protocolErrorf("first message must be a run request with a run id")
+	}
+	if err == nil && !withinCeiling(m.Req.Limits) {
+		err = protocolErrorf("run request limits are outside the ceiling")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "markii worker:", err)
+		return exitProtocol
+	}
+	req := *m.Req
+	req.Limits = req.Limits.Clamp()
+	lowerCPULimit(req.Limits.RunTime)
+	w.run = m.Run
+
+	go w.readReplies(in)
+	stop := make(chan struct{})
+	defer close(stop)
+	go w.heartbeat(stop)
+	go w.watchHeap(stop, heapBudget(req.Limits.Memory))
+
+	ctx, cancel := context.WithTimeout(context.Background(), req.Limits.RunTime)
+	defer cancel()
+	runErr := run(ctx, &req, &forwardingHost{w: w}, func(o script.Outcome) {
+		_ = w.send(&message{Type: msgOutcome, Outcome: &o})
+	})
+	done := &message{Type: msgDone}
+	if runErr != nil {
+		done.Error = runErr.Error()
+	}
+	if err := w.send(done); err != nil {
+		return exitProtocol
+	}
+	return exitOK
+}
+
+// warmUp runs a fixed script once before the worker says it is ready, so
+// the first-use costs of a fresh process (code pages, lazily built tables)
+// are paid while the worker waits idle rather than during a run. No input
+// from the host has been read yet.
+func warmUp(run Runner) {
+	req := &script.Request{
+		Tier:   script.TierAuto,
+		Blocks: []script.Block{{Name: "warm-up", Lang: "lua", Source: "local t = {} for i = 1, 10 do t[i] = i * i end return table.concat(t, ',')"}},
+		Limits: script.Ceiling,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = run(ctx, req, engine.DenyAll{}, func(script.Outcome) {})
+}
+
+// heapBudget is the heap size at which the worker reports a memory breach:
+// twice the run's memory budget (Go values are larger than Lua's own
+// accounting) plus room for the runtime, and always below the Go memory
+// limit so the report comes before the kernel's limit.
+func heapBudget(memory int64) uint64 {
+	b := uint64(2*memory) + 16<<20
+	if ceiling := uint64(goMemoryLimit) * 3 / 4; b > ceiling {
+		b = ceiling
+	}
+	return b
+}
+
+// workerConn is the worker's end of the wire.
+type workerConn struct {
+	run uint64
+
+	writeMu sync.Mutex
+	out     io.Writer
+
+	mu      sync.Mutex
+	nextID  uint64
+	pending map[uint64]chan *reply
+	closed  chan struct{}
+}
+
+func (w *workerConn) send(m *message) error {
+	m.V = ProtocolVersion
+	m.Run = w.run
+	w.writeMu.Lock()
+	defer w.writeMu.Unlock()
+	return writeFrame(w.out, m)
+}
+
+// readReplies delivers the host's replies to the calls waiting for them. A
+// reply for another run is dropped; a malformed message ends the worker.
+func (w *workerConn) readReplies(in io.Reader) {
+	defer close(w.closed)
+	for {
+		body, err := readFrame(in)
+		if err != nil {
+			return
+		}
+		m, err := decodeMessage(body, false)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "markii worker:", err)
+			os.Exit(exitProtocol)
+		}
+		if m.Type != msgReply || m.Run != w.run {
+			continue
+		}
+		w.mu.Lock()
+		ch, ok := w.pending[m.ID]
+		delete(w.pending, m.ID)
+		w.mu.Unlock()
+		if ok {
+			ch <- m.Reply
+		}
+	}
+}
+
+func (w *workerConn) heartbeat(stop <-chan struct{}) {
+	t := time.NewTicker(heartbeatInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			if w.send(&message{Type: msgHeartbeat}) != nil {
+				return
+			}
+		}
+	}
+}
+
+// watchHeap reports a memory breach and ends the worker once the live heap
+// passes budget, before the kernel's data limit kills it less cleanly.
+func (w *workerConn) watchHeap(stop <-chan struct{}, budget uint64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	t := time.NewTicker(heapPollInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > budget {
+				_ = w.send(&message{Type: msgBreach, Limit: script.LimitMemory})
+				os.Exit(exitMemory)
+			}
+		}
+	}
+}
+
+// call sends one capability request and waits for its reply.
+func (w *workerConn) call(ctx context.Context, c *call) (*reply, error) {
+	ch := make(chan *reply, 1)
+	w.mu.Lock()
+	w.nextID++
+	id := w.nextID
+	w.pending[id] = ch
+	w.mu.Unlock()
+	forget := func() {
+		w.mu.Lock()
+		delete(w.pending, id)
+		w.mu.Unlock()
+	}
+	if err := w.send(&message{Type: msgCall, ID: id, Call: c}); err != nil {
+		forget()
+		return nil, fmt.Errorf("the host did not take the request: %w", err)
+	}
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		forget()
+		return nil, ctx.Err()
+	case <-w.closed:
+		forget()
+		return nil, errors.New("the host closed the connection")
+	}
+}
+
+// forwardingHost is the worker's script.Host: every capability is a request
+// to the host process, which holds the grants, the network and the files.
+type forwardingHost struct {
+	w *workerConn
+}
+
+func (h *forwardingHost) do(ctx context.Context, capability script.Capability, c *call) (*reply, error) {
+	r, err := h.w.call(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if r.Denied {
+		return nil, &script.Denial{Capability: capability, TierBlocked: r.TierBlocked, Reason: r.Error}
+	}
+	if r.Error != "" {
+		return nil, errors.New(r.Error)
+	}
+	return r, nil
+}
+
+// Fetch asks the host to make a network request.
+func (h *forwardingHost) Fetch(ctx context.Context, req script.FetchRequest) (script.FetchResponse, error) {
+	r, err := h.do(ctx, script.CapNet, &call{Op: opFetch, Fetch: &req})
+	if err != nil {
+		return script.FetchResponse{}, err
+	}
+	if r.Fetch == nil {
+		return script.FetchResponse{}, errors.New("the host sent no response")
+	}
+	return *r.Fetch, nil
+}
+
+// BundleRead asks the host for a bundle file.
+func (h *forwardingHost) BundleRead(ctx context.Context, path string) ([]byte, bool, error) {
+	r, err := h.do(ctx, script.CapBundle, &call{Op: opBundleRead, Path: path})
+	if err != nil {
+		return nil, false, err
+	}
+	return r.Data, r.Found, nil
+}
+
+// BundleExists asks the host whether a bundle file exists.
+func (h *forwardingHost) BundleExists(ctx context.Context, path string) (bool, error) {
+	r, err := h.do(ctx, script.CapBundle, &call{Op: opBundleExists, Path: path})
+	if err != nil {
+		return false, err
+	}
+	return r.Found, nil
+}
+
+// BundleWrite asks the host to write a bundle file.
+func (h *forwardingHost) BundleWrite(ctx context.Context, path string, data []byte) error {
+	_, err := h.do(ctx, script.CapBundle, &call{Op: opBundleWrite, Path: path, Data: data})
+	return err
+}
+
+// CacheGet asks the host for a cached value.
+func (h *forwardingHost) CacheGet(ctx context.Context, key string) (json.RawMessage, time.Time, bool, error) {
+	r, err := h.do(ctx, script.CapCache, &call{Op: opCacheGet, Key: key})
+	if err != nil || !r.Found {
+		return nil, time.Time{}, false, err
+	}
+	var at time.Time
+	if r.StoredAt != nil {
+		at = *r.StoredAt
+	}
+	return r.Value, at, true, nil
+}
+
+// CachePut asks the host to store a cached value.
+func (h *forwardingHost) CachePut(ctx context.Context, key string, value json.RawMessage) error {
+	_, err := h.do(ctx, script.CapCache, &call{Op: opCachePut, Key: key, Value: value})
+	return err
+}
+
+// Require asks the host for a module's source.
+func (h *forwardingHost) Require(ctx context.Context, name string) (string, error) {
+	r, err := h.do(ctx, script.CapRequire, &call{Op: opRequire, Name: name})
+	if err != nil {
+		return "", err
+	}
+	return r.Source, nil
+}

@@ -1,0 +1,61 @@
+package netclient
+
+import "fmt"
+
+// ErrorKind says why a request failed.
+type ErrorKind string
+
+// The ways a request can fail. NotGranted, Refused, Redirect, Address and
+// TooLarge are policy refusals made before or instead of reading data;
+// Timeout and Network are failures of the exchange itself; OutcomeUnknown
+// is an effectful request whose fate the client cannot know.
+const (
+	// NotGranted: the host is not in the request's grant.
+	NotGranted ErrorKind = "not-granted"
+	// Refused: the address itself is refused (scheme, credentials, file:).
+	Refused ErrorKind = "refused"
+	// Redirect: a redirect hop was refused (cross-host, protocol-relative,
+	// downgrade, loop or too many hops).
+	Redirect ErrorKind = "redirect"
+	// Address: the host resolved to an address that may not be dialled,
+	// or to a mix of allowed and refused addresses.
+	Address ErrorKind = "address"
+	// TooLarge: the body was over the cap (declared or counted).
+	TooLarge ErrorKind = "too-large"
+	// Timeout: a connect, header or whole-request deadline passed.
+	Timeout ErrorKind = "timeout"
+	// Network: the connection failed or was lost.
+	Network ErrorKind = "network"
+	// OutcomeUnknown: a POST or PATCH was sent, then the connection was
+	// lost or timed out before a whole answer came back. It is never
+	// retried.
+	OutcomeUnknown ErrorKind = "outcome-unknown"
+)
+
+// Error is the only error type Do returns.
+type Error struct {
+	Kind ErrorKind
+	// Host is the host the failing hop attempted (canonical form when it
+	// could be computed).
+	Host string
+	// Msg is one sentence for diagnostics.
+	Msg string
+	// Retried reports that a GET was tried a second time before failing.
+	Retried bool
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Policy reports whether the failure is a refusal by markii's own rules
+// (as opposed to the network or the server failing).
+func (e *Error) Policy() bool {
+	switch e.Kind {
+	case NotGranted, Refused, Redirect, Address, TooLarge:
+		return true
+	}
+	return false
+}
+
+func errorf(kind ErrorKind, host, format string, a ...any) *Error {
+	return &Error{Kind: kind, Host: host, Msg: fmt.Sprintf(format, a...)}
+}

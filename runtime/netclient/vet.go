@@ -1,0 +1,102 @@
+package netclient
+
+import (
+	"fmt"
+	"net/netip"
+
+	"code.dny.dev/ssrf"
+)
+
+// guardian is the IP policy for addresses a resolver returned: the IANA
+// special-purpose registries for IPv4 and everything outside IPv6 global
+// unicast plus the special-purpose blocks inside it. Ports are not its
+// business: a grant covers every port on a host.
+var guardian = ssrf.New(ssrf.WithAnyPort(), ssrf.WithAnyNetwork())
+
+var (
+	metadataV4 = netip.MustParseAddr("169.254.169.254")
+	metadataV6 = netip.MustParseAddr("fd00:ec2::254")
+	broadcast  = netip.MustParseAddr("255.255.255.255")
+)
+
+// wrapper is an IPv6 block that carries an IPv4 address inside it.
+type wrapper struct {
+	name   string
+	prefix netip.Prefix
+	// embedded extracts the carried IPv4 address.
+	embedded func(a [16]byte) netip.Addr
+}
+
+func v4at(a [16]byte, i int) netip.Addr {
+	return netip.AddrFrom4([4]byte{a[i], a[i+1], a[i+2], a[i+3]})
+}
+
+var wrappers = []wrapper{
+	{"IPv4-compatible", netip.MustParsePrefix("::/96"), func(a [16]byte) netip.Addr { return v4at(a, 12) }},
+	{"NAT64", netip.MustParsePrefix("64:ff9b::/96"), func(a [16]byte) netip.Addr { return v4at(a, 12) }},
+	{"local NAT64", netip.MustParsePrefix("64:ff9b:1::/48"), func(a [16]byte) netip.Addr { return v4at(a, 12) }},
+	{"6to4", netip.MustParsePrefix("2002::/16"), func(a [16]byte) netip.Addr { return v4at(a, 2) }},
+	{"Teredo", netip.MustParsePrefix("2001::/32"), func(a [16]byte) netip.Addr {
+		// The client address is stored inverted in the last 32 bits.
+		return netip.AddrFrom4([4]byte{^a[12], ^a[13], ^a[14], ^a[15]})
+	}},
+}
+
+// Vet decides whether a resolved address may be connected to. It returns
+// nil for a public address; with allowPrivate it also accepts private,
+// loopback, link-local and carrier-grade NAT space. Whatever allowPrivate
+// says, it refuses zoned, unspecified, multicast and broadcast addresses,
+// the cloud metadata addresses, and IPv6 wrappers (IPv4-compatible, NAT64,
+// 6to4, Teredo) unless the IPv4 address they carry would itself pass.
+// An IPv4-mapped IPv6 address is judged as the IPv4 address it maps.
+func Vet(a netip.Addr, allowPrivate bool) error {
+	if !a.IsValid() {
+		return fmt.Errorf("an invalid address")
+	}
+	if a.Zone() != "" {
+		return fmt.Errorf("%s is a zoned address", a)
+	}
+	a = a.Unmap()
+	switch {
+	case a.IsUnspecified():
+		return fmt.Errorf("%s is the unspecified address", a)
+	case a.IsMulticast():
+		return fmt.Errorf("%s is a multicast address", a)
+	case a == broadcast:
+		return fmt.Errorf("%s is the broadcast address", a)
+	case a == metadataV4 || a == metadataV6:
+		return fmt.Errorf("%s is the cloud metadata address", a)
+	}
+	if a.IsLoopback() {
+		if allowPrivate {
+			return nil
+		}
+		return fmt.Errorf("%s is a loopback address", a)
+	}
+	if a.Is6() {
+		raw := a.As16()
+		for _, w := range wrappers {
+			if !w.prefix.Contains(a) {
+				continue
+			}
+			inner := w.embedded(raw)
+			if err := Vet(inner, allowPrivate); err != nil {
+				return fmt.Errorf("%s is a %s address carrying %s, and %v", a, w.name, inner, err)
+			}
+			if !allowPrivate {
+				return fmt.Errorf("%s is a %s address, which is never dialled", a, w.name)
+			}
+			return nil
+		}
+	}
+	if allowPrivate {
+		if a.Is4() && a.As4()[0] >= 240 {
+			return fmt.Errorf("%s is in reserved space", a)
+		}
+		return nil
+	}
+	if err := guardian.SafeAddr(a); err != nil {
+		return fmt.Errorf("%s is not a public address", a)
+	}
+	return nil
+}

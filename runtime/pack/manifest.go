@@ -1,0 +1,253 @@
+// Package pack reads Markii packs: pack folders and `.mkp` archives found
+// in the folders the user's own config names (never a note), validated
+// through the same zip reader, jail and caps as bundles. It resolves
+// `require "pack/module"` to a pack's pure-Lua modules and tells the
+// renderer which packs and components are installed.
+package pack
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/markii/markii/runtime/bundle"
+)
+
+// MaxManifestBytes caps pack.json before it is parsed.
+const MaxManifestBytes = 256 << 10
+
+// ManifestName is a pack's manifest file.
+const ManifestName = "pack.json"
+
+// Component is one component a pack provides.
+type Component struct {
+	// Name is the local name; the directive is pack name + "_" + Name.
+	Name        string
+	Source      string
+	Description string
+	// Kind is inline, leaf or container (the default).
+	Kind       string
+	Attributes []Attribute
+}
+
+// Attribute documents one attribute of a component.
+type Attribute struct {
+	Name        string
+	Description string
+	Required    bool
+	Values      []string
+	Default     string
+}
+
+// Manifest is a validated pack.json.
+type Manifest struct {
+	Name    string
+	Version string
+	Engine  string
+	// Components maps local names to components.
+	Components map[string]Component
+	// Warnings are unknown keys, each one line.
+	Warnings []string
+}
+
+// ManifestError is a pack.json that cannot be used.
+type ManifestError struct{ Problems []string }
+
+func (e *ManifestError) Error() string {
+	const maxListed = 8
+	p := e.Problems
+	more := ""
+	if len(p) > maxListed {
+		more = fmt.Sprintf("; and %d more", len(p)-maxListed)
+		p = p[:maxListed]
+	}
+	return ManifestName + " is invalid: " + strings.Join(p, "; ") + more
+}
+
+var (
+	namePattern      = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	versionPattern   = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
+	componentPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+)
+
+// ValidName reports whether s can be a pack namespace: lowercase-kebab, no
+// underscore, and not a reserved bundle folder.
+func ValidName(s string) bool {
+	return namePattern.MatchString(s) && s != "scripts" && s != "assets"
+}
+
+// ParseManifest validates pack.json. A bad component entry rejects the
+// whole manifest; unknown keys are warnings.
+func ParseManifest(data []byte) (*Manifest, error) {
+	if len(data) > MaxManifestBytes {
+		return nil, &ManifestError{[]string{fmt.Sprintf("it is %d bytes, over the %d-byte limit", len(data), MaxManifestBytes)}}
+	}
+	fields, err := bundle.ObjectFields(data)
+	if err != nil {
+		return nil, &ManifestError{[]string{err.Error()}}
+	}
+	v := &validator{m: &Manifest{Components: map[string]Component{}}}
+	v.run(fields)
+	if len(v.problems) > 0 {
+		return nil, &ManifestError{v.problems}
+	}
+	return v.m, nil
+}
+
+type validator struct {
+	m        *Manifest
+	problems []string
+}
+
+func (v *validator) fail(format string, a ...any) {
+	v.problems = append(v.problems, fmt.Sprintf(format, a...))
+}
+
+func (v *validator) warn(format string, a ...any) {
+	v.m.Warnings = append(v.m.Warnings, fmt.Sprintf(format, a...))
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (v *validator) run(fields map[string]json.RawMessage) {
+	for _, k := range sortedKeys(fields) {
+		switch k {
+		case "name", "engine", "version", "components":
+		default:
+			v.warn("%s has an unknown key %s", ManifestName, strconv.Quote(k))
+		}
+	}
+	var name string
+	if json.Unmarshal(fields["name"], &name) != nil || !ValidName(name) {
+		v.fail(`"name" must be a lowercase-kebab pack name such as "charts" (no underscore; not scripts, assets or .cache)`)
+	}
+	v.m.Name = name
+	var engine string
+	if json.Unmarshal(fields["engine"], &engine) != nil || strings.TrimSpace(engine) == "" {
+		v.fail(`"engine" must be a non-empty string`)
+	}
+	v.m.Engine = engine
+	if raw, ok := fields["version"]; ok {
+		var ver string
+		if json.Unmarshal(raw, &ver) != nil || !versionPattern.MatchString(ver) {
+			v.fail(`"version" must look like "1.2.3"`)
+		}
+		v.m.Version = ver
+	}
+	v.components(fields["components"])
+}
+
+func (v *validator) components(raw json.RawMessage) {
+	var comps map[string]json.RawMessage
+	if raw == nil || json.Unmarshal(raw, &comps) != nil || len(comps) == 0 {
+		v.fail(`"components" must be a non-empty object`)
+		return
+	}
+	for _, local := range sortedKeys(comps) {
+		where := "components." + local
+		if !componentPattern.MatchString(local) {
+			where = "components[" + strconv.Quote(local) + "]"
+			v.fail("%s is not a component name (letters, digits, - and _)", where)
+			continue
+		}
+		c := Component{Name: local, Kind: "container"}
+		var src string
+		if json.Unmarshal(comps[local], &src) == nil {
+			if src == "" {
+				v.fail("%s must name a source file", where)
+				continue
+			}
+			c.Source = src
+			v.m.Components[local] = c
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(comps[local], &obj) != nil || obj == nil {
+			v.fail("%s must be a source path or an object with \"source\"", where)
+			continue
+		}
+		if v.component(where, obj, &c) {
+			v.m.Components[local] = c
+		}
+	}
+}
+
+func (v *validator) component(where string, obj map[string]json.RawMessage, c *Component) bool {
+	ok := true
+	for _, k := range sortedKeys(obj) {
+		raw := obj[k]
+		switch k {
+		case "source":
+			if json.Unmarshal(raw, &c.Source) != nil || c.Source == "" {
+				v.fail("%s.source must be a non-empty string", where)
+				ok = false
+			}
+		case "description":
+			if json.Unmarshal(raw, &c.Description) != nil {
+				v.fail("%s.description must be a string", where)
+				ok = false
+			}
+		case "kind":
+			if json.Unmarshal(raw, &c.Kind) != nil || (c.Kind != "inline" && c.Kind != "leaf" && c.Kind != "container") {
+				v.fail("%s.kind must be inline, leaf or container", where)
+				ok = false
+			}
+		case "attributes":
+			if !v.attributes(where, raw, c) {
+				ok = false
+			}
+		default:
+			v.warn("%s has an unknown key %s", where, strconv.Quote(k))
+		}
+	}
+	if c.Source == "" && ok {
+		v.fail("%s.source is missing", where)
+		ok = false
+	}
+	return ok
+}
+
+func (v *validator) attributes(where string, raw json.RawMessage, c *Component) bool {
+	var list []struct {
+		Name        *string   `json:"name"`
+		Description *string   `json:"description"`
+		Required    *bool     `json:"required"`
+		Values      *[]string `json:"values"`
+		Default     *string   `json:"default"`
+	}
+	if json.Unmarshal(raw, &list) != nil {
+		v.fail("%s.attributes must be a list of {name, description?, required?, values?, default?}", where)
+		return false
+	}
+	for i, a := range list {
+		if a.Name == nil || *a.Name == "" {
+			v.fail("%s.attributes[%d].name is missing", where, i)
+			return false
+		}
+		attr := Attribute{Name: *a.Name}
+		if a.Description != nil {
+			attr.Description = *a.Description
+		}
+		if a.Required != nil {
+			attr.Required = *a.Required
+		}
+		if a.Values != nil {
+			attr.Values = *a.Values
+		}
+		if a.Default != nil {
+			attr.Default = *a.Default
+		}
+		c.Attributes = append(c.Attributes, attr)
+	}
+	return true
+}

@@ -1,0 +1,284 @@
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/markii/markii/runtime/bundle"
+	"github.com/markii/markii/runtime/script"
+)
+
+// Limits bound reading packs. Archive and directory caps are the bundle
+// caps; ModuleBytes caps one Lua module.
+type Limits struct {
+	Archive     bundle.Limits
+	ModuleBytes int
+}
+
+// DefaultLimits are the bundle caps plus a 1 MiB cap per Lua module.
+var DefaultLimits = Limits{Archive: bundle.DefaultLimits, ModuleBytes: 1 << 20}
+
+// Extension is a pack archive's file extension.
+const Extension = ".mkp"
+
+// Pack is one installed pack.
+type Pack struct {
+	Manifest
+	// Path is the folder or .mkp file it was read from.
+	Path string
+	// modules maps a module path ("http", "util/strings") to its source.
+	modules map[string]string
+}
+
+// Modules returns the pack's Lua module sources by module path, for the
+// closure key.
+func (p *Pack) Modules() map[string]string {
+	out := make(map[string]string, len(p.modules))
+	for k, v := range p.modules {
+		out[k] = v
+	}
+	return out
+}
+
+// ComponentNames returns the pack's directive names (pack_local), sorted.
+func (p *Pack) ComponentNames() []string {
+	out := make([]string, 0, len(p.Components))
+	for local := range p.Components {
+		out = append(out, p.Name+"_"+local)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Set is the packs installed from the user's configured folders.
+type Set struct {
+	packs map[string]*Pack
+	// Problems are packs that were refused, one line each.
+	Problems []string
+}
+
+// Load reads every pack in paths, which come only from the user's own
+// config. Each path is a pack folder (it holds pack.json), a .mkp file, or
+// a folder whose children are pack folders and .mkp files. A refused pack
+// is left out and reported in Problems; a second pack with a namespace
+// already loaded is refused.
+func Load(paths []string) *Set { return LoadLimits(paths, DefaultLimits) }
+
+// LoadLimits is Load with explicit limits.
+func LoadLimits(paths []string, lim Limits) *Set {
+	s := &Set{packs: map[string]*Pack{}}
+	for _, p := range paths {
+		for _, candidate := range s.candidates(p) {
+			pk, err := read(candidate, lim)
+			if err != nil {
+				s.Problems = append(s.Problems, fmt.Sprintf("pack %s was not loaded: %s", candidate, oneLine(err)))
+				continue
+			}
+			if prev, dup := s.packs[pk.Name]; dup {
+				s.Problems = append(s.Problems, fmt.Sprintf("pack %s was not loaded: the namespace %q is already taken by %s", candidate, pk.Name, prev.Path))
+				continue
+			}
+			s.packs[pk.Name] = pk
+		}
+	}
+	return s
+}
+
+// candidates expands one configured path into pack folders and archives.
+func (s *Set) candidates(p string) []string {
+	info, err := os.Stat(p)
+	if err != nil {
+		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, oneLine(err)))
+		return nil
+	}
+	if !info.IsDir() {
+		return []string{p}
+	}
+	if _, err := os.Lstat(filepath.Join(p, ManifestName)); err == nil {
+		return []string{p}
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, oneLine(err)))
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		full := filepath.Join(p, e.Name())
+		switch {
+		case e.Type().IsRegular() && strings.EqualFold(filepath.Ext(e.Name()), Extension):
+			out = append(out, full)
+		case e.IsDir():
+			if _, err := os.Lstat(filepath.Join(full, ManifestName)); err == nil {
+				out = append(out, full)
+			}
+		}
+	}
+	return out
+}
+
+// read opens one pack folder or .mkp archive.
+func read(p string, lim Limits) (*Pack, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	var files *bundle.Files
+	isArchive := !info.IsDir()
+	if isArchive {
+		if !strings.EqualFold(filepath.Ext(p), Extension) {
+			return nil, fmt.Errorf("it is neither a pack folder nor a %s file", Extension)
+		}
+		files, err = bundle.ReadZip(p, "pack", lim.Archive)
+	} else {
+		files, err = bundle.ReadDir(p, "pack", lim.Archive)
+	}
+	if err != nil {
+		return nil, err
+	}
+	raw, ok := files.Get(ManifestName)
+	if !ok {
+		return nil, errors.New("it has no " + ManifestName)
+	}
+	m, err := ParseManifest(raw)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := files.Get("webview.js"); isArchive && !ok {
+		return nil, errors.New("it has no webview.js")
+	}
+	pk := &Pack{Manifest: *m, Path: p, modules: map[string]string{}}
+	for _, name := range files.Names() {
+		rest, ok := strings.CutPrefix(name, bundle.ScriptsDir+"/")
+		if !ok || !strings.HasSuffix(rest, ".lua") {
+			continue
+		}
+		src, _ := files.Get(name)
+		if len(src) > lim.ModuleBytes {
+			return nil, fmt.Errorf("module %s is %d bytes, over the %d-byte limit", strconv.Quote(name), len(src), lim.ModuleBytes)
+		}
+		pk.modules[strings.TrimSuffix(rest, ".lua")] = string(src)
+	}
+	return pk, nil
+}
+
+// Names returns the installed pack names, sorted.
+func (s *Set) Names() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, 0, len(s.packs))
+	for n := range s.packs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Get returns an installed pack by name.
+func (s *Set) Get(name string) (*Pack, bool) {
+	if s == nil {
+		return nil, false
+	}
+	p, ok := s.packs[name]
+	return p, ok
+}
+
+// SplitDirective splits a pack component's directive name ("ana_timeline")
+// into the pack namespace and the local name. ok is false when the name
+// cannot be a pack component (no underscore, or an invalid namespace).
+func SplitDirective(directive string) (packName, local string, ok bool) {
+	packName, local, found := strings.Cut(directive, "_")
+	if !found || local == "" || !ValidName(packName) {
+		return "", "", false
+	}
+	return packName, local, true
+}
+
+// Lookup describes a directive name for the renderer: whether it names a
+// pack component, which pack, whether that pack is installed, and the
+// component when it is.
+type Lookup struct {
+	Pack      string
+	Installed bool
+	Engine    string
+	Component Component
+	Found     bool
+}
+
+// Lookup reports what the installed packs know about a directive name.
+// For a name that is no pack component it returns the zero Lookup.
+func (s *Set) Lookup(directive string) Lookup {
+	packName, local, ok := SplitDirective(directive)
+	if !ok {
+		return Lookup{}
+	}
+	p, installed := s.Get(packName)
+	if !installed {
+		return Lookup{Pack: packName}
+	}
+	c, found := p.Components[local]
+	return Lookup{Pack: packName, Installed: true, Engine: p.Engine, Component: c, Found: found}
+}
+
+// Module returns the source of module in pack packName. A pack that is not
+// installed (or no Set at all) is a capability denial; a missing module or
+// compiled bytecode is a *bundle.ModuleError (a script error).
+func (s *Set) Module(packName, module string) (string, error) {
+	p, ok := s.Get(packName)
+	if !ok {
+		return "", &script.Denial{Capability: script.CapRequire,
+			Reason: fmt.Sprintf("require: no pack named %s is installed", strconv.Quote(packName))}
+	}
+	clean, err := bundle.CleanPath(module)
+	if err != nil {
+		return "", &script.Denial{Capability: script.CapRequire, Reason: "require: " + err.Error()}
+	}
+	clean = strings.TrimSuffix(clean, ".lua")
+	src, ok := p.modules[clean]
+	if !ok {
+		return "", &bundle.ModuleError{Path: packName + "/" + clean,
+			Reason: fmt.Sprintf("pack %s has no module %s", strconv.Quote(packName), strconv.Quote(clean))}
+	}
+	if len(src) > 0 && src[0] == 0x1b {
+		return "", &bundle.ModuleError{Path: packName + "/" + clean,
+			Reason: fmt.Sprintf("%s is refused: %s", strconv.Quote(packName+"/"+clean), bundle.ErrBytecode)}
+	}
+	return src, nil
+}
+
+// Require resolves a script's require(name): a first segment of scripts,
+// assets or .cache is a module of the note's bundle (through local, the
+// run's jailed Session; nil for a single-file note), anything else is
+// pack/module through packs (nil when no packs are configured).
+func Require(name string, local *bundle.Session, packs *Set) (string, error) {
+	if name == "" {
+		return "", &bundle.ModuleError{Reason: "require needs a module name"}
+	}
+	if bundle.IsLocalModule(name) {
+		if local == nil {
+			p, err := bundle.ModulePath(name)
+			if err != nil {
+				return "", &script.Denial{Capability: script.CapRequire, Reason: "require: " + err.Error()}
+			}
+			return "", &bundle.ModuleError{Path: p, Reason: fmt.Sprintf("no bundle module at %s (this note is not a bundle)", strconv.Quote(p))}
+		}
+		return local.Module(name)
+	}
+	packName, module, ok := strings.Cut(name, "/")
+	if !ok || module == "" || !ValidName(packName) {
+		return "", &bundle.ModuleError{Path: name,
+			Reason: fmt.Sprintf("%s is not a module name (write scripts/name or pack/module)", strconv.Quote(name))}
+	}
+	return packs.Module(packName, module)
+}
+
+// oneLine folds an error onto one line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

@@ -1,0 +1,199 @@
+package pack
+
+import (
+	"archive/zip"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/markii/markii/runtime/bundle"
+	"github.com/markii/markii/runtime/script"
+)
+
+const anaJSON = `{"name":"ana","engine":"react","version":"1.2.0","components":{
+	"timeline":"components/timeline.tsx",
+	"stat":{"source":"components/stat.tsx","kind":"leaf","description":"a number",
+	        "attributes":[{"name":"label","required":true},{"name":"tone","values":["a","b"],"default":"a"}],"color":"x"}}}`
+
+func writeFiles(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func writeMkp(t *testing.T, path string, names []string, contents []string) string {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for i, n := range names {
+		w, err := zw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(contents[i]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return path
+}
+
+func TestParseManifest(t *testing.T) {
+	m, err := ParseManifest([]byte(anaJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Component{Name: "stat", Source: "components/stat.tsx", Description: "a number", Kind: "leaf",
+		Attributes: []Attribute{{Name: "label", Required: true}, {Name: "tone", Values: []string{"a", "b"}, Default: "a"}}}
+	if !reflect.DeepEqual(m.Components["stat"], want) || m.Components["timeline"].Kind != "container" || m.Version != "1.2.0" {
+		t.Fatalf("got %+v", m)
+	}
+	if len(m.Warnings) != 1 || m.Warnings[0] != `components.stat has an unknown key "color"` {
+		t.Fatalf("warnings %q", m.Warnings)
+	}
+	bad := map[string]string{
+		`{"name":"Ana_x","engine":"react","components":{"a":"a.js"}}`:                  `pack.json is invalid: "name" must be a lowercase-kebab pack name`,
+		`{"name":"scripts","engine":"react","components":{"a":"a.js"}}`:                `pack.json is invalid: "name" must be a lowercase-kebab pack name`,
+		`{"name":"ana","engine":"","components":{"a":"a.js"}}`:                         `pack.json is invalid: "engine" must be a non-empty string`,
+		`{"name":"ana","engine":"r","components":{}}`:                                  `pack.json is invalid: "components" must be a non-empty object`,
+		`{"name":"ana","engine":"r","version":"1.2","components":{"a":"a.js"}}`:        `pack.json is invalid: "version" must look like "1.2.3"`,
+		`{"name":"ana","engine":"r","components":{"a":{"kind":"leaf"}}}`:               `pack.json is invalid: components.a.source is missing`,
+		`{"name":"ana","engine":"r","components":{"a":{"source":"x","kind":"block"}}}`: `pack.json is invalid: components.a.kind must be inline, leaf or container`,
+		`{"name":"ana","engine":"r","components":{"a:b":"x"}}`:                         `pack.json is invalid: components["a:b"] is not a component name`,
+		`{"name":"ana","engine":"r","components":{"a":7}}`:                             `pack.json is invalid: components.a must be a source path or an object with "source"`,
+		`"ana"`:                                 `pack.json is invalid: it is not a JSON object`,
+		strings.Repeat(" ", MaxManifestBytes+1): `pack.json is invalid: it is 262145 bytes, over the 262144-byte limit`,
+	}
+	for in, want := range bad {
+		_, err := ParseManifest([]byte(in))
+		var me *ManifestError
+		if !errors.As(err, &me) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%.60s: got %v, want %s", in, err, want)
+		}
+	}
+}
+
+func TestLoadFoldersAndArchives(t *testing.T) {
+	base := t.TempDir()
+	packs := filepath.Join(base, "packs")
+	writeFiles(t, filepath.Join(packs, "ana"), map[string]string{
+		"pack.json":          anaJSON,
+		"scripts/http.lua":   "return {get = 1}",
+		"scripts/util/s.lua": "return 's'",
+		"scripts/bin.lua":    "\x1bLua",
+	})
+	writeMkp(t, filepath.Join(packs, "dash-1.0.0.MKP"),
+		[]string{"pack.json", "webview.js", "scripts/chart.lua", "other.txt"},
+		[]string{`{"name":"dash","engine":"react","components":{"chart":"c.js"}}`, "x", "return 'chart'", "ignored"})
+	writeMkp(t, filepath.Join(packs, "nowebview.mkp"), []string{"pack.json"}, []string{`{"name":"nw","engine":"react","components":{"a":"a.js"}}`})
+	writeMkp(t, filepath.Join(packs, "evil.mkp"), []string{"pack.json", "webview.js", "../../escape.lua"},
+		[]string{`{"name":"evil","engine":"react","components":{"a":"a.js"}}`, "x", "return 1"})
+	// A second pack claiming the "ana" namespace, in another configured folder.
+	other := writeFiles(t, filepath.Join(base, "other-ana"), map[string]string{"pack.json": anaJSON})
+	writeFiles(t, filepath.Join(packs, "not-a-pack"), map[string]string{"readme.txt": "x"})
+
+	s := Load([]string{packs, other, filepath.Join(base, "missing")})
+	if got := s.Names(); !reflect.DeepEqual(got, []string{"ana", "dash"}) {
+		t.Fatalf("names %v; problems %q", got, s.Problems)
+	}
+	problems := strings.Join(s.Problems, "\n")
+	for _, want := range []string{
+		`evil.mkp is not a valid Markii pack: entry "../../escape.lua" escapes or is malformed (it contains a ".." segment)`,
+		"nowebview.mkp was not loaded: it has no webview.js",
+		`other-ana was not loaded: the namespace "ana" is already taken by ` + filepath.Join(packs, "ana"),
+		"packs folder " + filepath.Join(base, "missing") + " cannot be read",
+	} {
+		if !strings.Contains(problems, want) {
+			t.Errorf("problems lack %q:\n%s", want, problems)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(base, "escape.lua")); !os.IsNotExist(err) {
+		t.Fatal("a pack entry was written outside")
+	}
+	ana, _ := s.Get("ana")
+	if !reflect.DeepEqual(ana.ComponentNames(), []string{"ana_stat", "ana_timeline"}) {
+		t.Fatalf("components %v", ana.ComponentNames())
+	}
+	if ana.Modules()["util/s"] != "return 's'" {
+		t.Fatalf("modules %v", ana.Modules())
+	}
+
+	if src, err := Require("dash/chart", nil, s); err != nil || src != "return 'chart'" {
+		t.Fatalf("dash/chart: %q %v", src, err)
+	}
+	if src, err := Require("ana/util/s.lua", nil, s); err != nil || src != "return 's'" {
+		t.Fatalf("ana/util/s: %q %v", src, err)
+	}
+	var me *bundle.ModuleError
+	if _, err := Require("ana/missing", nil, s); !errors.As(err, &me) || err.Error() != `require: pack "ana" has no module "missing"` {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Require("ana/bin", nil, s); !errors.As(err, &me) || !strings.Contains(err.Error(), "compiled Lua bytecode") {
+		t.Fatalf("got %v", err)
+	}
+	wantDenial(t, errOf(Require("ana/../x", nil, s)), `require: bundle path "../x" is refused: it contains a ".." segment`)
+	wantDenial(t, errOf(Require("charts/line", nil, s)), `require: no pack named "charts" is installed`)
+	wantDenial(t, errOf(Require("charts/line", nil, nil)), `require: no pack named "charts" is installed`)
+	if _, err := Require("../x", nil, s); !errors.As(err, &me) || err.Error() != `require: "../x" is not a module name (write scripts/name or pack/module)` {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Require("scripts/x", nil, s); !errors.As(err, &me) || err.Error() != `require: no bundle module at "scripts/x.lua" (this note is not a bundle)` {
+		t.Fatalf("got %v", err)
+	}
+
+	if l := s.Lookup("ana_stat"); !l.Installed || !l.Found || l.Engine != "react" || l.Component.Kind != "leaf" {
+		t.Fatalf("lookup %+v", l)
+	}
+	if l := s.Lookup("charts_line"); l.Pack != "charts" || l.Installed {
+		t.Fatalf("lookup %+v", l)
+	}
+	if l := s.Lookup("callout"); l.Pack != "" {
+		t.Fatalf("lookup %+v", l)
+	}
+	var none *Set
+	if l := none.Lookup("ana_stat"); l.Pack != "ana" || l.Installed {
+		t.Fatalf("nil set lookup %+v", l)
+	}
+}
+
+func TestRequireBundleLocalThroughSession(t *testing.T) {
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"manifest.json": `{"spec":"0.1.0","permissions":{"bundle":["read"]}}`,
+		"note.mk.md":    "# x",
+		"scripts/m.lua": "return 'm'",
+	})
+	b, err := bundle.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := b.Session([]bundle.Grant{bundle.GrantRead}, script.TierAuto)
+	if src, err := Require("scripts/m", s, nil); err != nil || src != "return 'm'" {
+		t.Fatalf("%q %v", src, err)
+	}
+	wantDenial(t, errOf(Require("scripts/../../m", s, nil)), `require: bundle path "scripts/../../m.lua" is refused: it contains a ".." segment`)
+}
+
+func errOf(_ string, err error) error { return err }
+
+func wantDenial(t *testing.T, err error, reason string) {
+	t.Helper()
+	var d *script.Denial
+	if !errors.As(err, &d) || d.Capability != script.CapRequire || d.Reason != reason {
+		t.Fatalf("got %T %v, want a require denial %q", err, err, reason)
+	}
+}

@@ -1,0 +1,105 @@
+package viewer
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/theme"
+)
+
+// chrome draws the viewer's own text (status bar, panes, dialog) at the
+// level the caller chose. Its strings are markii's own or sanitized.
+type chrome struct {
+	level ansi.Level
+	st    render.Styles
+	// match and current are the search highlight styles.
+	match, current ansi.Style
+	// linkFocus marks the focused link.
+	linkFocus ansi.Style
+}
+
+func newChrome(level ansi.Level, t theme.Theme) *chrome {
+	st := render.NewStyles(t)
+	return &chrome{
+		level:     level,
+		st:        st,
+		match:     ansi.Style{FG: render.ColorOf(t.CodeBG), BG: render.ColorOf(t.Warning)},
+		current:   ansi.Style{FG: render.ColorOf(t.CodeBG), BG: render.ColorOf(t.Accent), Bold: true},
+		linkFocus: ansi.Style{Inverse: true, Underline: true},
+	}
+}
+
+func (c *chrome) paint(s string, st ansi.Style) string {
+	return string(ansi.AppendLine(nil, ansi.Line{{Text: s, Style: st}}, c.level))
+}
+
+func (c *chrome) title(s string) string    { return c.paint(s, ansi.Style{Bold: true}) }
+func (c *chrome) dim(s string) string      { return c.paint(s, c.st.Dim) }
+func (c *chrome) selected(s string) string { return c.paint(s, ansi.Style{Inverse: true}) }
+
+// bar draws the status bar: left text, right text, padded to width.
+func (c *chrome) bar(left, right string, width int) string {
+	right = fit(right, width)
+	gap := width - ansi.Width(right)
+	left = fit(left, max(gap-1, 0))
+	pad := max(width-ansi.Width(left)-ansi.Width(right), 0)
+	return c.paint(left+strings.Repeat(" ", pad)+right, ansi.Style{Inverse: true})
+}
+
+// dialog draws a box with lines of text centered in width; lipgloss only
+// lays out the border (no colors).
+func (c *chrome) dialog(lines []string, width int) []string {
+	inner := min(max(width-6, 10), 72)
+	body := make([]string, 0, len(lines))
+	for _, l := range lines {
+		body = append(body, wrapPlain(l, inner)...)
+	}
+	box := lipgloss.NewStyle().
+		Border(lipgloss.RoundedBorder()).
+		Padding(0, 1).
+		Width(inner + 2).
+		Render(strings.Join(body, "\n"))
+	out := strings.Split(box, "\n")
+	indent := strings.Repeat(" ", max((width-ansi.Width(out[0]))/2, 0))
+	for i := range out {
+		out[i] = indent + out[i]
+	}
+	return out
+}
+
+// wrapPlain breaks plain text into lines of at most width cells.
+func wrapPlain(s string, width int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		for ansi.Width(w) > width {
+			if line != "" {
+				out = append(out, line)
+				line = ""
+			}
+			cut := fit(w, width)
+			cut = strings.TrimSuffix(cut, "…")
+			if cut == "" {
+				cut = w[:1]
+			}
+			out = append(out, cut)
+			w = w[len(cut):]
+		}
+		switch {
+		case line == "":
+			line = w
+		case ansi.Width(line)+1+ansi.Width(w) <= width:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = w
+		}
+	}
+	if line != "" || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package viewer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSearchHighlightsRenderedTextIncrementally(t *testing.T) {
+	// The source has `**bo**ld` markup; the rendered text is "bold".
+	src := "# Title\n\nA **bo**ld word, another bold word.\n\n" + longNote(6, 3) + "\nLast bold line.\n"
+	m := newTest(t, src, 80, 12, nil)
+	press(m, "/")
+	typeText(m, "b")
+	if !strings.Contains(status(m), "/b") {
+		t.Fatalf("prompt not in the status bar: %q", status(m))
+	}
+	typeText(m, "old")
+	if got := status(m); !strings.Contains(got, "1/3 matches") {
+		t.Fatalf("status %q, want 1/3 matches (the rendered text, not the markup)", got)
+	}
+	// The current match is drawn in the current-match style, the others in
+	// the match style, as spans the ansi encoder wrote.
+	frame := m.View()
+	cur := string(m.chrome.paint("bo", m.chrome.current))
+	if !strings.Contains(frame, cur) && !strings.Contains(frame, string(m.chrome.paint("bold", m.chrome.current))) {
+		t.Fatalf("current match not highlighted:\n%q", frame)
+	}
+	if !strings.Contains(frame, m.chrome.paint("bold", m.chrome.match)) {
+		t.Fatalf("other match not highlighted:\n%q", frame)
+	}
+	press(m, "enter")
+	if m.search.editing {
+		t.Fatal("enter did not close the prompt")
+	}
+	press(m, "n")
+	if !strings.Contains(status(m), "2/3 matches") {
+		t.Fatalf("n: status %q", status(m))
+	}
+	press(m, "n")
+	if !strings.Contains(status(m), "3/3 matches") {
+		t.Fatalf("n: status %q", status(m))
+	}
+	if !strings.Contains(screen(m), "Last bold line.") {
+		t.Fatalf("n did not scroll to the last match:\n%s", screen(m))
+	}
+	press(m, "n")
+	if !strings.Contains(status(m), "1/3 matches") {
+		t.Fatalf("n wraps: status %q", status(m))
+	}
+	press(m, "N")
+	if !strings.Contains(status(m), "3/3 matches") {
+		t.Fatalf("N wraps back: status %q", status(m))
+	}
+}
+
+func TestSearchNoMatchAndBackspace(t *testing.T) {
+	m := newTest(t, longNote(3, 2), 80, 12, nil)
+	press(m, "/")
+	typeText(m, "needlx")
+	if !strings.Contains(status(m), "no matches") {
+		t.Fatalf("status %q", status(m))
+	}
+	press(m, "backspace")
+	typeText(m, "e")
+	if !strings.Contains(status(m), "1/1 matches") {
+		t.Fatalf("after fixing the typo: status %q", status(m))
+	}
+	if !strings.Contains(screen(m), "The needle hides") {
+		t.Fatalf("incremental search did not scroll to the match:\n%s", screen(m))
+	}
+}
+
+func TestSearchIsCaseInsensitiveAndCached(t *testing.T) {
+	m := newTest(t, longNote(3, 2), 80, 12, nil)
+	press(m, "/")
+	typeText(m, "PARAGRAPH")
+	if n := len(m.search.matches); n != 7 {
+		t.Fatalf("%d matches for PARAGRAPH, want 7 (the intro has one)", n)
+	}
+	typeText(m, " 2")
+	if n := len(m.search.matches); n != 2 {
+		t.Fatalf("%d matches for PARAGRAPH 2, want 2", n)
+	}
+	if _, ok := m.search.cache["paragraph"]; !ok {
+		t.Fatal("the shorter query's result was not kept")
+	}
+}
+
+func TestSearchUnfoldsToShowAMatch(t *testing.T) {
+	m := newTest(t, longNote(3, 2), 80, 12, nil)
+	press(m, "Z")
+	mustLack(t, m, "Paragraph 3.2")
+	press(m, "/")
+	typeText(m, "3.2 of")
+	press(m, "enter")
+	mustContain(t, m, "Paragraph 3.2")
+}
+
+func TestHighlightSplitsSpans(t *testing.T) {
+	m := newTest(t, "one **two** three\n", 80, 5, nil)
+	line := m.pg.lines()[0]
+	ms := []match{{line: 0, start: 2, end: 9}}
+	got := highlight(line, ms, 0, 0, m.chrome.match, m.chrome.current)
+	if got.Text() != line.Text() {
+		t.Fatalf("highlight changed the text: %q", got.Text())
+	}
+	var hl string
+	for _, s := range got {
+		if s.Style == m.chrome.current {
+			hl += s.Text
+		}
+	}
+	if hl != "e two t" {
+		t.Fatalf("highlighted %q, want %q", hl, "e two t")
+	}
+}

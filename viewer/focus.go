@@ -1,0 +1,350 @@
+package viewer
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
+)
+
+// moveFocus focuses the next (d > 0) or previous target, wrapping, and
+// scrolls it into view. With focus off it starts from the screen.
+func (m *Model) moveFocus(d int) {
+	n := len(m.pg.targets)
+	if n == 0 {
+		m.message = "nothing focusable"
+		return
+	}
+	next := 0
+	if m.focus < 0 {
+		// Start at the first target on screen (or after it).
+		top := m.topLine()
+		next = -1
+		for i, t := range m.pg.targets {
+			if t.end > top {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			next = 0
+		}
+		if d < 0 {
+			next = (next - 1 + n) % n
+		}
+	} else {
+		next = (m.focus + d + n) % n
+	}
+	m.setFocus(next)
+}
+
+// setFocus focuses target i (-1 for none) and scrolls it into view. The
+// focus mark is drawn over the visible window (see markWidget), so moving
+// the focus never lays the note out again.
+func (m *Model) setFocus(i int) {
+	m.message = ""
+	m.focus = min(i, len(m.pg.targets)-1)
+	if m.focus >= 0 {
+		t := m.pg.targets[m.focus]
+		m.pg.unfoldLine(t.line)
+		r := m.pg.rowOf(t.line)
+		if r < m.top || r >= m.top+m.bodyHeight() {
+			m.scrollTo(r - 2)
+		}
+	}
+}
+
+// markWidget draws the focus mark of a tabs or details block on its first
+// line: layout leaves a two-cell gutter in front of the block's header,
+// which becomes `› ` in the accent color; the active tab or the details
+// title takes the accent too, and a details block gets its enter hint
+// when it fits.
+func (m *Model) markWidget(line ansi.Line, t target) ansi.Line {
+	gutter := -1
+	for i, s := range line {
+		if s.Text == "  " && s.Style.IsZero() && s.Link == "" {
+			gutter = i
+			continue
+		}
+		if strings.TrimSpace(s.Text) != "" {
+			break
+		}
+	}
+	if gutter < 0 {
+		return line
+	}
+	st := m.chrome.st
+	out := make(ansi.Line, 0, len(line)+1)
+	out = append(out, line[:gutter]...)
+	out = append(out, ansi.Span{Text: "› ", Style: st.Accent})
+	for i, s := range line[gutter+1:] {
+		switch {
+		case t.kind == render.FocusDetails && i == 1:
+			s.Style = render.Over(s.Style, render.Over(st.Accent, ansi.Style{Bold: true}))
+		case t.kind == render.FocusTabs && s.Text == "["+t.label+"]":
+			s.Style = render.Over(s.Style, st.Accent)
+		}
+		out = append(out, s)
+	}
+	if t.kind == render.FocusDetails {
+		hint := "  enter to open"
+		if m.isOpen(t) {
+			hint = "  enter to close"
+		}
+		if out.Width()+ansi.Width(hint) <= m.width {
+			out = append(out, ansi.Span{Text: hint, Style: st.Dim})
+		}
+	}
+	return out
+}
+
+// relayout changes the live state and lays the page out again. Lines
+// above the changed block keep their place; lines below move by the
+// block's change in height; a reader inside the block stays at its top.
+func (m *Model) relayout(change func(), block int) {
+	top := m.topLine()
+	var before target
+	if block >= 0 {
+		before = m.pg.targets[block]
+	}
+	change()
+	m.pg.layout()
+	m.search.rerun(m.pg)
+	if block >= 0 && block < len(m.pg.targets) {
+		after := m.pg.targets[block]
+		switch {
+		case top >= before.end:
+			top += after.end - before.end
+		case top > before.line:
+			top = after.line
+		}
+	}
+	m.top = m.pg.rowOf(top)
+	m.scrollTo(m.top)
+}
+
+// focused returns the focused target.
+func (m *Model) focused() (target, bool) {
+	if m.focus < 0 || m.focus >= len(m.pg.targets) {
+		return target{}, false
+	}
+	return m.pg.targets[m.focus], true
+}
+
+// focusLabel describes the focused block for the status bar.
+func (m *Model) focusLabel() string {
+	t, ok := m.focused()
+	if !ok {
+		return ""
+	}
+	switch t.kind {
+	case render.FocusTabs:
+		return fmt.Sprintf("tabs %q  ←→ switch", t.label)
+	case render.FocusDetails:
+		if m.isOpen(t) {
+			return fmt.Sprintf("details %q  enter closes", t.label)
+		}
+		return fmt.Sprintf("details %q  enter opens", t.label)
+	}
+	if isNoteLink(t.url) {
+		return "link  enter opens " + t.url
+	}
+	return "link  o shows the address"
+}
+
+// isOpen reports whether a details block is open: layout draws `▾` in
+// front of an open one's title and `▸` in front of a closed one's.
+func (m *Model) isOpen(t target) bool {
+	if o, ok := m.pg.live.Open[t.id]; ok {
+		return o
+	}
+	lines := m.pg.lines()
+	if t.line < 0 || t.line >= len(lines) {
+		return false
+	}
+	for _, s := range lines[t.line] {
+		switch s.Text {
+		case "▾ ":
+			return true
+		case "▸ ":
+			return false
+		}
+	}
+	return false
+}
+
+// switchTab moves the focused tabs block to the next or previous panel.
+func (m *Model) switchTab(d int) {
+	t, ok := m.focused()
+	if !ok || t.kind != render.FocusTabs {
+		return
+	}
+	var panels []string
+	for _, f := range m.pg.laid.Focusables {
+		if f.ID == t.id {
+			panels = f.Panels
+		}
+	}
+	if len(panels) < 2 {
+		return
+	}
+	cur := m.pg.live.ActiveTab[t.id]
+	next := (cur + d + len(panels)) % len(panels)
+	m.relayout(func() { m.pg.live.ActiveTab[t.id] = next }, m.focus)
+}
+
+// enter toggles a focused details block or follows a focused note link.
+func (m *Model) enter() tea.Cmd {
+	t, ok := m.focused()
+	if !ok {
+		return nil
+	}
+	switch t.kind {
+	case render.FocusDetails:
+		open := !m.isOpen(t)
+		m.relayout(func() { m.pg.live.Open[t.id] = open }, m.focus)
+	case render.FocusTabs:
+		m.switchTab(1)
+	case render.FocusLink:
+		m.follow(t.url)
+	}
+	return nil
+}
+
+// isNoteLink reports whether u is a relative link to another note.
+func isNoteLink(u string) bool {
+	if u == "" || strings.HasPrefix(u, "/") || strings.HasPrefix(u, "#") || strings.Contains(u, "://") {
+		return false
+	}
+	if i := strings.IndexByte(u, ':'); i >= 0 && !strings.ContainsAny(u[:i], "/?#") {
+		return false
+	}
+	p := strings.ToLower(strings.SplitN(strings.SplitN(u, "#", 2)[0], "?", 2)[0])
+	return strings.HasSuffix(p, ".mk.md") || strings.HasSuffix(p, ".mkz") || strings.HasSuffix(p, ".md")
+}
+
+// resolveNote finds the file a note link names: relative to the open
+// note's folder, and `x.mk.md` as `x.mkz` when that bundle exists.
+func (m *Model) resolveNote(u string) (string, error) {
+	if m.note.Path == "" {
+		return "", fmt.Errorf("this note has no folder to resolve %s against", u)
+	}
+	p := strings.SplitN(strings.SplitN(u, "#", 2)[0], "?", 2)[0]
+	if dec, err := url.PathUnescape(p); err == nil {
+		p = dec
+	}
+	abs := filepath.Join(filepath.Dir(m.note.Path), filepath.FromSlash(p))
+	if strings.HasSuffix(strings.ToLower(abs), ".mk.md") {
+		mkz := abs[:len(abs)-len(".mk.md")] + ".mkz"
+		if _, err := os.Stat(mkz); err == nil {
+			return mkz, nil
+		}
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return "", fmt.Errorf("%s does not exist", abs)
+	}
+	return abs, nil
+}
+
+// inTree reports whether path lies in the folder tree of the first note.
+func (m *Model) inTree(path string) bool {
+	if m.first.Path == "" {
+		return false
+	}
+	root := filepath.Dir(m.first.Path)
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// follow opens a linked note; its scripts never run. A note outside the
+// first note's folder tree is opened only after its path was shown and
+// Enter pressed again.
+func (m *Model) follow(u string) {
+	if !isNoteLink(u) {
+		m.message = "not a note link: " + u
+		return
+	}
+	if m.opt.Load == nil {
+		m.message = "opening linked notes is not available here"
+		return
+	}
+	path, err := m.resolveNote(u)
+	if err != nil {
+		m.message = err.Error()
+		return
+	}
+	if !m.inTree(path) && m.confirm != path {
+		m.confirm = path
+		m.message = "outside this note's folder: " + path + "  enter opens it"
+		return
+	}
+	m.confirm = ""
+	n, err := m.opt.Load(path)
+	if err != nil {
+		m.message = err.Error()
+		return
+	}
+	m.history = append(m.history, place{note: m.note, pg: m.pg, top: m.top, focus: m.focus})
+	m.note = n
+	m.pg = m.newPage(n, staleValues(n.Values))
+	m.search.run(m.pg, "")
+	m.top, m.focus = 0, -1
+	m.message = "scripts of linked notes do not run"
+}
+
+// back returns to the note and place the reader came from.
+func (m *Model) back() {
+	if len(m.history) == 0 {
+		m.message = "no earlier note"
+		return
+	}
+	p := m.history[len(m.history)-1]
+	m.history = m.history[:len(m.history)-1]
+	m.note, m.pg, m.focus, m.top = p.note, p.pg, p.focus, p.top
+	m.loadGen++
+	m.loading = false
+	if m.pg.opt.Width != m.width {
+		// The terminal was resized while the linked note was open.
+		a := m.anchor()
+		m.pg.opt.Width = m.width
+		m.pg.layout()
+		m.restore(a)
+	}
+	m.scrollTo(m.top)
+	m.search.run(m.pg, "")
+	m.message = ""
+}
+
+// showURL shows the focused link's full address, and opens it in a
+// browser when the user turned that on (http and https only).
+func (m *Model) showURL() tea.Cmd {
+	t, ok := m.focused()
+	if !ok || t.kind != render.FocusLink {
+		m.message = "focus a link first (tab)"
+		return nil
+	}
+	m.message = t.url
+	if m.opt.OpenBrowser == nil {
+		return nil
+	}
+	lu := strings.ToLower(t.url)
+	if !strings.HasPrefix(lu, "http://") && !strings.HasPrefix(lu, "https://") {
+		return nil
+	}
+	open, u := m.opt.OpenBrowser, t.url
+	return func() tea.Msg {
+		if err := open(u); err != nil {
+			return statusMsg("could not open a browser: " + err.Error())
+		}
+		return statusMsg("opened " + u)
+	}
+}
+
+// statusMsg sets the status bar message.
+type statusMsg string

@@ -1,0 +1,57 @@
+package viewer
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap is every key the reader answers; the help overlay lists them all.
+type keyMap struct {
+	Down, Up, PageDown, PageUp, HalfDown, HalfUp, Top, Bottom key.Binding
+	Search, Next, Prev, TOC, NextHeading, PrevHeading         key.Binding
+	Focus, FocusBack, Left, Right, Enter, Fold, FoldAll       key.Binding
+	Run, Diagnostics, ShowURL, Back, Help, Quit               key.Binding
+}
+
+var keys = keyMap{
+	Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j ↓", "scroll down a line (next block in focus mode)")),
+	Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k ↑", "scroll up a line (previous block in focus mode)")),
+	PageDown:    key.NewBinding(key.WithKeys(" ", "pgdown", "f"), key.WithHelp("space PgDn", "page down")),
+	PageUp:      key.NewBinding(key.WithKeys("b", "pgup"), key.WithHelp("b PgUp", "page up")),
+	HalfDown:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half a page down")),
+	HalfUp:      key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half a page up")),
+	Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g Home", "go to the top")),
+	Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G End", "go to the end")),
+	Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the text")),
+	Next:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
+	Prev:        key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+	TOC:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "table of contents")),
+	NextHeading: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next heading")),
+	PrevHeading: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous heading")),
+	Focus:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus the next tabs, details or link")),
+	FocusBack:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus the previous one")),
+	Left:        key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("← →", "switch tab panels")),
+	Right:       key.NewBinding(key.WithKeys("right", "l")),
+	Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open/close details, follow a note link")),
+	Fold:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "fold or unfold this section")),
+	FoldAll:     key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "fold or unfold all sections")),
+	Run:         key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run the note's scripts")),
+	Diagnostics: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diagnostics")),
+	ShowURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show the focused link's address")),
+	Back:        key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "back to the previous note")),
+	Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "this help")),
+	Quit:        key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q esc ctrl+c", "quit (esc first closes a pane, search, focus or run)")),
+}
+
+// helpRows are the help overlay's rows in order.
+func helpRows() [][2]string {
+	var out [][2]string
+	for _, b := range []key.Binding{
+		keys.Down, keys.Up, keys.PageDown, keys.PageUp, keys.HalfDown, keys.HalfUp, keys.Top, keys.Bottom,
+		keys.Search, keys.Next, keys.Prev, keys.TOC, keys.NextHeading, keys.PrevHeading,
+		keys.Focus, keys.FocusBack, keys.Left, keys.Enter, keys.Fold, keys.FoldAll,
+		keys.Run, keys.Diagnostics, keys.ShowURL, keys.Back, keys.Help, keys.Quit,
+	} {
+		h := b.Help()
+		out = append(out, [2]string{h.Key, h.Desc})
+	}
+	out = append(out, [2]string{"mouse wheel", "scroll"})
+	return out
+}

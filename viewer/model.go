@@ -1,0 +1,697 @@
+package viewer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/sanitize"
+)
+
+// paneKind names the open pane.
+type paneKind int
+
+const (
+	noPane paneKind = iota
+	helpPane
+	tocPane
+	diagPane
+)
+
+// place is where the reader is in a note, to come back to it.
+type place struct {
+	note    *Note
+	pg      *page
+	top     int
+	focus   int
+	message string
+}
+
+// Model is the viewer's root model. It composes the reader (scrolling and
+// focus over the page), the search prompt, the panes (help, table of
+// contents, diagnostics), the grant dialog and the script run.
+type Model struct {
+	opt    Options
+	chrome *chrome
+	note   *Note
+	// first is the note the viewer was opened with; only its scripts run.
+	first  *Note
+	pg     *page
+	values render.Values
+
+	width, height int
+	// top is the first visible row.
+	top int
+	// focus is the focused target's index, -1 when focus mode is off.
+	focus int
+
+	search   searcher
+	paneKind paneKind
+	pane     *pane
+	message  string
+	// confirm is a linked note outside the first note's folder tree that
+	// waits for a second Enter.
+	confirm string
+	history []place
+
+	run    runState
+	watch  *watcher
+	reload int
+	// loading is set while a long note's full page is laid out in the
+	// background; loadGen tells its result from an older note's.
+	loading bool
+	loadGen int
+
+	// keepWidth holds a --width until the terminal's first resize.
+	keepWidth bool
+
+	// failure is an internal error that ended the program.
+	failure error
+}
+
+// New returns a viewer model for opt.
+func New(opt Options) *Model {
+	if opt.Note == nil {
+		opt.Note = &Note{Name: "note"}
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Width <= 0 {
+		opt.Width = 80
+	}
+	if opt.RefreshInterval > 0 && opt.RefreshInterval < MinRefresh {
+		opt.RefreshInterval = MinRefresh
+	}
+	m := &Model{opt: opt, chrome: newChrome(opt.Level, opt.Theme), note: opt.Note, first: opt.Note, width: opt.Width, height: 24, focus: -1, keepWidth: opt.KeepWidth}
+	m.values = staleValues(opt.Note.Values)
+	if src := opt.Note.Source; len(src) >= progressiveFrom {
+		if cut := prefixCut(src, prefixBytes); cut < len(src) {
+			m.pg = newPage(src[:cut], m.pageOptions(m.values))
+			m.loading = true
+			return m
+		}
+	}
+	m.pg = m.newPage(opt.Note, m.values)
+	return m
+}
+
+// staleValues copies stored values, marking fresh ones stale: they come
+// from an earlier session until this one refreshes them.
+func staleValues(v render.Values) render.Values {
+	out := make(render.Values, len(v))
+	for k, e := range v {
+		if e.Status == render.Fresh {
+			e.Status = render.Stale
+		}
+		out[k] = e
+	}
+	return out
+}
+
+func (m *Model) newPage(n *Note, values render.Values) *page {
+	m.loadGen++
+	m.loading = false
+	return newPage(n.Source, m.pageOptions(values))
+}
+
+func (m *Model) pageOptions(values render.Values) render.Options {
+	return render.Options{
+		Width:  m.width,
+		Level:  m.opt.Level,
+		Theme:  m.opt.Theme,
+		Values: values,
+		Now:    m.opt.Now(),
+	}
+}
+
+// Init starts the unattended runs the user's settings ask for and the
+// file watcher.
+func (m *Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if m.loading {
+		// Let the first frame reach the terminal before the whole note
+		// is parsed alongside the reader.
+		full := m.layoutFull()
+		cmds = append(cmds, tea.Tick(firstFrameHead, func(time.Time) tea.Msg { return startFullMsg{full} }))
+	}
+	if m.opt.Watch && m.opt.Load != nil && m.note.Path != "" {
+		m.watch = newWatcher(m.note.Watch)
+		cmds = append(cmds, m.watch.wait())
+	}
+	if !m.opt.ScriptsDisabled && m.opt.Runner != nil {
+		if m.opt.RunOnOpen {
+			cmds = append(cmds, func() tea.Msg { return autoRunMsg{} })
+		} else if m.opt.RefreshInterval > 0 {
+			cmds = append(cmds, m.scheduleRefresh())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// bodyHeight is the number of rows the note gets.
+func (m *Model) bodyHeight() int { return max(m.height-1, 1) }
+
+func (m *Model) maxTop() int { return max(len(m.pg.rows)-m.bodyHeight(), 0) }
+
+func (m *Model) scrollTo(r int) { m.top = max(0, min(r, m.maxTop())) }
+
+// topLine is the page line at the top of the screen.
+func (m *Model) topLine() int { return m.pg.lineOf(m.top) }
+
+// Update handles one message. An internal error ends the program with the
+// terminal restored and the error kept for one line on exit.
+func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.failure = fmt.Errorf("the viewer stopped after an internal error (%v); please report it", r)
+			model, cmd = m, tea.Quit
+		}
+	}()
+	return m, m.update(msg)
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		w := msg.Width
+		if m.keepWidth {
+			// The size the terminal reports at start is not a resize.
+			m.keepWidth = false
+			w = m.width
+		}
+		m.resize(w, msg.Height)
+		return nil
+	case tea.MouseMsg:
+		if msg.Action != tea.MouseActionPress {
+			return nil
+		}
+		switch msg.Button {
+		case tea.MouseButtonWheelDown:
+			m.scrollTo(m.top + 3)
+		case tea.MouseButtonWheelUp:
+			m.scrollTo(m.top - 3)
+		}
+		return nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	case panicMsg:
+		m.failure = msg.err
+		return tea.Quit
+	case fullPageMsg:
+		m.fullPage(msg)
+		return nil
+	case startFullMsg:
+		return msg.cmd
+	}
+	if cmd, ok := m.runUpdate(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.reloadUpdate(msg); ok {
+		return cmd
+	}
+	return nil
+}
+
+// resize lays the note out at a new width, keeping the reader's place.
+func (m *Model) resize(w, h int) {
+	w, h = max(w, 1), max(h, 2)
+	if w == m.width {
+		m.height = h
+		m.scrollTo(m.top)
+		return
+	}
+	anchor := m.anchor()
+	m.width, m.height = w, h
+	m.pg.opt.Width = w
+	m.pg.layout()
+	m.search.rerun(m.pg)
+	m.restore(anchor)
+}
+
+// anchor records the top line relative to the heading above it.
+type anchor struct {
+	heading  int
+	offset   float64
+	fraction float64
+}
+
+func (m *Model) anchor() anchor {
+	ln := m.topLine()
+	a := anchor{heading: -1}
+	n := len(m.pg.lines())
+	if n > 0 {
+		a.fraction = float64(ln) / float64(n)
+	}
+	hs := m.pg.laid.Headings
+	for i := len(hs) - 1; i >= 0; i-- {
+		if hs[i].Line <= ln {
+			a.heading = i
+			next := n
+			if i+1 < len(hs) {
+				next = hs[i+1].Line
+			}
+			if span := next - hs[i].Line; span > 0 {
+				a.offset = float64(ln-hs[i].Line) / float64(span)
+			}
+			break
+		}
+	}
+	return a
+}
+
+func (m *Model) restore(a anchor) {
+	hs := m.pg.laid.Headings
+	n := len(m.pg.lines())
+	ln := int(a.fraction * float64(n))
+	if a.heading >= 0 && a.heading < len(hs) {
+		next := n
+		if a.heading+1 < len(hs) {
+			next = hs[a.heading+1].Line
+		}
+		ln = hs[a.heading].Line + int(a.offset*float64(next-hs[a.heading].Line)+0.5)
+	}
+	m.top = m.pg.rowOf(ln)
+	m.scrollTo(m.top)
+}
+
+// key handles one key press: the dialog first, then the search prompt,
+// then an open pane, then the reader.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	if m.run.asking != nil {
+		return m.dialogKey(msg)
+	}
+	if m.search.editing {
+		return m.searchKey(msg)
+	}
+	if m.pane != nil {
+		return m.paneKey(msg)
+	}
+	return m.readerKey(msg)
+}
+
+func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+	switch m.search.update(msg) {
+	case searchChanged:
+		m.search.run(m.pg, string(m.search.input))
+		m.search.firstFrom(m.topLine())
+		m.showMatch()
+	case searchCancel:
+		m.search.run(m.pg, "")
+	case searchDone:
+		m.showMatch()
+	}
+	return nil
+}
+
+// showMatch scrolls the current match into view, unfolding its section.
+func (m *Model) showMatch() {
+	if len(m.search.matches) == 0 {
+		return
+	}
+	ln := m.search.matches[m.search.current].line
+	m.pg.unfoldLine(ln)
+	r := m.pg.rowOf(ln)
+	if r < m.top || r >= m.top+m.bodyHeight() {
+		m.scrollTo(r - m.bodyHeight()/3)
+	}
+}
+
+func (m *Model) paneKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyCtrlC {
+		return m.quit()
+	}
+	switch m.pane.update(msg, m.bodyHeight()-1) {
+	case paneClose:
+		m.pane, m.paneKind = nil, noPane
+	case paneChoose:
+		if m.paneKind == tocPane {
+			i := m.pane.cursor
+			if i < len(m.pg.laid.Headings) {
+				ln := m.pg.laid.Headings[i].Line
+				m.pg.unfoldLine(ln)
+				m.scrollTo(m.pg.rowOf(ln))
+			}
+		}
+		m.pane, m.paneKind = nil, noPane
+	}
+	return nil
+}
+
+func (m *Model) openPane(k paneKind) {
+	switch k {
+	case helpPane:
+		rows := helpRows()
+		items := make([]string, len(rows))
+		for i, r := range rows {
+			items[i] = fmt.Sprintf("%-14s %s", r[0], r[1])
+		}
+		m.pane = newPane("Keys", items, false)
+	case tocPane:
+		var items []string
+		cur := 0
+		top := m.topLine()
+		for i, h := range m.pg.laid.Headings {
+			items = append(items, strings.Repeat("  ", max(h.Level-1, 0))+h.Text)
+			if h.Line <= top {
+				cur = i
+			}
+		}
+		m.pane = newPane("Contents", items, true)
+		m.pane.cursor = cur
+		m.pane.offset = max(cur-m.bodyHeight()/2, 0)
+	case diagPane:
+		m.pane = newPane("Diagnostics", m.diagnostics(), false)
+	}
+	m.paneKind = k
+}
+
+// readerKey handles a key on the note itself.
+func (m *Model) readerKey(msg tea.KeyMsg) tea.Cmd {
+	h := m.bodyHeight()
+	if m.confirm != "" && msg.Type != tea.KeyEnter {
+		m.confirm = ""
+	}
+	switch {
+	case msg.Type == tea.KeyCtrlC:
+		return m.quit()
+	case msg.Type == tea.KeyEsc:
+		switch {
+		case m.run.active():
+			m.cancelRun("run cancelled")
+		case m.search.query != "":
+			m.search.run(m.pg, "")
+		case m.focus >= 0:
+			m.setFocus(-1)
+		default:
+			return m.quit()
+		}
+	case key.Matches(msg, keys.Quit):
+		return m.quit()
+	case m.focus >= 0 && key.Matches(msg, keys.Down):
+		m.moveFocus(1)
+	case m.focus >= 0 && key.Matches(msg, keys.Up):
+		m.moveFocus(-1)
+	case key.Matches(msg, keys.Down):
+		m.scrollTo(m.top + 1)
+	case key.Matches(msg, keys.Up):
+		m.scrollTo(m.top - 1)
+	case key.Matches(msg, keys.PageDown):
+		m.scrollTo(m.top + h)
+	case key.Matches(msg, keys.PageUp):
+		m.scrollTo(m.top - h)
+	case key.Matches(msg, keys.HalfDown):
+		m.scrollTo(m.top + h/2)
+	case key.Matches(msg, keys.HalfUp):
+		m.scrollTo(m.top - h/2)
+	case key.Matches(msg, keys.Top):
+		m.scrollTo(0)
+	case key.Matches(msg, keys.Bottom):
+		m.scrollTo(m.maxTop())
+	case key.Matches(msg, keys.Search):
+		m.search.editing = true
+		m.search.input = nil
+	case key.Matches(msg, keys.Next):
+		m.search.step(1)
+		m.showMatch()
+	case key.Matches(msg, keys.Prev):
+		m.search.step(-1)
+		m.showMatch()
+	case key.Matches(msg, keys.TOC):
+		m.openPane(tocPane)
+	case key.Matches(msg, keys.Help):
+		m.openPane(helpPane)
+	case key.Matches(msg, keys.Diagnostics):
+		m.openPane(diagPane)
+	case key.Matches(msg, keys.NextHeading):
+		m.jumpHeading(1)
+	case key.Matches(msg, keys.PrevHeading):
+		m.jumpHeading(-1)
+	case key.Matches(msg, keys.Focus):
+		m.moveFocus(1)
+	case key.Matches(msg, keys.FocusBack):
+		m.moveFocus(-1)
+	case key.Matches(msg, keys.Left):
+		m.switchTab(-1)
+	case key.Matches(msg, keys.Right):
+		m.switchTab(1)
+	case key.Matches(msg, keys.Enter):
+		return m.enter()
+	case key.Matches(msg, keys.Fold):
+		m.fold()
+	case key.Matches(msg, keys.FoldAll):
+		m.foldAll()
+	case key.Matches(msg, keys.Run):
+		return m.startRun(manualTrigger)
+	case key.Matches(msg, keys.ShowURL):
+		return m.showURL()
+	case key.Matches(msg, keys.Back):
+		m.back()
+	}
+	return nil
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.shutdown()
+	return tea.Quit
+}
+
+// shutdown stops a run, the refresh timer and the watcher.
+func (m *Model) shutdown() {
+	m.cancelRun("")
+	m.run.closed = true
+	if m.watch != nil {
+		m.watch.close()
+		m.watch = nil
+	}
+}
+
+// jumpHeading scrolls to the next or previous heading.
+func (m *Model) jumpHeading(d int) {
+	top := m.topLine()
+	hs := m.pg.laid.Headings
+	if d > 0 {
+		for _, h := range hs {
+			if r := m.pg.rowOf(h.Line); r > m.top && int(m.pg.rows[r].fold) < 0 && h.Line > top {
+				m.scrollTo(r)
+				return
+			}
+		}
+		return
+	}
+	for i := len(hs) - 1; i >= 0; i-- {
+		if r := m.pg.rowOf(hs[i].Line); r < m.top {
+			m.scrollTo(r)
+			return
+		}
+	}
+	m.scrollTo(0)
+}
+
+// fold folds or unfolds the section at the top of the screen; the
+// section's heading stays where the reader is.
+func (m *Model) fold() {
+	r := m.pg.rows
+	if len(r) == 0 {
+		return
+	}
+	var si int
+	if f := r[m.top].fold; f >= 0 {
+		si = int(f)
+	} else {
+		si = m.pg.sectionAt(m.topLine())
+	}
+	if si < 0 {
+		m.message = "no section here to fold"
+		return
+	}
+	s := m.pg.sections[si]
+	if s.body >= s.end {
+		m.message = "this section has nothing to fold"
+		return
+	}
+	wasTop := m.top
+	headRow := m.pg.rowOf(s.line)
+	if m.pg.folded[si] {
+		delete(m.pg.folded, si)
+	} else {
+		m.pg.folded[si] = true
+	}
+	m.pg.buildRows()
+	// Keep the heading on the same screen row when it was on screen, else
+	// bring it to the top.
+	if headRow >= wasTop && headRow < wasTop+m.bodyHeight() {
+		m.scrollTo(m.pg.rowOf(s.line) - (headRow - wasTop))
+	} else {
+		m.scrollTo(m.pg.rowOf(s.line))
+	}
+}
+
+// foldAll folds every section, or unfolds all when any is folded.
+func (m *Model) foldAll() {
+	ln := m.topLine()
+	if len(m.pg.folded) > 0 {
+		clear(m.pg.folded)
+	} else {
+		for i, s := range m.pg.sections {
+			if s.body < s.end {
+				m.pg.folded[i] = true
+			}
+		}
+	}
+	m.pg.buildRows()
+	r := m.pg.rowOf(ln)
+	if f := m.pg.rows[r].fold; f >= 0 {
+		r = m.pg.rowOf(m.pg.sections[f].line)
+	}
+	m.scrollTo(r)
+}
+
+// View draws the frame: the visible window of the note (or the open
+// pane) and the status bar.
+func (m *Model) View() (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.failure = fmt.Errorf("the viewer stopped after an internal error (%v); please report it", r)
+			out = ""
+		}
+	}()
+	h := m.bodyHeight()
+	var b strings.Builder
+	if m.pane != nil {
+		for _, l := range m.pane.view(m.chrome, m.width, h) {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	} else {
+		body := m.body(h)
+		if m.run.asking != nil {
+			box := m.chrome.dialog(m.run.asking.lines(), m.width)
+			at := max((h-len(box))/2, 0)
+			for i, l := range box {
+				if at+i < len(body) {
+					body[at+i] = l
+				}
+			}
+		}
+		for _, l := range body {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString(m.statusBar())
+	return b.String()
+}
+
+// body encodes the visible rows of the note.
+func (m *Model) body(h int) []string {
+	out := make([]string, 0, h)
+	lines := m.pg.lines()
+	var ft *target
+	if m.focus >= 0 && m.focus < len(m.pg.targets) {
+		ft = &m.pg.targets[m.focus]
+	}
+	buf := make([]byte, 0, 256)
+	for r := m.top; r < len(m.pg.rows) && len(out) < h; r++ {
+		rw := m.pg.rows[r]
+		if rw.fold >= 0 {
+			s := m.pg.sections[rw.fold]
+			out = append(out, m.chrome.dim(fit(fmt.Sprintf("  ⋯ %d lines folded (z to unfold)", s.end-s.body), m.width)))
+			continue
+		}
+		ln := int(rw.line)
+		line := lines[ln]
+		ms, first := m.search.onLine(ln)
+		if len(ms) > 0 {
+			line = highlight(line, ms, first, m.search.current, m.chrome.match, m.chrome.current)
+		}
+		if ft != nil && ft.line == ln {
+			switch {
+			case ft.kind != render.FocusLink:
+				line = m.markWidget(line, *ft)
+			case len(ms) == 0 && ft.from >= 0 && ft.to <= len(line):
+				line = append(append(append(ansi.Line{}, line[:ft.from]...), markLink(line[ft.from:ft.to], m.chrome.linkFocus)...), line[ft.to:]...)
+			}
+		}
+		buf = ansi.AppendLine(buf[:0], line, m.opt.Level)
+		out = append(out, string(buf))
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	return out
+}
+
+func markLink(spans ansi.Line, st ansi.Style) ansi.Line {
+	out := make(ansi.Line, len(spans))
+	for i, s := range spans {
+		s.Style = render.Over(s.Style, st)
+		out[i] = s
+	}
+	return out
+}
+
+// statusBar draws the bottom line: the prompt or the note's name and the
+// last message on the left; matches, script state and position on the
+// right.
+func (m *Model) statusBar() string {
+	if m.search.editing {
+		return m.chrome.bar("/"+string(m.search.input), m.matchCount(), m.width)
+	}
+	left := " " + m.note.Name
+	if len(m.history) > 0 {
+		left += " (backspace returns)"
+	}
+	if m.message != "" {
+		left += " · " + sanitize.Inline(m.message)
+	} else if t := m.focusLabel(); t != "" {
+		left += " · " + t
+	}
+	var right []string
+	if m.loading {
+		right = append(right, "loading…")
+	}
+	if m.search.query != "" {
+		right = append(right, m.matchCount())
+	}
+	if s := m.runStatus(); s != "" {
+		right = append(right, s)
+	}
+	right = append(right, m.position())
+	return m.chrome.bar(left, strings.Join(right, "  ")+" ", m.width)
+}
+
+func (m *Model) matchCount() string {
+	n := len(m.search.matches)
+	switch {
+	case m.search.query == "" && len(m.search.input) == 0:
+		return ""
+	case n == 0:
+		return "no matches"
+	}
+	return fmt.Sprintf("%d/%d matches", m.search.current+1, n)
+}
+
+// position is "line X/Y P%" of the last visible row.
+func (m *Model) position() string {
+	n := len(m.pg.rows)
+	if n == 0 {
+		return "empty"
+	}
+	bottom := min(m.top+m.bodyHeight(), n)
+	pct := 100
+	if m.maxTop() > 0 {
+		pct = m.top * 100 / m.maxTop()
+	}
+	pos := "line " + strconv.Itoa(m.topLine()+1) + "/" + strconv.Itoa(len(m.pg.lines())) + " " + strconv.Itoa(pct) + "%"
+	if bottom == n && n > m.bodyHeight() {
+		pos += " (end)"
+	}
+	return pos
+}

@@ -1,0 +1,373 @@
+package viewer
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
+)
+
+// row is one visible row of the reader: a page line, or the marker of a
+// folded section (fold >= 0 is the section's heading index).
+type row struct {
+	line int32
+	fold int32
+}
+
+// section is the span of lines a heading folds.
+type section struct {
+	// line is the heading's first line; body its first hidden line; end
+	// one past its last hidden line.
+	line, body, end int
+	level           int
+}
+
+// target is something focus mode can land on: a tabs or details block
+// (widget) or a link.
+type target struct {
+	kind      render.FocusKind
+	id        render.BlockID
+	line, end int
+	label     string
+	url       string
+	// span range of a link on its line.
+	from, to int
+}
+
+// page is the laid-out note and what the reader derives from it.
+type page struct {
+	// src is the document the page shows; doc its parsed tree, kept only
+	// for notes up to keepTreeUpTo bytes.
+	src []byte
+	doc *render.Document
+	// scripts counts the note's runnable scripts.
+	scripts  int
+	opt      render.Options
+	live     render.LiveState
+	laid     *render.Page
+	sections []section
+	folded   map[int]bool
+	rows     []row
+	targets  []target
+}
+
+func newPage(src []byte, opt render.Options) *page {
+	p := &page{
+		src:    src,
+		opt:    opt,
+		folded: map[int]bool{},
+		live: render.LiveState{
+			Focus:     -1,
+			ActiveTab: map[render.BlockID]int{},
+			Open:      map[render.BlockID]bool{},
+			Folded:    map[render.BlockID]bool{},
+		},
+	}
+	p.layout()
+	return p
+}
+
+// document returns the parsed note, parsing it again when the tree of a
+// long note was not kept.
+func (p *page) document() *render.Document {
+	if p.doc != nil {
+		return p.doc
+	}
+	doc := render.Parse(p.src)
+	if len(p.src) <= keepTreeUpTo {
+		p.doc = doc
+	}
+	return doc
+}
+
+// layout lays the note out again with the current width and live state.
+func (p *page) layout() {
+	doc := p.document()
+	opt := p.opt
+	opt.Live = &p.live
+	p.scripts = len(doc.Scripts)
+	keys := p.foldKeys()
+	p.laid = render.Layout(doc, opt)
+	p.sections = sections(p.laid)
+	p.refold(keys)
+	p.targets = targets(doc, p.laid)
+	p.buildRows()
+}
+
+func (p *page) lines() []ansi.Line { return p.laid.Lines }
+
+// foldKey names a heading across layouts: a tab switch can add or remove
+// headings before it, so its index alone would fold the wrong section.
+type foldKey struct {
+	level int
+	text  string
+	nth   int
+}
+
+// headingKeys names every heading of the current page.
+func (p *page) headingKeys() []foldKey {
+	if p.laid == nil {
+		return nil
+	}
+	seen := map[foldKey]int{}
+	out := make([]foldKey, len(p.laid.Headings))
+	for i, h := range p.laid.Headings {
+		k := foldKey{level: h.Level, text: h.Text}
+		k.nth = seen[k]
+		seen[k]++
+		out[i] = k
+	}
+	return out
+}
+
+// foldKeys names the folded headings.
+func (p *page) foldKeys() map[foldKey]bool {
+	if len(p.folded) == 0 {
+		return nil
+	}
+	keys := p.headingKeys()
+	out := map[foldKey]bool{}
+	for i := range p.folded {
+		if i < len(keys) {
+			out[keys[i]] = true
+		}
+	}
+	return out
+}
+
+// refold folds the headings named in keys on the new page.
+func (p *page) refold(keys map[foldKey]bool) {
+	clear(p.folded)
+	if len(keys) == 0 {
+		return
+	}
+	for i, k := range p.headingKeys() {
+		if keys[k] {
+			p.folded[i] = true
+		}
+	}
+}
+
+// sections finds the lines each heading folds: from the line after the
+// heading's own lines to the next heading of the same or a higher level,
+// without the blank lines before it.
+func sections(pg *render.Page) []section {
+	hs := pg.Headings
+	out := make([]section, len(hs))
+	n := len(pg.Lines)
+	for i, h := range hs {
+		end := n
+		for j := i + 1; j < len(hs); j++ {
+			if hs[j].Level <= h.Level && hs[j].Line > h.Line {
+				end = hs[j].Line
+				break
+			}
+		}
+		body := min(headingEnd(pg.Lines, h), end)
+		for end > body && len(pg.Lines[end-1]) == 0 {
+			end--
+		}
+		out[i] = section{line: h.Line, body: body, end: end, level: h.Level}
+	}
+	return out
+}
+
+// headingEnd is one past the last line a heading's wrapped text takes.
+func headingEnd(lines []ansi.Line, h render.HeadingRef) int {
+	want := len(strings.Join(strings.Fields(h.Text), ""))
+	got := 0
+	i := h.Line
+	for i < len(lines) && len(lines[i]) > 0 {
+		got += len(strings.Join(strings.Fields(lines[i].Text()), ""))
+		i++
+		if got >= want {
+			break
+		}
+	}
+	return max(i, h.Line+1)
+}
+
+// buildRows lists the visible rows with folded sections collapsed to a
+// marker row.
+func (p *page) buildRows() {
+	n := len(p.laid.Lines)
+	rows := p.rows[:0]
+	if cap(rows) < n {
+		rows = make([]row, 0, n)
+	}
+	hi := 0
+	for ln := 0; ln < n; {
+		for hi < len(p.sections) && p.sections[hi].line < ln {
+			hi++
+		}
+		if hi < len(p.sections) && p.sections[hi].line == ln && p.folded[hi] && p.sections[hi].body < p.sections[hi].end {
+			s := p.sections[hi]
+			for k := ln; k < s.body; k++ {
+				rows = append(rows, row{line: int32(k), fold: -1})
+			}
+			rows = append(rows, row{line: int32(s.body), fold: int32(hi)})
+			ln = s.end
+			continue
+		}
+		rows = append(rows, row{line: int32(ln), fold: -1})
+		ln++
+	}
+	p.rows = rows
+}
+
+// rowOf returns the row that shows page line ln (the fold marker when ln
+// is folded away).
+func (p *page) rowOf(ln int) int {
+	i := sort.Search(len(p.rows), func(i int) bool { return int(p.rows[i].line) > ln })
+	return max(i-1, 0)
+}
+
+// lineOf returns the page line a row shows (a marker's first hidden line).
+func (p *page) lineOf(r int) int {
+	if len(p.rows) == 0 {
+		return 0
+	}
+	r = max(0, min(r, len(p.rows)-1))
+	return int(p.rows[r].line)
+}
+
+// sectionAt returns the index of the innermost section whose heading is
+// at or above line ln and whose body reaches ln, or the nearest heading
+// above; -1 when there is none.
+func (p *page) sectionAt(ln int) int {
+	best := -1
+	for i, s := range p.sections {
+		if s.line > ln {
+			break
+		}
+		if ln < max(s.end, s.body) || best < 0 || p.sections[best].end <= ln {
+			best = i
+		}
+	}
+	return best
+}
+
+// unfoldLine unfolds every section that hides line ln.
+func (p *page) unfoldLine(ln int) bool {
+	changed := false
+	for i, s := range p.sections {
+		if p.folded[i] && ln >= s.body && ln < s.end {
+			delete(p.folded, i)
+			changed = true
+		}
+	}
+	if changed {
+		p.buildRows()
+	}
+	return changed
+}
+
+// targets lists the focusable blocks and links in line order.
+func targets(doc *render.Document, pg *render.Page) []target {
+	var out []target
+	hasLinks := false
+	for _, f := range pg.Focusables {
+		if f.Kind == render.FocusLink {
+			hasLinks = true
+		}
+		out = append(out, target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, from: -1})
+	}
+	if !hasLinks {
+		out = append(out, findLinks(doc, pg.Lines)...)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].line != out[j].line {
+			return out[i].line < out[j].line
+		}
+		return out[i].from < out[j].from
+	})
+	return out
+}
+
+// findLinks finds the links on the page: spans carrying a hyperlink, and
+// the `(URL)` text layout writes after a link it cannot hyperlink (a
+// relative link to another note, or any link without color).
+func findLinks(doc *render.Document, lines []ansi.Line) []target {
+	urls := map[string]bool{}
+	collectLinks(doc.Blocks, urls)
+	if len(urls) == 0 {
+		return nil
+	}
+	var out []target
+	for ln, line := range lines {
+		for i := 0; i < len(line); i++ {
+			s := line[i]
+			if s.Link != "" {
+				j := i + 1
+				for j < len(line) && line[j].Link == s.Link {
+					j++
+				}
+				out = append(out, target{kind: render.FocusLink, id: -1, line: ln, end: ln + 1, url: s.Link, from: i, to: j})
+				i = j - 1
+				continue
+			}
+			t := strings.TrimSpace(s.Text)
+			if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") && urls[t[1:len(t)-1]] {
+				out = append(out, target{kind: render.FocusLink, id: -1, line: ln, end: ln + 1, url: t[1 : len(t)-1], from: i, to: i + 1})
+			} else if urls[t] && t != "" && s.Style != (ansi.Style{}) {
+				out = append(out, target{kind: render.FocusLink, id: -1, line: ln, end: ln + 1, url: t, from: i, to: i + 1})
+			}
+		}
+	}
+	return out
+}
+
+// collectLinks gathers every link destination in the document.
+func collectLinks(bs []render.Block, urls map[string]bool) {
+	for _, b := range bs {
+		switch b := b.(type) {
+		case *render.Heading:
+			collectInlineLinks(b.Content, urls)
+		case *render.Paragraph:
+			collectInlineLinks(b.Content, urls)
+		case *render.Quote:
+			collectLinks(b.Blocks, urls)
+		case *render.List:
+			for _, it := range b.Items {
+				collectLinks(it.Blocks, urls)
+			}
+		case *render.Table:
+			collectTableLinks(b, urls)
+		case *render.Directive:
+			collectInlineLinks(b.Label, urls)
+			collectLinks(b.Blocks, urls)
+		}
+	}
+}
+
+func collectInlineLinks(in []render.Inline, urls map[string]bool) {
+	for _, n := range in {
+		switch n := n.(type) {
+		case *render.Link:
+			if n.URL != "" {
+				urls[n.URL] = true
+			}
+			collectInlineLinks(n.Content, urls)
+		case *render.Emphasis:
+			collectInlineLinks(n.Content, urls)
+		case *render.Strong:
+			collectInlineLinks(n.Content, urls)
+		case *render.Strikethrough:
+			collectInlineLinks(n.Content, urls)
+		case *render.InlineDirective:
+			collectInlineLinks(n.Content, urls)
+		}
+	}
+}
+
+func collectTableLinks(t *render.Table, urls map[string]bool) {
+	for _, c := range t.Header {
+		collectInlineLinks(c, urls)
+	}
+	for _, r := range t.Rows {
+		for _, c := range r {
+			collectInlineLinks(c, urls)
+		}
+	}
+}

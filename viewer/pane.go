@@ -1,0 +1,122 @@
+package viewer
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/markii/markii/sanitize"
+)
+
+// pane is a full-screen list the reader opens over the note: the help,
+// the table of contents and the diagnostics are panes. A selectable pane
+// has a cursor and reports the chosen row.
+type pane struct {
+	title      string
+	items      []string
+	selectable bool
+	cursor     int
+	offset     int
+}
+
+// paneAction is what a pane asks its parent to do.
+type paneAction int
+
+const (
+	paneNone paneAction = iota
+	paneClose
+	paneChoose
+)
+
+var (
+	paneDown     = key.NewBinding(key.WithKeys("j", "down"))
+	paneUp       = key.NewBinding(key.WithKeys("k", "up"))
+	panePgDown   = key.NewBinding(key.WithKeys(" ", "pgdown", "ctrl+d", "f"))
+	panePgUp     = key.NewBinding(key.WithKeys("b", "pgup", "ctrl+u"))
+	paneTop      = key.NewBinding(key.WithKeys("g", "home"))
+	paneBottom   = key.NewBinding(key.WithKeys("G", "end"))
+	paneCloseKey = key.NewBinding(key.WithKeys("q", "esc", "?", "t", "d", "backspace"))
+	paneEnter    = key.NewBinding(key.WithKeys("enter"))
+)
+
+// newPane makes a pane; items are sanitized as inline text.
+func newPane(title string, items []string, selectable bool) *pane {
+	clean := make([]string, len(items))
+	for i, it := range items {
+		clean[i] = sanitize.Inline(it)
+	}
+	return &pane{title: title, items: clean, selectable: selectable}
+}
+
+// update handles a key; height is the number of item rows shown.
+func (p *pane) update(msg tea.KeyMsg, height int) paneAction {
+	height = max(height, 1)
+	last := max(len(p.items)-1, 0)
+	move := func(d int) {
+		if p.selectable {
+			p.cursor = max(0, min(p.cursor+d, last))
+			if p.cursor < p.offset {
+				p.offset = p.cursor
+			}
+			if p.cursor >= p.offset+height {
+				p.offset = p.cursor - height + 1
+			}
+			return
+		}
+		p.offset = max(0, min(p.offset+d, max(len(p.items)-height, 0)))
+	}
+	switch {
+	case key.Matches(msg, paneDown):
+		move(1)
+	case key.Matches(msg, paneUp):
+		move(-1)
+	case key.Matches(msg, panePgDown):
+		move(height)
+	case key.Matches(msg, panePgUp):
+		move(-height)
+	case key.Matches(msg, paneTop):
+		move(-len(p.items))
+	case key.Matches(msg, paneBottom):
+		move(len(p.items))
+	case key.Matches(msg, paneEnter):
+		if p.selectable && len(p.items) > 0 {
+			return paneChoose
+		}
+		return paneClose
+	case key.Matches(msg, paneCloseKey):
+		return paneClose
+	}
+	return paneNone
+}
+
+// view draws the pane into height rows of width cells.
+func (p *pane) view(c *chrome, width, height int) []string {
+	out := make([]string, 0, height)
+	out = append(out, c.title(fit(" "+p.title+"  (esc closes)", width)))
+	rows := height - 1
+	for i := p.offset; i < len(p.items) && len(out) < height; i++ {
+		text := fit("  "+p.items[i], width)
+		if p.selectable && i == p.cursor {
+			text = c.selected(fit("› "+p.items[i], width))
+		}
+		out = append(out, text)
+	}
+	if len(p.items) == 0 && rows > 0 {
+		out = append(out, c.dim(fit("  (nothing here)", width)))
+	}
+	for len(out) < height {
+		out = append(out, "")
+	}
+	return out
+}
+
+// fit cuts s to width cells, marking a cut with an ellipsis.
+func fit(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	s = strings.TrimRight(s, " ")
+	return xansi.Truncate(s, width, "…")
+}

@@ -1,0 +1,151 @@
+package viewer
+
+import (
+	"bytes"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/markii/markii/render"
+)
+
+// A long note is shown at once from its beginning while the whole note is
+// parsed and laid out in the background; the full page then replaces the
+// partial one at the same place.
+const (
+	// progressiveFrom is the note size from which the first frame comes
+	// from a prefix.
+	progressiveFrom = 512 << 10
+	// prefixBytes is about how much of a long note the first frame lays
+	// out.
+	prefixBytes = 128 << 10
+	// keepTreeUpTo is the largest note whose parsed tree is kept between
+	// layouts; a larger note is parsed again when it must be laid out
+	// again, which keeps memory near the size of the page.
+	keepTreeUpTo = 2 << 20
+)
+
+// prefixCut returns the length of a prefix of src of at least want bytes
+// that ends at a blank line outside any fence, container directive or
+// frontmatter, so it parses to the same leading blocks as the whole note;
+// len(src) when there is none.
+func prefixCut(src []byte, want int) int {
+	if len(src) <= want {
+		return len(src)
+	}
+	var fence []byte // the open code fence's marker run, nil when none
+	depth := 0       // open container directives
+	pos := 0
+	if bytes.HasPrefix(src, []byte("---")) {
+		// Skip a frontmatter block: to its closing line.
+		if i := bytes.Index(src[3:], []byte("\n---")); i >= 0 {
+			pos = 3 + i + 4
+		}
+	}
+	for pos < len(src) {
+		end := bytes.IndexByte(src[pos:], '\n')
+		if end < 0 {
+			return len(src)
+		}
+		line := src[pos : pos+end]
+		next := pos + end + 1
+		t := bytes.TrimLeft(line, " ")
+		switch {
+		case fence != nil:
+			if bytes.HasPrefix(t, fence) && len(bytes.TrimSpace(bytes.TrimLeft(t, string(fence[:1])))) == 0 {
+				fence = nil
+			}
+		case bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")):
+			n := 0
+			for n < len(t) && t[n] == t[0] {
+				n++
+			}
+			fence = append([]byte(nil), t[:n]...)
+		case bytes.HasPrefix(t, []byte(":::")):
+			n := 0
+			for n < len(t) && t[n] == ':' {
+				n++
+			}
+			if len(bytes.TrimSpace(t[n:])) == 0 {
+				depth = max(depth-1, 0)
+			} else {
+				depth++
+			}
+		case len(bytes.TrimSpace(line)) == 0 && depth == 0 && pos >= want:
+			return next
+		}
+		pos = next
+	}
+	return len(src)
+}
+
+// firstFrameHead is how long the whole-note layout waits so that the
+// first frame is drawn first.
+const firstFrameHead = 60 * time.Millisecond
+
+// startFullMsg starts the whole-note layout.
+type startFullMsg struct{ cmd tea.Cmd }
+
+// fullPageMsg carries the whole note's page, laid out in the background.
+type fullPageMsg struct {
+	gen  int
+	page *page
+}
+
+// layoutFull lays out the whole source in the background for the page
+// state as it is now.
+func (m *Model) layoutFull() tea.Cmd {
+	gen := m.loadGen
+	src := m.note.Source
+	opt := m.pg.opt
+	opt.Values = make(render.Values, len(m.values))
+	for k, v := range m.values {
+		opt.Values[k] = v
+	}
+	live := copyLive(m.pg.live)
+	return func() tea.Msg {
+		p := &page{src: src, opt: opt, folded: map[int]bool{}, live: live}
+		p.layout()
+		return fullPageMsg{gen: gen, page: p}
+	}
+}
+
+func copyLive(l render.LiveState) render.LiveState {
+	out := render.LiveState{Focus: l.Focus, ActiveTab: map[render.BlockID]int{}, Open: map[render.BlockID]bool{}, Folded: map[render.BlockID]bool{}}
+	for k, v := range l.ActiveTab {
+		out.ActiveTab[k] = v
+	}
+	for k, v := range l.Open {
+		out.Open[k] = v
+	}
+	for k, v := range l.Folded {
+		out.Folded[k] = v
+	}
+	return out
+}
+
+// fullPage swaps the whole note's page in for the partial one, keeping
+// the reader's line, folds and search.
+func (m *Model) fullPage(msg fullPageMsg) {
+	if msg.gen != m.loadGen || !m.loading {
+		return
+	}
+	m.loading = false
+	top := m.topLine()
+	p := msg.page
+	if p.opt.Width != m.pg.opt.Width || len(p.live.Open) != len(m.pg.live.Open) || len(p.live.ActiveTab) != len(m.pg.live.ActiveTab) {
+		// The reader changed the layout while the note loaded.
+		p.opt.Width = m.pg.opt.Width
+		p.live = copyLive(m.pg.live)
+		p.layout()
+	}
+	p.refold(m.pg.foldKeys())
+	p.buildRows()
+	m.pg = p
+	m.search.rerun(p)
+	if m.focus >= len(p.targets) {
+		m.focus = -1
+	}
+	m.top = p.rowOf(top)
+	m.scrollTo(m.top)
+}

@@ -1,0 +1,210 @@
+package viewer
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func TestFirstFrameShowsNoteAndStatus(t *testing.T) {
+	m := newTest(t, longNote(5, 3), 60, 12, nil)
+	if got := firstRow(m); got != "Top" {
+		t.Fatalf("top row = %q, want the first heading", got)
+	}
+	st := status(m)
+	for _, w := range []string{"test.mk.md", "line 1/", " 0%"} {
+		if !strings.Contains(st, w) {
+			t.Fatalf("status bar %q lacks %q", st, w)
+		}
+	}
+	if n := len(rows(m)); n != 12 {
+		t.Fatalf("frame has %d rows, want the terminal's 12", n)
+	}
+}
+
+func TestScrollKeys(t *testing.T) {
+	src := longNote(20, 3)
+	cases := []struct {
+		name string
+		keys []string
+		top  func(m *Model) int
+	}{
+		{"j", []string{"j"}, func(*Model) int { return 1 }},
+		{"down", []string{"down", "down"}, func(*Model) int { return 2 }},
+		{"k", []string{"j", "j", "j", "k"}, func(*Model) int { return 2 }},
+		{"up", []string{"j", "j", "up"}, func(*Model) int { return 1 }},
+		{"space", []string{"space"}, func(m *Model) int { return m.bodyHeight() }},
+		{"f", []string{"f"}, func(m *Model) int { return m.bodyHeight() }},
+		{"pgdown", []string{"pgdown", "pgdown"}, func(m *Model) int { return 2 * m.bodyHeight() }},
+		{"b", []string{"pgdown", "pgdown", "b"}, func(m *Model) int { return m.bodyHeight() }},
+		{"pgup", []string{"pgdown", "pgup"}, func(*Model) int { return 0 }},
+		{"ctrl+d", []string{"ctrl+d"}, func(m *Model) int { return m.bodyHeight() / 2 }},
+		{"ctrl+u", []string{"ctrl+d", "ctrl+d", "ctrl+u"}, func(m *Model) int { return m.bodyHeight() / 2 }},
+		{"G", []string{"G"}, func(m *Model) int { return m.maxTop() }},
+		{"end", []string{"end"}, func(m *Model) int { return m.maxTop() }},
+		{"g", []string{"G", "g"}, func(*Model) int { return 0 }},
+		{"home", []string{"end", "home"}, func(*Model) int { return 0 }},
+		{"k at top stays", []string{"k"}, func(*Model) int { return 0 }},
+		{"j at end stays", []string{"G", "j"}, func(m *Model) int { return m.maxTop() }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newTest(t, src, 60, 12, nil)
+			want := m.pg.lines()[c.top(m)].Text()
+			press(m, c.keys...)
+			if m.top != c.top(m) {
+				t.Fatalf("top = %d, want %d", m.top, c.top(m))
+			}
+			if got := rows(m)[0]; strings.TrimRight(got, " ") != strings.TrimRight(want, " ") {
+				t.Fatalf("first row %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestMouseWheelScrolls(t *testing.T) {
+	m := newTest(t, longNote(10, 3), 60, 12, nil)
+	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	if m.top != 6 {
+		t.Fatalf("two wheel notches down: top = %d, want 6", m.top)
+	}
+	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+	if m.top != 3 {
+		t.Fatalf("one notch up: top = %d, want 3", m.top)
+	}
+	if !strings.Contains(status(m), "line 4/") {
+		t.Fatalf("status %q does not show line 4", status(m))
+	}
+}
+
+func TestStatusShowsPercentAtEnd(t *testing.T) {
+	m := newTest(t, longNote(10, 3), 60, 12, nil)
+	press(m, "G")
+	if st := status(m); !strings.Contains(st, "100%") || !strings.Contains(st, "(end)") {
+		t.Fatalf("status at the end = %q", st)
+	}
+}
+
+func TestQuitKeys(t *testing.T) {
+	for _, k := range []string{"q", "esc", "ctrl+c"} {
+		m := newTest(t, longNote(2, 2), 60, 12, nil)
+		if !isQuit(press(m, k)) {
+			t.Fatalf("%s does not quit", k)
+		}
+	}
+	// Esc first leaves search, focus and panes; then it quits.
+	m := newTest(t, longNote(2, 2), 60, 12, nil)
+	press(m, "/")
+	typeText(m, "para")
+	press(m, "enter")
+	if isQuit(press(m, "esc")) {
+		t.Fatal("esc with a search active quit instead of clearing the search")
+	}
+	if m.search.query != "" {
+		t.Fatalf("esc left the query %q", m.search.query)
+	}
+	if !isQuit(press(m, "esc")) {
+		t.Fatal("second esc does not quit")
+	}
+}
+
+func TestHelpListsEveryKey(t *testing.T) {
+	m := newTest(t, longNote(2, 2), 100, 40, nil)
+	press(m, "?")
+	if m.pane == nil || m.paneKind != helpPane {
+		t.Fatal("? did not open the help")
+	}
+	for _, r := range helpRows() {
+		mustContain(t, m, r[0], r[1])
+	}
+	for _, k := range []string{"j ↓", "k ↑", "space PgDn", "b PgUp", "ctrl+d", "ctrl+u", "g Home", "G End", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "d", "o", "backspace", "?", "q esc ctrl+c", "mouse wheel"} {
+		mustContain(t, m, k)
+	}
+	press(m, "esc")
+	if m.pane != nil {
+		t.Fatal("esc did not close the help")
+	}
+	mustContain(t, m, "Top")
+}
+
+func TestResizeLaysOutAgainKeepingPlace(t *testing.T) {
+	m := newTest(t, longNote(8, 4), 100, 14, nil)
+	// Put section 5's heading at the top.
+	for i := 0; i < 5; i++ {
+		press(m, "]")
+	}
+	if got := firstRow(m); got != "Section 5" {
+		t.Fatalf("after five ] the top row is %q", got)
+	}
+	wide := len(m.pg.lines())
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 14})
+	if len(m.pg.lines()) <= wide {
+		t.Fatalf("narrower terminal did not rewrap: %d lines at 40 vs %d at 100", len(m.pg.lines()), wide)
+	}
+	if got := firstRow(m); got != "Section 5" {
+		t.Fatalf("after resize the top row is %q, want Section 5", got)
+	}
+	for _, r := range rows(m) {
+		if w := len([]rune(r)); w > 40 {
+			t.Fatalf("row wider than the terminal (%d): %q", w, r)
+		}
+	}
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	if got := firstRow(m); got != "Section 5" {
+		t.Fatalf("after widening the top row is %q", got)
+	}
+	if m.bodyHeight() != 19 {
+		t.Fatalf("body height %d after the terminal grew to 20 rows", m.bodyHeight())
+	}
+}
+
+func TestHeadingJumps(t *testing.T) {
+	m := newTest(t, longNote(4, 2), 100, 10, nil)
+	press(m, "]")
+	if got := firstRow(m); got != "Section 1" {
+		t.Fatalf("] went to %q", got)
+	}
+	press(m, "]", "]")
+	if got := firstRow(m); got != "Section 3" {
+		t.Fatalf("]]] went to %q", got)
+	}
+	press(m, "[")
+	if got := firstRow(m); got != "Section 2" {
+		t.Fatalf("[ went to %q", got)
+	}
+}
+
+func TestTableOfContents(t *testing.T) {
+	m := newTest(t, longNote(6, 2), 100, 12, nil)
+	press(m, "t")
+	mustContain(t, m, "Contents", "Top", "  Section 1", "  Section 6")
+	press(m, "j", "j", "j", "enter")
+	if m.pane != nil {
+		t.Fatal("enter did not close the contents")
+	}
+	if got := firstRow(m); got != "Section 3" {
+		t.Fatalf("contents jumped to %q, want Section 3", got)
+	}
+	press(m, "t")
+	if !strings.Contains(screen(m), "›   Section 3") {
+		t.Fatalf("contents does not start at the current section:\n%s", screen(m))
+	}
+	press(m, "esc")
+	if m.pane != nil {
+		t.Fatal("esc did not close the contents")
+	}
+}
+
+func TestWidthFlagHoldsUntilFirstResize(t *testing.T) {
+	m := New(Options{Note: &Note{Name: "n", Source: []byte(longNote(2, 2))}, Width: 30, KeepWidth: true, Now: fixedNow})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	if m.width != 30 {
+		t.Fatalf("the start-up size replaced --width: width %d", m.width)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 90, Height: 20})
+	if m.width != 90 {
+		t.Fatalf("a resize kept --width: width %d", m.width)
+	}
+}

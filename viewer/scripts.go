@@ -1,0 +1,394 @@
+package viewer
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/sanitize"
+)
+
+const manualTrigger = script.Manual
+
+// runState is the script run under way, if any, and what the last runs
+// reported.
+type runState struct {
+	gen     int
+	cancel  context.CancelFunc
+	trigger script.Trigger
+	spin    spinner.Model
+	planned []string
+	done    map[string]Progress
+	notices []string
+	// asking is the grant question waiting for an answer.
+	asking *question
+	// last summarises the last finished run for the status bar.
+	last string
+	// closed is set when the viewer closes: no more runs or timers.
+	closed bool
+	// ran is set once any run reported a value in this session.
+	ran bool
+}
+
+func (r *runState) active() bool { return r.cancel != nil }
+
+// question is a grant prompt shown as a dialog.
+type question struct {
+	text  string
+	reply chan bool
+}
+
+func (q *question) lines() []string {
+	return []string{sanitize.Inline(q.text), "", "y allow    n or esc deny"}
+}
+
+// Messages of a run; gen tells a current run's messages from a cancelled
+// one's.
+type (
+	progressMsg struct {
+		gen int
+		p   Progress
+	}
+	askMsg struct {
+		gen int
+		q   *question
+	}
+	runEndMsg struct {
+		gen int
+		err error
+	}
+	autoRunMsg struct{}
+	refreshMsg struct{}
+	panicMsg   struct{ err error }
+)
+
+// startRun starts a run at trigger unless one is under way, scripts are
+// off, or the note on screen is not the one the viewer was opened with.
+func (m *Model) startRun(trigger script.Trigger) tea.Cmd {
+	switch {
+	case m.run.closed:
+		return nil
+	case m.opt.ScriptsDisabled:
+		m.message = "scripts are turned off in your settings (scriptsDisabled)"
+		return nil
+	case m.opt.Runner == nil:
+		m.message = "this note's scripts cannot run here"
+		return nil
+	case m.note != m.first:
+		m.message = "scripts of linked notes do not run"
+		return nil
+	case m.run.active():
+		if trigger == manualTrigger {
+			m.message = "a run is already under way (esc cancels it)"
+		}
+		return nil
+	}
+	m.run.gen++
+	gen := m.run.gen
+	ctx, cancel := context.WithCancel(context.Background())
+	m.run.cancel = cancel
+	m.run.trigger = trigger
+	m.run.planned = nil
+	m.run.done = map[string]Progress{}
+	m.run.notices = nil
+	m.run.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	m.message = ""
+	ch := make(chan tea.Msg, 16)
+	runner := m.opt.Runner
+	send := func(msg tea.Msg) {
+		select {
+		case ch <- msg:
+		case <-ctx.Done():
+		}
+	}
+	ask := func(actx context.Context, text string) (bool, error) {
+		if trigger != manualTrigger {
+			return false, nil
+		}
+		q := &question{text: text, reply: make(chan bool, 1)}
+		send(askMsg{gen: gen, q: q})
+		select {
+		case ok := <-q.reply:
+			return ok, nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-actx.Done():
+			return false, actx.Err()
+		}
+	}
+	go func() {
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("the script run stopped after an internal error (%v)", r)
+				}
+			}()
+			err = runner.Run(ctx, trigger, ask, func(p Progress) { send(progressMsg{gen: gen, p: p}) })
+		}()
+		select {
+		case ch <- runEndMsg{gen: gen, err: err}:
+		case <-time.After(time.Second):
+		}
+	}()
+	return tea.Batch(waitRun(ch), m.run.spin.Tick)
+}
+
+// waitRun waits for the next message of a run.
+func waitRun(ch chan tea.Msg) tea.Cmd {
+	return func() tea.Msg { return wrapRun{ch: ch, msg: <-ch} }
+}
+
+// wrapRun carries a run message with its channel, to wait for the next.
+type wrapRun struct {
+	ch  chan tea.Msg
+	msg tea.Msg
+}
+
+// cancelRun ends the run under way; the runner's context ends, which
+// stops its worker.
+func (m *Model) cancelRun(why string) {
+	if m.run.cancel == nil {
+		return
+	}
+	m.run.cancel()
+	m.run.cancel = nil
+	if q := m.run.asking; q != nil {
+		q.reply <- false
+		m.run.asking = nil
+	}
+	if why != "" {
+		m.run.last = why
+	}
+	m.afterRun()
+}
+
+// runUpdate handles the messages of runs and timers.
+func (m *Model) runUpdate(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case wrapRun:
+		cmd := m.runMsg(msg.msg)
+		if _, end := msg.msg.(runEndMsg); end {
+			return cmd, true
+		}
+		return tea.Batch(cmd, waitRun(msg.ch)), true
+	case spinner.TickMsg:
+		if !m.run.active() {
+			return nil, true
+		}
+		var cmd tea.Cmd
+		m.run.spin, cmd = m.run.spin.Update(msg)
+		return cmd, true
+	case autoRunMsg:
+		cmd := m.startRun(script.Auto)
+		if cmd == nil && m.opt.RefreshInterval > 0 {
+			return m.scheduleRefresh(), true
+		}
+		return cmd, true
+	case refreshMsg:
+		if m.run.active() || m.run.closed {
+			return nil, true
+		}
+		return m.startRun(script.Scheduled), true
+	case statusMsg:
+		m.message = string(msg)
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *Model) runMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case progressMsg:
+		if msg.gen != m.run.gen || !m.run.active() {
+			return nil
+		}
+		m.progress(msg.p)
+	case askMsg:
+		if msg.gen != m.run.gen || !m.run.active() {
+			msg.q.reply <- false
+			return nil
+		}
+		m.run.asking = msg.q
+	case runEndMsg:
+		if msg.gen != m.run.gen || !m.run.active() {
+			return nil
+		}
+		m.run.cancel()
+		m.run.cancel = nil
+		m.run.asking = nil
+		m.run.last = m.summary(msg.err)
+		return m.afterRun()
+	}
+	return nil
+}
+
+// afterRun schedules the next refresh when the settings ask for one; a
+// refresh is only timed from the end of the previous run, so runs never
+// overlap.
+func (m *Model) afterRun() tea.Cmd {
+	if m.opt.RefreshInterval > 0 && !m.run.closed && !m.opt.ScriptsDisabled {
+		return m.scheduleRefresh()
+	}
+	return nil
+}
+
+func (m *Model) scheduleRefresh() tea.Cmd {
+	return tea.Tick(m.opt.RefreshInterval, func(time.Time) tea.Msg { return refreshMsg{} })
+}
+
+// progress applies one report: a finished script's value updates the
+// page in place.
+func (m *Model) progress(p Progress) {
+	switch p.Kind {
+	case ProgressPlan:
+		m.run.planned = append([]string(nil), p.Scripts...)
+	case ProgressNotice:
+		m.run.notices = append(m.run.notices, p.Detail)
+	case ProgressDone:
+		m.run.done[p.Script] = p
+		m.run.ran = true
+		e := p.Entry
+		if e.Status == "" {
+			e.Status = render.Fresh
+		}
+		if p.Outcome != "ok" && e.Status != render.Error {
+			if old, ok := m.values[p.Script]; ok && e.Value == nil {
+				e.Value = old.Value
+			}
+			e.Status = render.Error
+			if e.FailureKind == "" {
+				e.FailureKind = p.Outcome
+			}
+		}
+		m.values[p.Script] = e
+		if m.note == m.first {
+			m.relayout(func() { m.pg.opt.Values = m.values }, -1)
+		}
+	}
+}
+
+// summary is the status-bar line of a finished run.
+func (m *Model) summary(err error) string {
+	failed := 0
+	for _, p := range m.run.done {
+		if p.Outcome != "ok" {
+			failed++
+		}
+	}
+	s := fmt.Sprintf("ran %d", len(m.run.done))
+	if failed > 0 {
+		s += fmt.Sprintf(", %d failed (d shows why)", failed)
+	}
+	if err != nil {
+		s = "run failed (d shows why)"
+		m.run.notices = append(m.run.notices, err.Error())
+	}
+	return s
+}
+
+// runStatus is the script part of the status bar.
+func (m *Model) runStatus() string {
+	if m.run.active() {
+		n := len(m.run.planned)
+		return fmt.Sprintf("%s running %d/%d", m.run.spin.View(), len(m.run.done), n)
+	}
+	if m.run.last != "" {
+		return m.run.last
+	}
+	if m.opt.ScriptsDisabled && m.pg.scripts > 0 {
+		return "scripts off"
+	}
+	if m.pg.scripts > 0 && m.note == m.first && m.opt.Runner != nil {
+		return "r runs scripts"
+	}
+	return ""
+}
+
+// dialogKey answers the grant dialog: y allows, n or esc denies; Ctrl-C
+// denies and quits.
+func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
+	q := m.run.asking
+	switch {
+	case msg.String() == "y" || msg.String() == "Y":
+		m.run.asking = nil
+		q.reply <- true
+	case msg.String() == "n" || msg.String() == "N" || msg.Type == tea.KeyEsc:
+		m.run.asking = nil
+		q.reply <- false
+	case msg.Type == tea.KeyCtrlC:
+		m.run.asking = nil
+		q.reply <- false
+		return m.quit()
+	}
+	return nil
+}
+
+// diagnostics lists the diagnostics pane: each script's outcome, the host
+// a denied call attempted, host notices, and render diagnostics.
+func (m *Model) diagnostics() []string {
+	var out []string
+	if len(m.run.done) > 0 || len(m.run.planned) > 0 {
+		out = append(out, "Scripts ("+string(m.run.trigger)+" run):")
+		names := append([]string(nil), m.run.planned...)
+		for n := range m.run.done {
+			if !contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		for _, n := range names {
+			p, ok := m.run.done[n]
+			switch {
+			case !ok:
+				out = append(out, "  "+n+": not finished")
+			case p.Outcome == "ok":
+				out = append(out, "  "+n+": ok")
+			default:
+				line := "  " + n + ": " + p.Outcome
+				if p.DeniedHost != "" {
+					line += " (attempted " + p.DeniedHost + ")"
+				}
+				if p.Detail != "" {
+					line += ": " + p.Detail
+				}
+				out = append(out, line)
+			}
+		}
+	} else if m.pg.scripts > 0 {
+		out = append(out, "Scripts: not run in this session (r runs them)")
+	}
+	if len(m.run.notices) > 0 {
+		out = append(out, "Run notices:")
+		for _, n := range m.run.notices {
+			out = append(out, "  "+n)
+		}
+	}
+	if d := append(append([]string(nil), m.note.Diagnostics...), m.pg.laid.Diagnostics...); len(d) > 0 {
+		out = append(out, "Render:")
+		for _, l := range d {
+			out = append(out, "  "+l)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "No diagnostics.")
+	}
+	for i := range out {
+		out[i] = strings.TrimRight(out[i], " ")
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

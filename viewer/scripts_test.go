@@ -1,0 +1,297 @@
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/script"
+)
+
+// scriptedRunner is a Runner whose scripts are Go functions: the viewer's
+// side of the runner boundary (the product's runner, which starts the
+// isolate, is tested with the command line).
+type scriptedRunner struct {
+	runs     atomic.Int32
+	mu       sync.Mutex
+	triggers []script.Trigger
+	answers  []bool
+	// question, when set, is asked once per run before the scripts.
+	question string
+	// hang makes every run wait for its context to end.
+	hang      bool
+	cancelled atomic.Int32
+	// value is what the script "stars" returns.
+	value string
+	fail  bool
+}
+
+func (r *scriptedRunner) Run(ctx context.Context, trigger script.Trigger, ask Asker, report func(Progress)) error {
+	r.runs.Add(1)
+	r.mu.Lock()
+	r.triggers = append(r.triggers, trigger)
+	r.mu.Unlock()
+	report(Progress{Kind: ProgressPlan, Scripts: []string{"stars", "forks"}})
+	if r.question != "" {
+		ok, err := ask(ctx, r.question)
+		if err != nil {
+			return err
+		}
+		r.mu.Lock()
+		r.answers = append(r.answers, ok)
+		r.mu.Unlock()
+	}
+	if r.hang {
+		<-ctx.Done()
+		r.cancelled.Add(1)
+		return ctx.Err()
+	}
+	v := r.value
+	if v == "" {
+		v = "42"
+	}
+	report(Progress{Kind: ProgressDone, Script: "stars", Outcome: "ok", Entry: render.Entry{Value: json.RawMessage(v), Status: render.Fresh}})
+	if r.fail {
+		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: "needs permission (net: api.example.com)", DeniedHost: "api.example.com", Detail: "net access to api.example.com was not granted", Entry: render.Entry{Status: render.Error, FailureKind: "capability-denied"}})
+	} else {
+		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: "ok", Entry: render.Entry{Value: json.RawMessage("7"), Status: render.Fresh}})
+	}
+	report(Progress{Kind: ProgressNotice, Detail: "declared host docs.example.com is not used by the code"})
+	return nil
+}
+
+const scriptNote = "# Stats\n\nStars: :value[stars] and forks: :value[forks].\n\n```lua {name=stars}\nreturn 42\n```\n\n```lua {name=forks}\nreturn 7\n```\n"
+
+// driver runs a model's commands the way a program does, delivering
+// their messages on the test goroutine.
+type driver struct {
+	m    *Model
+	msgs chan tea.Msg
+}
+
+func newDriver(m *Model) *driver { return &driver{m: m, msgs: make(chan tea.Msg, 64)} }
+
+func (d *driver) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		if msg := cmd(); msg != nil {
+			d.msgs <- msg
+		}
+	}()
+}
+
+func (d *driver) send(msg tea.Msg) {
+	_, cmd := d.m.Update(msg)
+	d.exec(cmd)
+}
+
+func (d *driver) key(k string) { d.send(keyMsg(k)) }
+
+// until delivers messages until cond holds.
+func (d *driver) until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-d.msgs:
+			switch msg := msg.(type) {
+			case tea.BatchMsg:
+				for _, c := range msg {
+					d.exec(c)
+				}
+			case tea.QuitMsg:
+			default:
+				d.send(msg)
+			}
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s; frame:\n%s", what, screen(d.m))
+		}
+	}
+}
+
+func TestRunUpdatesValuesInPlace(t *testing.T) {
+	r := &scriptedRunner{}
+	m := newTest(t, scriptNote, 80, 12, func(o *Options) {
+		o.Runner = r
+		o.Note.Values = render.Values{"stars": {Value: json.RawMessage("1"), Status: render.Fresh}}
+	})
+	mustContain(t, m, "r runs scripts")
+	if !strings.Contains(screen(m), "stale") {
+		t.Fatalf("a value from an earlier session is not shown stale:\n%s", screen(m))
+	}
+	d := newDriver(m)
+	d.key("r")
+	d.until(t, "the run to end", func() bool { return !m.run.active() })
+	mustContain(t, m, "42", "7", "ran 2")
+	mustLack(t, m, "stale")
+	if r.triggers[0] != script.Manual {
+		t.Fatalf("r ran at trigger %q", r.triggers[0])
+	}
+}
+
+func TestFailuresShowQuietMarkersAndDiagnostics(t *testing.T) {
+	r := &scriptedRunner{fail: true}
+	m := newTest(t, scriptNote, 100, 16, func(o *Options) { o.Runner = r })
+	d := newDriver(m)
+	d.key("r")
+	d.until(t, "the run to end", func() bool { return !m.run.active() })
+	mustContain(t, m, "1 failed (d shows why)")
+	d.key("d")
+	mustContain(t, m, "Diagnostics", "stars: ok", "forks: needs permission (net: api.example.com) (attempted api.example.com)", "declared host docs.example.com is not used")
+	d.key("esc")
+	if m.pane != nil {
+		t.Fatal("esc did not close the diagnostics")
+	}
+}
+
+func TestGrantDialogAsksInViewer(t *testing.T) {
+	for _, answer := range []string{"y", "n"} {
+		r := &scriptedRunner{question: "This note's scripts can send data to api.example.com. Allow?"}
+		m := newTest(t, scriptNote, 90, 16, func(o *Options) { o.Runner = r })
+		d := newDriver(m)
+		d.key("r")
+		d.until(t, "the dialog", func() bool { return m.run.asking != nil })
+		mustContain(t, m, "This note's scripts can send data to", "api.example.com. Allow?", "y allow", "n or esc deny")
+		d.key("j") // other keys do not answer
+		if m.run.asking == nil {
+			t.Fatal("j answered the dialog")
+		}
+		d.key(answer)
+		d.until(t, "the run to end", func() bool { return !m.run.active() })
+		if len(r.answers) != 1 || r.answers[0] != (answer == "y") {
+			t.Fatalf("answer %s reached the runner as %v", answer, r.answers)
+		}
+		mustLack(t, m, "Allow?")
+	}
+}
+
+func TestHungRunKeepsViewerResponsiveAndEscCancels(t *testing.T) {
+	r := &scriptedRunner{hang: true}
+	m := newTest(t, longNote(10, 3)+scriptNote, 80, 12, func(o *Options) { o.Runner = r })
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 12))
+	t.Cleanup(func() { _ = tm.Quit() })
+	tm.Send(keyMsg("r"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("running 0/2")) },
+		teatest.WithDuration(3*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	// Every key is answered within 100 ms while the worker hangs. A key
+	// over the budget is tried once more (back and forth), so one
+	// scheduler stall on a busy machine does not fail the test while a
+	// frozen viewer still does.
+	answer := func(k, want string) time.Duration {
+		start := time.Now()
+		tm.Send(keyMsg(k))
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
+			teatest.WithDuration(time.Second), teatest.WithCheckInterval(2*time.Millisecond))
+		return time.Since(start)
+	}
+	steps := []struct{ key, want, undo, undone string }{
+		{"j", "line 2/", "k", "line 1/"},
+		{"j", "line 3/", "k", "line 2/"},
+		{"G", "100%", "g", " 0%"},
+		{"g", " 0%", "G", "100%"},
+		{"]", "Section 1", "g", "Top"},
+	}
+	for _, st := range steps {
+		if d := answer(st.key, st.want); d > 100*time.Millisecond {
+			answer(st.undo, st.undone)
+			if d2 := answer(st.key, st.want); d2 > 100*time.Millisecond {
+				t.Fatalf("key %q answered after %v and again after %v during a hung run", st.key, d, d2)
+			}
+		}
+	}
+	tm.Send(keyMsg("esc"))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("run cancelled")) },
+		teatest.WithDuration(time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	deadline := time.Now().Add(2 * time.Second)
+	for r.cancelled.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if r.cancelled.Load() != 1 {
+		t.Fatal("esc did not end the runner's context")
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRunOnOpenUsesAutoTierOnce(t *testing.T) {
+	r := &scriptedRunner{question: "never shown"}
+	m := newTest(t, scriptNote, 80, 12, func(o *Options) {
+		o.Runner = r
+		o.RunOnOpen = true
+	})
+	d := newDriver(m)
+	d.exec(m.Init())
+	d.until(t, "the auto run", func() bool { return r.runs.Load() == 1 && !m.run.active() })
+	if r.triggers[0] != script.Auto {
+		t.Fatalf("run on open used trigger %q", r.triggers[0])
+	}
+	if len(r.answers) != 1 || r.answers[0] {
+		t.Fatalf("an auto run's question was answered %v; it must be refused without a dialog", r.answers)
+	}
+	if m.run.asking != nil {
+		t.Fatal("an auto run showed a dialog")
+	}
+}
+
+func TestRefreshNeverOverlapsAndStopsOnClose(t *testing.T) {
+	r := &scriptedRunner{}
+	m := newTest(t, scriptNote, 80, 12, func(o *Options) {
+		o.Runner = r
+		o.RefreshInterval = time.Second // raised to the 5 s minimum
+	})
+	if m.opt.RefreshInterval != MinRefresh {
+		t.Fatalf("refresh interval %v, want it raised to %v", m.opt.RefreshInterval, MinRefresh)
+	}
+	d := newDriver(m)
+	d.send(refreshMsg{})
+	if !m.run.active() {
+		t.Fatal("the refresh did not start a run")
+	}
+	d.send(refreshMsg{}) // a tick during a run is skipped
+	d.until(t, "the scheduled run", func() bool { return !m.run.active() })
+	if n := r.runs.Load(); n != 1 {
+		t.Fatalf("%d runs from two ticks during one run", n)
+	}
+	if r.triggers[0] != script.Scheduled {
+		t.Fatalf("refresh used trigger %q", r.triggers[0])
+	}
+	if !isQuit(press(m, "q")) {
+		t.Fatal("q did not quit")
+	}
+	d.send(refreshMsg{})
+	if m.run.active() || r.runs.Load() != 1 {
+		t.Fatal("a refresh ran after the viewer closed")
+	}
+}
+
+func TestScriptsDisabledTurnsEveryTriggerOff(t *testing.T) {
+	r := &scriptedRunner{}
+	m := newTest(t, scriptNote, 80, 12, func(o *Options) {
+		o.Runner = r
+		o.ScriptsDisabled = true
+		o.RunOnOpen = true
+		o.RefreshInterval = MinRefresh
+	})
+	d := newDriver(m)
+	d.exec(m.Init())
+	d.key("r")
+	d.send(refreshMsg{})
+	d.send(autoRunMsg{})
+	time.Sleep(50 * time.Millisecond)
+	if n := r.runs.Load(); n != 0 {
+		t.Fatalf("%d runs with scripts disabled", n)
+	}
+	mustContain(t, m, "scripts are turned off", "scripts off")
+}

@@ -1,0 +1,260 @@
+package viewer
+
+import (
+	"sort"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/markii/markii/ansi"
+)
+
+// match is one search hit: a byte range of a page line's visible text.
+type match struct {
+	line       int
+	start, end int
+}
+
+// searcher finds text in the rendered page (not the source) and keeps
+// results per query, narrowing the previous result when a query grows.
+type searcher struct {
+	// editing is set while the `/` prompt takes keys.
+	editing bool
+	input   []rune
+	query   string
+	matches []match
+	current int
+	// folded is each line's case-folded text, made on first search; nil
+	// entries mean the line is not yet folded.
+	folded []string
+	cache  map[string][]match
+	// cacheFor is the page the cache belongs to.
+	cacheFor *page
+}
+
+// reset forgets results (the page changed).
+func (s *searcher) reset() {
+	s.folded = nil
+	s.cache = nil
+	s.cacheFor = nil
+	s.matches = nil
+	s.current = 0
+}
+
+// foldCase lowercases ASCII letters; text whose lowercase changes length
+// is compared as is, so byte offsets always index the original text.
+func foldCase(t string) string {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c >= 0x80 {
+			if l := strings.ToLower(t); len(l) == len(t) {
+				return l
+			}
+			return t
+		} else if c >= 'A' && c <= 'Z' {
+			return asciiLower(t)
+		}
+	}
+	return t
+}
+
+func asciiLower(t string) string {
+	b := []byte(t)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		} else if c >= 0x80 {
+			return strings.ToLower(t)
+		}
+	}
+	return string(b)
+}
+
+// run sets the query and finds its matches in p.
+func (s *searcher) run(p *page, query string) {
+	if s.cacheFor != p {
+		s.reset()
+		s.cacheFor = p
+	}
+	q := foldCase(query)
+	prev := s.query
+	s.query = query
+	if q == "" {
+		s.matches = nil
+		s.current = 0
+		return
+	}
+	lines := p.lines()
+	if s.folded == nil {
+		s.folded = make([]string, len(lines))
+	}
+	if s.cache == nil {
+		s.cache = map[string][]match{}
+	}
+	if m, ok := s.cache[q]; ok {
+		s.matches = m
+		s.clampCurrent()
+		return
+	}
+	var found []match
+	scan := func(ln int) {
+		t := s.folded[ln]
+		if t == "" && len(lines[ln]) > 0 {
+			t = foldCase(lines[ln].Text())
+			s.folded[ln] = t
+		}
+		for off := 0; ; {
+			i := strings.Index(t[off:], q)
+			if i < 0 {
+				break
+			}
+			found = append(found, match{line: ln, start: off + i, end: off + i + len(q)})
+			off += i + len(q)
+		}
+	}
+	if pm, ok := s.cache[foldCase(prev)]; ok && prev != "" && strings.HasPrefix(q, foldCase(prev)) {
+		last := -1
+		for _, m := range pm {
+			if m.line != last {
+				scan(m.line)
+				last = m.line
+			}
+		}
+	} else {
+		for ln := range lines {
+			scan(ln)
+		}
+	}
+	if len(s.cache) > 64 {
+		clear(s.cache)
+	}
+	s.cache[q] = found
+	s.matches = found
+	s.clampCurrent()
+}
+
+func (s *searcher) clampCurrent() {
+	if s.current >= len(s.matches) {
+		s.current = 0
+	}
+}
+
+// firstFrom makes the first match at or after line ln current.
+func (s *searcher) firstFrom(ln int) {
+	i := sort.Search(len(s.matches), func(i int) bool { return s.matches[i].line >= ln })
+	if i >= len(s.matches) {
+		i = 0
+	}
+	s.current = i
+}
+
+// step moves to the next (+1) or previous (-1) match, wrapping.
+func (s *searcher) step(d int) {
+	if len(s.matches) == 0 {
+		return
+	}
+	s.current = (s.current + d + len(s.matches)) % len(s.matches)
+}
+
+// onLine returns the matches on line ln and the index of the first.
+func (s *searcher) onLine(ln int) ([]match, int) {
+	i := sort.Search(len(s.matches), func(i int) bool { return s.matches[i].line >= ln })
+	j := i
+	for j < len(s.matches) && s.matches[j].line == ln {
+		j++
+	}
+	return s.matches[i:j], i
+}
+
+// searchAction is what the prompt asks the parent to do.
+type searchAction int
+
+const (
+	searchNone searchAction = iota
+	searchChanged
+	searchDone
+	searchCancel
+)
+
+// update handles a key while the prompt is open.
+func (s *searcher) update(msg tea.KeyMsg) searchAction {
+	switch msg.Type {
+	case tea.KeyEnter:
+		s.editing = false
+		return searchDone
+	case tea.KeyEsc, tea.KeyCtrlC:
+		s.editing = false
+		s.input = nil
+		return searchCancel
+	case tea.KeyBackspace:
+		if len(s.input) == 0 {
+			s.editing = false
+			return searchCancel
+		}
+		s.input = s.input[:len(s.input)-1]
+		return searchChanged
+	case tea.KeyCtrlU:
+		s.input = nil
+		return searchChanged
+	case tea.KeySpace:
+		s.input = append(s.input, ' ')
+		return searchChanged
+	case tea.KeyRunes:
+		for _, r := range msg.Runes {
+			if r >= 0x20 && r != 0x7f && !(r >= 0x80 && r <= 0x9f) {
+				s.input = append(s.input, r)
+			}
+		}
+		return searchChanged
+	}
+	return searchNone
+}
+
+// highlight returns line with the matches on it drawn in hl (cur for the
+// current match, whose index is curIdx among all matches).
+func highlight(line ansi.Line, ms []match, first, curIdx int, hl, cur ansi.Style) ansi.Line {
+	if len(ms) == 0 {
+		return line
+	}
+	out := make(ansi.Line, 0, len(line)+2*len(ms))
+	pos := 0
+	mi := 0
+	for _, sp := range line {
+		text := sp.Text
+		start := pos
+		pos += len(text)
+		for len(text) > 0 {
+			for mi < len(ms) && ms[mi].end <= start {
+				mi++
+			}
+			if mi >= len(ms) || ms[mi].start >= start+len(text) {
+				out = append(out, ansi.Span{Text: text, Style: sp.Style, Link: sp.Link})
+				break
+			}
+			m := ms[mi]
+			if m.start > start {
+				k := m.start - start
+				out = append(out, ansi.Span{Text: text[:k], Style: sp.Style, Link: sp.Link})
+				text, start = text[k:], m.start
+				continue
+			}
+			k := min(m.end-start, len(text))
+			st := hl
+			if first+mi == curIdx {
+				st = cur
+			}
+			out = append(out, ansi.Span{Text: text[:k], Style: st, Link: sp.Link})
+			text, start = text[k:], start+k
+		}
+	}
+	return out
+}
+
+// rerun finds the current query again in a page laid out anew.
+func (s *searcher) rerun(p *page) {
+	q, cur := s.query, s.current
+	s.reset()
+	s.run(p, q)
+	if cur < len(s.matches) {
+		s.current = cur
+	}
+}

@@ -1,0 +1,332 @@
+package viewer
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
+)
+
+// TestMain lets the test binary run the viewer on its own terminal, as a
+// child of tmux, when MARKII_VIEWER_CHILD names a note.
+func TestMain(m *testing.M) {
+	if path := os.Getenv("MARKII_VIEWER_CHILD"); path != "" {
+		os.Exit(childViewer(path))
+	}
+	os.Exit(m.Run())
+}
+
+func childViewer(path string) int {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "markii: cannot read %s\n", path)
+		return 1
+	}
+	load := func(p string) (*Note, error) {
+		b, err := os.ReadFile(p)
+		return &Note{Name: filepath.Base(p), Path: p, Source: b}, err
+	}
+	if os.Getenv("MARKII_VIEWER_CHILD_PANIC") != "" {
+		load = func(string) (*Note, error) { panic("loader exploded") }
+	}
+	err = Run(Options{
+		Note:  &Note{Name: filepath.Base(path), Path: path, Source: src, Watch: []string{path}},
+		Level: ansi.TrueColor,
+		Theme: theme.Dark,
+		Load:  load,
+		Watch: true,
+	}, os.Stdin, os.Stdout)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "markii: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(os.Stderr, "viewer closed")
+	return 0
+}
+
+// probe plants terminal attacks everywhere a note carries text.
+const probe = "---\ntitle: \"T\x1b]0;PWNED-title\x07\"\n---\n\n" +
+	"# Heading \x1b[2J PWNED-h1 &#27;[31mPWNED-entity\n\n" +
+	"Body \x1b]52;c;UFdORUQ=\x07 PWNED-osc52 and \u009b2J PWNED-c1 and \x9d0;PWNED-raw-c1\x9c and &#x9b;31m and BEL\x07 and BS\x08\x08.\n\n" +
+	"A [link \x1b[5mPWNED-link](https://example.com/a\x1b]8;;evil\x07) and [note](./next.mk.md) and [js](javascript:alert(1)).\n\n" +
+	":::details{title=\"Secret \x1b]0;PWNED-details\x07\"}\nHidden \x1b[8m PWNED-details-body &#x1b;]0;PWNED-ent&#7;\n:::\n\n" +
+	"::::tabs\n:::tab{label=\"One \x1b[31mPWNED-tab\"}\nPanel one \x1b[H PWNED-panel1\n:::\n:::tab{label=\"Two\"}\nPanel two \x1bP+q544e\x1b\\ PWNED-dcs\n:::\n::::\n\n" +
+	"| a \x1b[1m | b |\n|---|---|\n| PWNED-cell \x1b]0;x\x07 | &#155;2J |\n\n" +
+	"```\ncode \x1b[2J PWNED-code\n\tTabbed\n```\n\n" +
+	"## Tail\n\nThe end.\n"
+
+// tmux drives one tmux server on a private socket.
+type tmux struct {
+	t      *testing.T
+	socket string
+}
+
+func (x *tmux) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", x.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (x *tmux) keys(ks ...string) {
+	for _, k := range ks {
+		x.run("send-keys", "-t", "v", k)
+		time.Sleep(15 * time.Millisecond)
+	}
+}
+
+func (x *tmux) capture() string { return x.run("capture-pane", "-p", "-t", "v") }
+
+// waitPane waits until the captured pane contains want.
+func (x *tmux) waitPane(want string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p := x.capture()
+		if strings.Contains(p, want) {
+			return p
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("pane never showed %q:\n%s", want, p)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// startTmux runs the viewer on note in an 80x24 tmux pane, recording the
+// raw bytes it writes with pipe-pane before it starts.
+func startTmux(t *testing.T, note string, env ...string) (*tmux, string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir := t.TempDir()
+	x := &tmux{t: t, socket: filepath.Join(dir, "sock")}
+	raw := filepath.Join(dir, "raw.bin")
+	gate := filepath.Join(dir, "go")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := fmt.Sprintf("while [ ! -e %q ]; do sleep 0.02; done; exec env TERM=xterm-256color MARKII_VIEWER_CHILD=%q %s %q 2>%q",
+		gate, note, strings.Join(env, " "), self, filepath.Join(dir, "stderr"))
+	x.run("new-session", "-d", "-s", "v", "-x", "80", "-y", "24", "sh", "-c", cmd)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", x.socket, "kill-server").Run() })
+	x.run("set-option", "-t", "v", "remain-on-exit", "on")
+	x.run("set-option", "-s", "escape-time", "0")
+	x.run("pipe-pane", "-O", "-t", "v", "cat > "+raw)
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return x, dir
+}
+
+// viewerSequence matches the escape sequences the viewer itself writes:
+// CSI controls (cursor, erase, modes, SGR) and OSC 8 hyperlinks.
+var (
+	csiRe  = regexp.MustCompile(`^\x1b\[[0-9;?<=>]*[ -/]*[@-~]`)
+	osc8Re = regexp.MustCompile(`^\x1b\]8;;([^\x07\x1b]*)(\x07|\x1b\\)`)
+)
+
+// checkRaw fails if the bytes written to the terminal hold anything but
+// the viewer's own sequences: every ESC starts a CSI or an OSC 8 with an
+// allowed URL, there are no C1 controls, and no probe marker is inside a
+// sequence.
+func checkRaw(t *testing.T, raw []byte) {
+	t.Helper()
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == 0x1b:
+			rest := raw[i:]
+			if m := osc8Re.FindSubmatch(rest); m != nil {
+				if u := string(m[1]); u != "" && !ansi.LinkAllowed(u) {
+					t.Fatalf("hyperlink to a refused address %q at byte %d", u, i)
+				}
+				if bytes.Contains(m[0], []byte("PWNED")) {
+					t.Fatalf("probe text inside a hyperlink: %q", m[0])
+				}
+				i += len(m[0])
+				continue
+			}
+			if m := csiRe.Find(rest); m != nil {
+				if bytes.Contains(m, []byte("PWNED")) {
+					t.Fatalf("probe text inside a control sequence: %q", m)
+				}
+				i += len(m)
+				continue
+			}
+			// bubbletea v1 asks the terminal for its background color
+			// once when the program starts (lipgloss.HasDarkBackground in
+			// its package init); the query carries no note text.
+			if q := []byte("\x1b]11;?\x1b\\"); bytes.HasPrefix(rest, q) {
+				i += len(q)
+				continue
+			}
+			// Keypad modes are the only two-byte escapes a terminal
+			// program needs.
+			if len(rest) > 1 && (rest[1] == '=' || rest[1] == '>') {
+				i += 2
+				continue
+			}
+			t.Fatalf("foreign escape sequence at byte %d: %q", i, rest[:min(len(rest), 24)])
+		case c == '\r' || c == '\n':
+			i++
+		case c < 0x20 || c == 0x7f:
+			t.Fatalf("control byte %#x at byte %d: %q", c, i, raw[max(i-20, 0):min(i+20, len(raw))])
+		case c >= 0x80:
+			r, n := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && n <= 1 {
+				t.Fatalf("invalid UTF-8 byte %#x at byte %d", c, i)
+			}
+			if r >= 0x80 && r <= 0x9f {
+				t.Fatalf("C1 control U+%04X at byte %d", r, i)
+			}
+			i += n
+		default:
+			i++
+		}
+	}
+}
+
+func TestRealTerminalProbe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a terminal session")
+	}
+	dir := t.TempDir()
+	note := filepath.Join(dir, "probe.mk.md")
+	if err := os.WriteFile(note, []byte(probe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "next.mk.md"), []byte("# Next note\n\nFollowed \x1b]0;PWNED-next\x07.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, work := startTmux(t, note)
+	x.waitPane("probe.mk.md")
+	// Scroll through all of it, line by line and by page, and back.
+	for i := 0; i < 40; i++ {
+		x.keys("j")
+	}
+	x.keys("G", "g", "Space", "Space", "b", "C-d", "C-u", "End", "Home")
+	// Open every tab and every detail.
+	for i := 0; i < 8 && !strings.Contains(x.capture(), "enter to open"); i++ {
+		x.keys("Tab")
+	}
+	x.waitPane("enter to open")
+	x.keys("Enter")
+	x.waitPane("PWNED-details-body")
+	for i := 0; i < 8; i++ {
+		x.keys("Tab")
+		p := x.capture()
+		if strings.Contains(p, "tabs \"") {
+			break
+		}
+	}
+	x.keys("Right")
+	x.waitPane("Panel two")
+	x.keys("Left")
+	x.waitPane("Panel one")
+	// Search, contents, help, fold, a note link and back.
+	x.keys("/", "P", "W", "N", "E", "D", "Enter")
+	x.waitPane("matches")
+	x.keys("n", "N", "Escape", "Escape", "t", "Enter", "?")
+	x.waitPane("table of contents")
+	x.keys("Escape", "z", "Z", "Z")
+	for i := 0; i < 10; i++ {
+		x.keys("Tab")
+		if strings.Contains(x.capture(), "enter opens ./next.mk.md") {
+			break
+		}
+	}
+	x.keys("Enter")
+	x.waitPane("Next note")
+	x.keys("BSpace")
+	x.waitPane("probe.mk.md")
+	pane := x.capture()
+	// The captured screen holds the note's text, never its controls.
+	if strings.Contains(pane, "\x1b") {
+		t.Fatal("captured pane holds an escape")
+	}
+	if !strings.Contains(pane, "PWNED-h1") || !strings.Contains(pane, "PWNED-osc52") {
+		t.Fatalf("the probe's text is not on screen as text:\n%s", pane)
+	}
+	x.keys("q")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(x.run("list-panes", "-t", "v", "-F", "#{pane_dead}"), "1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not end the viewer:\n%s", x.capture())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	raw, err := os.ReadFile(filepath.Join(work, "raw.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) < 1000 {
+		t.Fatalf("recorded only %d bytes", len(raw))
+	}
+	checkRaw(t, raw)
+	for _, w := range [][]byte{[]byte("\x1b[?1049h"), []byte("\x1b[?1049l")} {
+		if !bytes.Contains(raw, w) {
+			t.Fatalf("raw output lacks %q (alternate screen on and off)", w)
+		}
+	}
+	if i, j := bytes.LastIndex(raw, []byte("\x1b[?1049l")), bytes.LastIndex(raw, []byte("\x1b[?1049h")); i < j {
+		t.Fatal("the alternate screen was not left last")
+	}
+	stderr, _ := os.ReadFile(filepath.Join(work, "stderr"))
+	if strings.TrimSpace(string(stderr)) != "viewer closed" {
+		t.Fatalf("stderr: %q", stderr)
+	}
+}
+
+func TestRealTerminalRestoredAfterPanic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a terminal session")
+	}
+	_, start := linkTree(t)
+	x, work := startTmux(t, start, "MARKII_VIEWER_CHILD_PANIC=1")
+	x.waitPane("start.mk.md")
+	x.keys("G")
+	for i := 0; i < 6; i++ {
+		x.keys("Tab")
+		if strings.Contains(x.capture(), "enter opens ./roadmap.mk.md") {
+			break
+		}
+	}
+	x.keys("Enter")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(x.run("list-panes", "-t", "v", "-F", "#{pane_dead}"), "1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the viewer did not end after the panic:\n%s", x.capture())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	raw, _ := os.ReadFile(filepath.Join(work, "raw.bin"))
+	checkRaw(t, raw)
+	if i, j := bytes.LastIndex(raw, []byte("\x1b[?1049l")), bytes.LastIndex(raw, []byte("\x1b[?1049h")); i < 0 || i < j {
+		stderr, _ := os.ReadFile(filepath.Join(work, "stderr"))
+		t.Fatalf("the terminal was not restored after the panic: %q\nstderr: %s\n%s", raw[max(len(raw)-200, 0):], stderr, x.run("list-panes", "-t", "v", "-F", "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}"))
+	}
+	stderr, _ := os.ReadFile(filepath.Join(work, "stderr"))
+	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "markii: the viewer stopped after an internal error (loader exploded)") {
+		t.Fatalf("stderr after the panic: %q", stderr)
+	}
+	if strings.Contains(string(stderr), "goroutine") {
+		t.Fatal("a Go stack trace reached the user")
+	}
+}

@@ -1,0 +1,167 @@
+// Package viewer is markii's full-screen note viewer: a bubbletea program
+// composed of small models (reader, search, table of contents, help,
+// dialog, diagnostics) over a page that render lays out. Note content is
+// encoded only by package ansi, one visible window per frame; lipgloss
+// and the viewer's own styles touch only the chrome around it.
+//
+// The viewer knows nothing about Lua: it asks a Runner to run a note's
+// scripts and receives plain progress values back.
+package viewer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/theme"
+)
+
+// Note is a loaded note as the viewer shows it.
+type Note struct {
+	// Name is shown in the status bar.
+	Name string
+	// Path is the note's absolute path on disk ("" for stdin); links are
+	// resolved against its folder.
+	Path string
+	// Source is the document's bytes.
+	Source []byte
+	// Values are the stored script values the note reads.
+	Values render.Values
+	// Watch lists the files and folders whose change reloads the note
+	// (the file itself, or a bundle and its scripts).
+	Watch []string
+	// Diagnostics are load-time notices for the diagnostics pane.
+	Diagnostics []string
+}
+
+// Loader loads the note at an absolute path: for live reload of the open
+// note and for following a link to another note.
+type Loader func(path string) (*Note, error)
+
+// Asker asks the person at the keyboard one yes/no question and waits for
+// the answer; it returns false when ctx ends first.
+type Asker func(ctx context.Context, question string) (bool, error)
+
+// ProgressKind says what a Progress reports.
+type ProgressKind int
+
+// Kinds of run progress.
+const (
+	// ProgressPlan lists the scripts the run will execute, in order.
+	ProgressPlan ProgressKind = iota
+	// ProgressDone is one script's outcome.
+	ProgressDone
+	// ProgressNotice is a host-side diagnostic line (a declaration
+	// mismatch, an address built at run time, a denied request's host).
+	ProgressNotice
+)
+
+// Progress is one report from a run, in plain values.
+type Progress struct {
+	Kind ProgressKind
+	// Scripts are the planned script names (ProgressPlan).
+	Scripts []string
+	// Script is the script a ProgressDone reports.
+	Script string
+	// Entry is the script's new stored value (ProgressDone).
+	Entry render.Entry
+	// Outcome is "ok" or the failure kind, e.g. "capability-denied"
+	// (ProgressDone).
+	Outcome string
+	// Detail is the failure's message, or the notice text.
+	Detail string
+	// DeniedHost is the host a denied network call attempted.
+	DeniedHost string
+}
+
+// Runner runs the open note's scripts once at the tier of trigger. It
+// reads the note from disk at the start of every run, so a changed script
+// means a changed closure key and its old grant no longer applies. A
+// manual run asks through ask; auto and scheduled runs never ask. Run
+// returns when every script is done or ctx ends (which stops the worker).
+type Runner interface {
+	Run(ctx context.Context, trigger script.Trigger, ask Asker, report func(Progress)) error
+}
+
+// Options configure a viewer.
+type Options struct {
+	// Note is the note to show first.
+	Note *Note
+	// Level is the color level note content and chrome are encoded at.
+	Level ansi.Level
+	// Theme is the palette.
+	Theme theme.Theme
+	// Width is the initial layout width until the terminal reports its
+	// size (0 means 80).
+	Width int
+	// KeepWidth keeps Width over the terminal's size until the first
+	// resize (a --width flag); later resizes use the terminal's width.
+	KeepWidth bool
+	// Now is the clock for relative dates; nil means time.Now.
+	Now func() time.Time
+	// Load reloads the open note and opens linked notes; nil turns live
+	// reload and note links off.
+	Load Loader
+	// Watch turns live reload on (needs Load).
+	Watch bool
+	// Runner runs the first note's scripts; nil means scripts cannot run.
+	Runner Runner
+	// ScriptsDisabled is the user's setting that turns every trigger off.
+	ScriptsDisabled bool
+	// RunOnOpen runs the scripts once at the auto tier when the viewer
+	// opens (the user's own setting).
+	RunOnOpen bool
+	// RefreshInterval re-runs the scripts at the scheduled tier on a
+	// timer; zero is off and anything under 5 s is raised to 5 s.
+	RefreshInterval time.Duration
+	// OpenBrowser, when set, opens an http or https link in a browser on
+	// `o`; nil (the default) only shows the address.
+	OpenBrowser func(url string) error
+}
+
+// MinRefresh is the shortest refresh interval.
+const MinRefresh = 5 * time.Second
+
+// Run shows the viewer on a terminal until the reader quits. The terminal
+// is restored on every exit, also after an internal error, which is
+// returned as one line.
+func Run(opt Options, in io.Reader, out io.Writer) (err error) {
+	m := New(opt)
+	if in == nil {
+		in = os.Stdin
+	}
+	p := tea.NewProgram(m,
+		tea.WithAltScreen(),
+		tea.WithMouseCellMotion(),
+		tea.WithInput(in),
+		tea.WithOutput(out),
+		tea.WithoutCatchPanics(),
+	)
+	defer func() {
+		if r := recover(); r != nil {
+			_ = p.ReleaseTerminal()
+			m.shutdown()
+			err = fmt.Errorf("the viewer stopped after an internal error (%v); please report it", r)
+		}
+	}()
+	final, err := p.Run()
+	if fm, ok := final.(*Model); ok {
+		fm.shutdown()
+		if fm.failure != nil {
+			return fm.failure
+		}
+	} else {
+		m.shutdown()
+	}
+	if err != nil {
+		return fmt.Errorf("the viewer stopped: %v", err)
+	}
+	return nil
+}
