@@ -17,6 +17,7 @@ import (
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/host"
 	"github.com/markii/markii/runtime/netclient"
+	"github.com/markii/markii/runtime/pack"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
 )
@@ -52,13 +53,23 @@ func (p *runPlan) Finish() {
 	}
 }
 
+// consentPrompter is how a manual run started from the command line asks
+// for grants: on the terminal when stdin and errOut are both terminals;
+// otherwise nil, and every prompt is denied without asking.
+func consentPrompter(stdin io.Reader, errOut io.Writer) grants.Prompter {
+	if isTerminal(stdin) && isTerminal(errOut) {
+		return grants.NewTerminalPrompter(stdin, errOut)
+	}
+	return nil
+}
+
 // planRun prepares a run of n's scripts for trigger. It reads the user's
 // settings first: with scriptsDisabled it returns errScriptsDisabled before
-// any grant is read. A manual run asks on the terminal (stdin and errOut
-// both terminals) or denies every prompt, printing the reason once to
-// errOut; an auto or scheduled run never asks and uses only a grant stored
-// for exactly this code.
-func planRun(ctx context.Context, n *note, doc *render.Document, trigger script.Trigger, stdin io.Reader, errOut io.Writer) (*runPlan, error) {
+// any grant is read. A manual run asks prompter (nil: every prompt is
+// denied without asking and the reason is printed once to errOut); an auto
+// or scheduled run never asks and uses only a grant stored for exactly
+// this code.
+func planRun(ctx context.Context, n *note, doc *render.Document, trigger script.Trigger, prompter grants.Prompter, errOut io.Writer) (*runPlan, error) {
 	settings, err := loadSettings()
 	if err != nil {
 		return nil, failf("%v", err)
@@ -67,7 +78,9 @@ func planRun(ctx context.Context, n *note, doc *render.Document, trigger script.
 		return nil, errScriptsDisabled
 	}
 	tier := script.TierOf(trigger)
+	packs := pack.Load(settings.Packs)
 	blocks, closure, declared := noteClosure(n, doc)
+	closure.Packs = packClosure(packs)
 	var bundleGrants []string
 	if n.Bundle != nil {
 		for _, g := range n.Bundle.Manifest().Bundle {
@@ -86,9 +99,8 @@ func planRun(ctx context.Context, n *note, doc *render.Document, trigger script.
 	} else {
 		docKey = "stdin"
 	}
-	var prompter grants.Prompter = &grants.NonInteractive{Out: errOut}
-	if tier == script.TierManual && isTerminal(stdin) && isTerminal(errOut) {
-		prompter = grants.NewTerminalPrompter(stdin, errOut)
+	if prompter == nil || tier != script.TierManual {
+		prompter = &grants.NonInteractive{Out: errOut}
 	}
 	prep, err := grants.Prepare(ctx, tier, prompter, grants.NewStore(st), docKey, closure, declared, bundleGrants)
 	if err != nil {
@@ -110,6 +122,7 @@ func planRun(ctx context.Context, n *note, doc *render.Document, trigger script.
 			Version:      Version,
 		}),
 		Cache: cache,
+		Packs: packs,
 	}
 	if n.Bundle != nil {
 		var granted []bundle.Grant
@@ -180,6 +193,22 @@ func noteClosure(n *note, doc *render.Document) ([]script.Block, grants.Closure,
 		c.BundleModules = append(c.BundleModules, grants.Module{Path: p, Source: src})
 	}
 	return blocks, c, d
+}
+
+// packClosure lists every installed pack with its module sources: a
+// script can require any of them, so all of them are part of the code a
+// grant is given for.
+func packClosure(set *pack.Set) []grants.Pack {
+	var out []grants.Pack
+	for _, name := range set.Names() {
+		p, _ := set.Get(name)
+		gp := grants.Pack{Namespace: p.Name, Version: p.Version, ModulesKnown: true}
+		for path, src := range p.Modules() {
+			gp.Modules = append(gp.Modules, grants.Module{Path: path, Source: src})
+		}
+		out = append(out, gp)
+	}
+	return out
 }
 
 // isTerminal reports whether a stream is an *os.File on a terminal.

@@ -67,7 +67,7 @@ func TestPlanRunNonInteractiveAndStoredGrant(t *testing.T) {
 	doc := render.Parse(n.Source)
 	var errb bytes.Buffer
 	// A manual run without a terminal denies without asking.
-	p, err := planRun(context.Background(), n, doc, script.Manual, strings.NewReader("y\n"), &errb)
+	p, err := planRun(context.Background(), n, doc, script.Manual, consentPrompter(strings.NewReader("y\n"), &errb), &errb)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
 )
 
@@ -25,6 +28,7 @@ var renderCommand = &command{
 		{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
 		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
+		{name: "run", isBool: true, help: "first run the note's scripts unattended, with grants you already gave (never asks)"},
 	},
 	run: runRender,
 }
@@ -54,6 +58,10 @@ func runRender(c *invocation) error {
 			return usagef("--now wants an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q", c.vals["now"])
 		}
 	}
+	if c.bool("run") && c.set["values"] {
+		return usagef("--run shows the values the run produced; it cannot be combined with --values")
+	}
+
 	var values render.Values
 	if c.set["values"] {
 		if values, err = loadValues(c.vals["values"]); err != nil {
@@ -61,24 +69,28 @@ func runRender(c *invocation) error {
 		}
 	}
 
-	var src []byte
+	var n *note
 	var warnings []string
 	path := "-"
 	if len(c.args) > 0 {
 		path = c.args[0]
 	}
 	if len(c.args) == 0 && isTerminal(c.stdio.In) {
-		src = fixtures.Tour
-	} else {
-		n, err := loadNote(path, c.stdio.In)
+		n = &note{Source: fixtures.Tour, Name: "tour"}
+	} else if n, err = loadNote(path, c.stdio.In); err != nil {
+		return err
+	}
+	warnings = n.Warnings
+	doc := render.Parse(n.Source)
+	n.Source = nil
+
+	var scriptsFailed error
+	if c.bool("run") && len(doc.Scripts) > 0 {
+		values, scriptsFailed, err = runBeforeRender(c, n, doc)
 		if err != nil {
 			return err
 		}
-		src, warnings = n.Source, n.Warnings
 	}
-
-	doc := render.Parse(src)
-	src = nil
 	w := bufio.NewWriterSize(c.stdio.Out, 64<<10)
 	opt := render.Options{Width: width, Level: level, Theme: th, Values: values, Now: now}
 	var buf []byte
@@ -98,5 +110,40 @@ func runRender(c *invocation) error {
 			fmt.Fprintf(c.stdio.Err, "markii: %s\n", oneLine(d))
 		}
 	}
-	return nil
+	return scriptsFailed
+}
+
+// runBeforeRender runs doc's scripts for `markii render --run`: at the auto
+// tier, so it never asks and reaches only hosts granted by hand for exactly
+// this code, and read-only. It returns the values to draw (what this device
+// now stores for the note, or the run's own outcomes for a note without
+// identity), and an exit-2 error when a script failed, after saying which
+// on stderr.
+func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Values, error, error) {
+	ran := render.Values{}
+	failed := 0
+	_, err := runScripts(context.Background(), n, doc, script.Auto, nil, c.stdio.Err, nil, func(o script.Outcome) {
+		if o.Kind == script.Ok {
+			ran[o.Name] = render.Entry{Value: o.Value, Status: render.Fresh}
+			return
+		}
+		failed++
+		ran[o.Name] = render.Entry{Status: render.Error, FailureKind: string(o.Kind)}
+		fmt.Fprintf(c.stdio.Err, "markii: script %q failed (%s)\n", oneLine(o.Name), o.Kind)
+	})
+	if errors.Is(err, errScriptsDisabled) {
+		fmt.Fprintf(c.stdio.Err, "markii: %s\n", err)
+		return storedValues(n), nil, nil
+	}
+	if err != nil {
+		return nil, nil, failf("the scripts could not run: %v", err)
+	}
+	vals := ran
+	if n.Key != "" {
+		vals = storedValues(n)
+	}
+	if failed > 0 {
+		return vals, &exitError{code: ExitScripts}, nil
+	}
+	return vals, nil, nil
 }

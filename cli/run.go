@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
@@ -52,28 +55,14 @@ func runNote(c *invocation) error {
 		return err
 	}
 	doc := render.Parse(n.Source)
-	ctx := context.Background()
-	plan, err := planRun(ctx, n, doc, script.Manual, c.stdio.In, c.stdio.Err)
-	if err != nil {
-		return err
-	}
-	req := &script.Request{
-		RunID:  uint64(time.Now().UnixNano()),
-		Tier:   plan.Host.Tier(),
-		Blocks: plan.Blocks,
-		Bundle: n.Bundle != nil,
-		Limits: script.Ceiling,
-	}
-	names := make([]string, 0, len(doc.Scripts))
-	for _, s := range doc.Scripts {
-		names = append(names, s.Name)
-	}
-	req.Directives, req.Truncated = engine.CapDirectives(docListing(doc))
-
 	var outcomes []script.Outcome
-	runErr := scriptRunner(ctx, req, plan.Host, func(o script.Outcome) { outcomes = append(outcomes, o) })
-	plan.Finish()
-	if runErr != nil && len(outcomes) < len(req.Blocks) {
+	plan, runErr := runScripts(context.Background(), n, doc, script.Manual,
+		consentPrompter(c.stdio.In, c.stdio.Err), c.stdio.Err, nil,
+		func(o script.Outcome) { outcomes = append(outcomes, o) })
+	if plan == nil {
+		return runErr
+	}
+	if runErr != nil {
 		return failf("the scripts could not run: %v", runErr)
 	}
 	if c.bool("verbose") {
@@ -84,7 +73,6 @@ func runNote(c *invocation) error {
 			fmt.Fprintf(c.stdio.Err, "markii: %s\n", oneLine(d))
 		}
 	}
-	persistValues(n, names, outcomes)
 
 	failed := 0
 	if c.bool("json") {
@@ -125,6 +113,80 @@ func runNote(c *invocation) error {
 		return &exitError{code: ExitScripts}
 	}
 	return nil
+}
+
+// runScripts plans and runs n's scripts for trigger through the isolate:
+// it reads the user's settings and grants (asking prompter on a manual
+// run; see planRun), builds the request, calls onPlan with the script names
+// before the first one starts, streams every outcome to emit, persists the
+// cache and, unless ctx was cancelled, the values. It returns the plan
+// (nil when the run never started, with the reason as the error) and an
+// error when the isolate failed before every script had an outcome.
+func runScripts(ctx context.Context, n *note, doc *render.Document, trigger script.Trigger, prompter grants.Prompter, errOut io.Writer, onPlan func(*runPlan, []string), emit func(script.Outcome)) (*runPlan, error) {
+	plan, err := planRun(ctx, n, doc, trigger, prompter, errOut)
+	if err != nil {
+		return nil, err
+	}
+	warnMissingProtections(errOut)
+	defer plan.Finish()
+	req := &script.Request{
+		RunID:  uint64(time.Now().UnixNano()),
+		Tier:   plan.Host.Tier(),
+		Blocks: plan.Blocks,
+		Bundle: n.Bundle != nil,
+		Limits: script.Ceiling,
+	}
+	names := make([]string, 0, len(plan.Blocks))
+	for _, b := range plan.Blocks {
+		names = append(names, b.Name)
+	}
+	req.Directives, req.Truncated = engine.CapDirectives(docListing(doc))
+	if onPlan != nil {
+		onPlan(plan, names)
+	}
+	var outcomes []script.Outcome
+	runErr := scriptRunner(ctx, req, plan.Host, func(o script.Outcome) {
+		outcomes = append(outcomes, o)
+		emit(o)
+	})
+	if ctx.Err() == nil {
+		persistValues(n, names, outcomes)
+	}
+	if runErr != nil && len(outcomes) < len(req.Blocks) && ctx.Err() == nil {
+		return plan, runErr
+	}
+	return plan, nil
+}
+
+var missingProtectionsOnce sync.Once
+
+// warnMissingProtections says once per process, plainly, which isolate
+// protections this platform cannot give, so a weaker sandbox is never
+// presented as the full one.
+func warnMissingProtections(w io.Writer) {
+	missingProtectionsOnce.Do(func() {
+		for _, m := range isolate.MissingProtections() {
+			fmt.Fprintf(w, "markii: this system lacks a script sandbox protection: %s\n", m)
+		}
+	})
+}
+
+// storedValues reads the values this device stored for n, as the renderer
+// reads them; a note without identity (stdin) has none.
+func storedValues(n *note) render.Values {
+	if n.Key == "" {
+		return nil
+	}
+	dir, err := stateDir()
+	if err != nil {
+		return nil
+	}
+	snap := values.Load(state.Open(dir), n.Key)
+	out := make(render.Values, len(snap))
+	for k, e := range snap {
+		out[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: e.FailureKind}
+	}
+	return out
 }
 
 // outcomeLine is the short, display-safe phrase for an outcome; it never

@@ -11,10 +11,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/script"
-	"github.com/markii/markii/runtime/state"
-	"github.com/markii/markii/runtime/values"
 	"github.com/markii/markii/theme"
 	"github.com/markii/markii/viewer"
 )
@@ -85,15 +83,48 @@ func runView(c *invocation) error {
 	}
 	if !c.bool("no-run") {
 		opt.Runner = &noteRunner{path: n.Path}
+		if !settings.ScriptsDisabled && len(render.Parse(first.Source).Scripts) > 0 {
+			// A worker started now is confined and idle by the time the
+			// reader presses r.
+			isolate.Prewarm()
+		}
 	}
-	var held bytes.Buffer
-	errOut := c.stdio.Err
-	c.stdio.Err = &held
-	err = viewer.Run(opt, c.stdio.In, out)
-	c.stdio.Err = errOut
-	_, _ = errOut.Write(held.Bytes())
+	res, err := viewer.Run(opt, c.stdio.In, out)
 	if err != nil {
 		return failf("%v", err)
+	}
+	return reportView(c, res)
+}
+
+// reportView prints, once the terminal is back, what markii view prints
+// on stderr: render diagnostics (unless --quiet), one line per script that
+// failed in the last run, and with --verbose each failure's message and
+// the host's notices. A failed script makes the exit code 2.
+func reportView(c *invocation, res *viewer.Result) error {
+	w := c.stdio.Err
+	if !c.bool("quiet") {
+		for _, d := range res.Diagnostics {
+			fmt.Fprintf(w, "markii: %s\n", oneLine(d))
+		}
+	}
+	failed := 0
+	for _, o := range res.Outcomes {
+		if o.Outcome == "ok" {
+			continue
+		}
+		failed++
+		fmt.Fprintf(w, "markii: script %q failed (%s)\n", oneLine(o.Script), oneLine(o.Entry.FailureKind))
+		if c.bool("verbose") && o.Detail != "" {
+			fmt.Fprintf(w, "markii: %s: %s\n", oneLine(o.Script), oneLine(o.Detail))
+		}
+	}
+	if c.bool("verbose") {
+		for _, n := range res.Notices {
+			fmt.Fprintf(w, "markii: %s\n", oneLine(n))
+		}
+	}
+	if failed > 0 {
+		return &exitError{code: ExitScripts}
 	}
 	return nil
 }
@@ -105,15 +136,7 @@ func viewerNote(n *note) (*viewer.Note, error) {
 	if n.Path != "" {
 		vn.Watch = []string{n.Path}
 	}
-	if n.Key != "" {
-		if dir, err := stateDir(); err == nil {
-			snap := values.Load(state.Open(dir), n.Key)
-			vn.Values = make(render.Values, len(snap))
-			for k, e := range snap {
-				vn.Values[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: e.FailureKind}
-			}
-		}
-	}
+	vn.Values = storedValues(n)
 	return vn, nil
 }
 
@@ -125,6 +148,21 @@ func loadViewerNote(path string) (*viewer.Note, error) {
 		return nil, fmt.Errorf("%s", oneLine(err.Error()))
 	}
 	return viewerNote(n)
+}
+
+// askerPrompter answers grant questions with the viewer's in-viewer
+// dialog.
+type askerPrompter struct {
+	ctx context.Context
+	ask viewer.Asker
+}
+
+// Ask implements grants.Prompter.
+func (a askerPrompter) Ask(question string) (bool, error) {
+	if a.ask == nil {
+		return false, nil
+	}
+	return a.ask(a.ctx, question)
 }
 
 // noteRunner runs the open note's scripts for the viewer. It reads the
@@ -145,33 +183,16 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 	}
 	doc := render.Parse(n.Source)
 	var notices bytes.Buffer
-	plan, err := planRun(ctx, n, doc, trigger, nil, &notices)
-	if err != nil {
-		return err
+	onPlan := func(plan *runPlan, names []string) {
+		for _, d := range plan.Diagnostics {
+			report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: d})
+		}
+		if notices.Len() > 0 {
+			report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: oneLine(notices.String())})
+		}
+		report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: names})
 	}
-	defer plan.Finish()
-	for _, d := range plan.Diagnostics {
-		report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: d})
-	}
-	if notices.Len() > 0 {
-		report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: oneLine(notices.String())})
-	}
-	req := &script.Request{
-		RunID:  uint64(time.Now().UnixNano()),
-		Tier:   script.TierOf(trigger),
-		Bundle: n.Bundle != nil,
-		Limits: script.Ceiling,
-		Blocks: plan.Blocks,
-	}
-	names := make([]string, 0, len(plan.Blocks))
-	for _, b := range plan.Blocks {
-		names = append(names, b.Name)
-	}
-	req.Directives, req.Truncated = engine.CapDirectives(docListing(doc))
-	report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: names})
-	var outcomes []script.Outcome
-	runErr := scriptRunner(ctx, req, plan.Host, func(o script.Outcome) {
-		outcomes = append(outcomes, o)
+	plan, err := runScripts(ctx, n, doc, trigger, askerPrompter{ctx, ask}, &notices, onPlan, func(o script.Outcome) {
 		p := viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: "ok", Detail: o.Detail}
 		p.Entry = render.Entry{Value: o.Value, Status: render.Fresh}
 		if o.Kind != script.Ok {
@@ -183,11 +204,11 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 		}
 		report(p)
 	})
-	if ctx.Err() == nil {
-		persistValues(n, names, outcomes)
+	if plan == nil {
+		return err
 	}
-	if runErr != nil && len(outcomes) < len(req.Blocks) && ctx.Err() == nil {
-		return fmt.Errorf("the scripts could not run: %v", runErr)
+	if err != nil {
+		return fmt.Errorf("the scripts could not run: %v", err)
 	}
 	return nil
 }
