@@ -180,8 +180,24 @@ func reserved(attrs Attrs) (rest Attrs, preset, align string) {
 	return rest, preset, align
 }
 
+// maxComponentDepth is how deep block components nest before the frame
+// stops drawing them: deeper directives show their label and body laid
+// out plainly, so that pathological nesting stays linear in time and
+// output (every frame copies its children's lines, and a fit-width box
+// lays its children out twice).
+const maxComponentDepth = 12
+
 // directive lays out a leaf or container directive through the registry.
 func (l *layouter) directive(d *Directive, width int) []ansi.Line {
+	if l.components >= maxComponentDepth {
+		if !l.tooDeep {
+			l.tooDeep = true
+			l.diagnose(fmt.Sprintf("components nested more than %d deep are drawn without their frames", maxComponentDepth))
+		}
+		return l.plainDirective(d, width)
+	}
+	l.components++
+	defer func() { l.components-- }()
 	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
 	attrs := d.Attrs
 	if len(presetAttrs) > 0 {
@@ -219,6 +235,23 @@ func (l *layouter) directive(d *Directive, width int) []ansi.Line {
 	}
 	l.placeChildren(ctx, lines)
 	return alignLines(lines, align, width, comp.SelfSizing)
+}
+
+// plainDirective lays out a directive's label and body with no component.
+func (l *layouter) plainDirective(d *Directive, width int) []ansi.Line {
+	var out []ansi.Line
+	if len(d.Label) > 0 {
+		out = l.paragraph(d.Label, ansi.Style{}, width)
+	}
+	m := l.mark()
+	l.depth++
+	body := l.blocks(d.Blocks, width)
+	l.depth--
+	if len(out) > 0 && len(body) > 0 {
+		out = append(out, nil)
+	}
+	l.shift(m, len(out))
+	return append(out, body...)
 }
 
 // callBlock runs a block component, turning a panic into failed.
@@ -340,7 +373,7 @@ func alignLines(lines []ansi.Line, align string, width int, asBlock bool) []ansi
 func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style, link string) []run {
 	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
 	if !ok {
-		return l.inlineFallback(dst, "unknown component `"+target+"`", d.Content, st, link)
+		return l.inlineFallback(dst, unknownLabel(target), d.Content, st, link)
 	}
 	if comp.Form != FormInline {
 		return l.inlineFallback(dst, "block component `"+d.Name+"` written inline", d.Content, st, link)

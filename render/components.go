@@ -292,11 +292,10 @@ func PackDiagnostic(doc *Document, reg *Registry) string {
 	if len(missing) == 0 {
 		return ""
 	}
-	noun := "pack " + strings.Join(missing, ", ") + " is"
-	if len(missing) > 1 {
-		noun = "packs " + strings.Join(missing, ", ") + " are"
+	if len(missing) == 1 {
+		return "this note uses pack " + missing[0] + ", which is not installed; its components show as unknown-component boxes"
 	}
-	return "this note uses " + noun + " not installed, so its components show as unknown boxes"
+	return "this note uses packs " + strings.Join(missing, ", ") + ", which are not installed; their components show as unknown-component boxes"
 }
 
 func containsString(list []string, s string) bool {

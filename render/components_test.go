@@ -511,7 +511,7 @@ func TestValueReferences(t *testing.T) {
 
 func TestPackDiagnostic(t *testing.T) {
 	doc := Parse([]byte("---\nuses: [ana, viz]\n---\n\n::ana_timeline\n"))
-	if got := PackDiagnostic(doc, nil); got != "this note uses packs ana, viz are not installed, so its components show as unknown boxes" {
+	if got := PackDiagnostic(doc, nil); got != "this note uses packs ana, viz, which are not installed; their components show as unknown-component boxes" {
 		t.Errorf("diagnostic %q", got)
 	}
 	reg := NewStandardRegistry()

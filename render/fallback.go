@@ -29,9 +29,34 @@ func (l *layouter) unknownBlock(name string, d *Directive, width int) []ansi.Lin
 		l.shift(m, len(content))
 		content = append(content, body...)
 	}
-	lines, at := l.dashedBox("unknown component `"+name+"`", content, width)
+	lines, at := l.dashedBox(unknownLabel(name), content, width)
 	l.shift(m, at)
 	return lines
+}
+
+// unknownLabel names a component nobody registered. A pack component
+// (`ana_timeline`) also names its pack: markii draws no pack components,
+// so the reader learns where the box came from.
+func unknownLabel(name string) string {
+	if pack, _, ok := strings.Cut(name, "_"); ok && isPackName(pack) {
+		return "unknown component `" + name + "` from pack " + pack
+	}
+	return "unknown component `" + name + "`"
+}
+
+// isPackName reports whether s has the shape of a pack namespace:
+// lowercase kebab-case starting with a letter.
+func isPackName(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // failedBlock draws a block directive whose component failed.

@@ -25,6 +25,7 @@ func Layout(doc *Document, opt Options) *Page {
 	}
 	l := newLayouter(opt)
 	if doc != nil {
+		l.packNotice(doc)
 		l.page.Lines = l.blocks(doc.Blocks, opt.Width)
 	}
 	return l.page
@@ -43,6 +44,7 @@ func Stream(doc *Document, opt Options, emit func(lines []ansi.Line) error) ([]s
 	if doc == nil {
 		return nil, nil
 	}
+	l.packNotice(doc)
 	started := false
 	for i, b := range doc.Blocks {
 		lines := l.block(b, opt.Width)
@@ -67,6 +69,14 @@ func Stream(doc *Document, opt Options, emit func(lines []ansi.Line) error) ([]s
 	return l.page.Diagnostics, nil
 }
 
+// packNotice records, once per layout, that packs the note's frontmatter
+// names are not installed.
+func (l *layouter) packNotice(doc *Document) {
+	if d := PackDiagnostic(doc, l.reg); d != "" {
+		l.page.Diagnostics = append(l.page.Diagnostics, d)
+	}
+}
+
 // layouter holds the state of one Layout call.
 type layouter struct {
 	opt   Options
@@ -76,6 +86,10 @@ type layouter struct {
 	depth int
 	// lists is the nesting depth of bullet lists (for the marker glyph).
 	lists int
+	// components is the nesting depth of block components; tooDeep is set
+	// once the depth limit has been reported.
+	components int
+	tooDeep    bool
 	// headings counts headings in document order (their BlockID).
 	headings int
 	// ids counts focusable blocks per kind in document order.

@@ -1,0 +1,34 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
+)
+
+// A pack component markii cannot draw names its pack in the fallback box
+// and inline form; an ordinary unknown name does not claim a pack, and a
+// note whose frontmatter uses a missing pack gets one diagnostic.
+func TestUnknownFallbackNamesThePack(t *testing.T) {
+	doc := Parse([]byte("---\nuses: [ana]\n---\n\n::ana_timeline\n\n::Not_a_pack\n\nSee :ana_badge[x] here.\n"))
+	page := Layout(doc, Options{Width: 60, Level: ansi.None, Theme: theme.Dark})
+	out := string(ansi.Encode(page.Lines, ansi.None))
+	for _, want := range []string{
+		"unknown component `ana_timeline` from pack ana",
+		"unknown component `Not_a_pack` ",
+		"unknown component `ana_badge` from pack ana: x",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Not_a_pack` from pack") {
+		t.Errorf("a name that is not a pack namespace was attributed to a pack:\n%s", out)
+	}
+	want := "this note uses pack ana, which is not installed; its components show as unknown-component boxes"
+	if len(page.Diagnostics) != 1 || page.Diagnostics[0] != want {
+		t.Errorf("diagnostics %q, want exactly [%q]", page.Diagnostics, want)
+	}
+}
