@@ -163,11 +163,14 @@ var commonFlags = []flagSpec{
 
 // invocation is a parsed command line.
 type invocation struct {
-	name  string
-	args  []string
-	vals  map[string]string
-	set   map[string]bool
-	stdio Stdio
+	// notRunNotice asks a static render to say, when the note has scripts,
+	// that they were not run (markii view on a pipe).
+	notRunNotice bool
+	name         string
+	args         []string
+	vals         map[string]string
+	set          map[string]bool
+	stdio        Stdio
 }
 
 func (c *invocation) bool(name string) bool { return c.set[name] }

@@ -84,6 +84,9 @@ func runRender(c *invocation) error {
 	doc := render.Parse(n.Source)
 	n.Source = nil
 
+	if c.notRunNotice && len(doc.Scripts) > 0 {
+		defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
+	}
 	var scriptsFailed error
 	if c.bool("run") && len(doc.Scripts) > 0 {
 		values, scriptsFailed, err = runBeforeRender(c, n, doc)

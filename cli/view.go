@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/script"
@@ -34,15 +35,8 @@ func init() {
 // terminal, and exactly `markii render` anywhere else.
 func runView(c *invocation) error {
 	if c.bool("static") || !isTerminal(c.stdio.In) || !isTerminal(c.stdio.Out) {
-		if len(c.args) > 0 && !c.bool("no-run") && !c.bool("static") {
-			if n, err := loadNote(c.args[0], c.stdio.In); err == nil && len(render.Parse(n.Source).Scripts) > 0 {
-				defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
-			}
-		}
+		c.notRunNotice = !c.bool("no-run") && !c.bool("static")
 		return runRender(c)
-	}
-	if len(c.args) == 0 {
-		return usagef("markii view needs a note to show (markii view NOTE)")
 	}
 	out := c.stdio.Out.(*os.File)
 	width := defaultWidth
@@ -57,9 +51,12 @@ func runView(c *invocation) error {
 	if err != nil {
 		return usagef("%s", err)
 	}
-	n, err := loadNote(c.args[0], c.stdio.In)
-	if err != nil {
-		return err
+	// With no file, the viewer shows the built-in tour.
+	n := &note{Source: fixtures.Tour, Name: "tour"}
+	if len(c.args) > 0 {
+		if n, err = loadNote(c.args[0], c.stdio.In); err != nil {
+			return err
+		}
 	}
 	first, err := viewerNote(n)
 	if err != nil {
@@ -82,7 +79,7 @@ func runView(c *invocation) error {
 		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
 	}
 	if !c.bool("no-run") {
-		opt.Runner = &noteRunner{path: n.Path}
+		opt.Runner = &noteRunner{path: n.Path, source: n.Source}
 		if !settings.ScriptsDisabled && len(render.Parse(first.Source).Scripts) > 0 {
 			// A worker started now is confined and idle by the time the
 			// reader presses r.
@@ -170,16 +167,18 @@ func (a askerPrompter) Ask(question string) (bool, error) {
 // of the code on disk.
 type noteRunner struct {
 	path string
+	// source is the text of a note with no file (the tour), run as is.
+	source []byte
 }
 
 // Run implements viewer.Runner.
 func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer.Asker, report func(viewer.Progress)) error {
-	if r.path == "" {
-		return fmt.Errorf("a note read from standard input cannot run its scripts in the viewer; use markii run")
-	}
-	n, err := loadNote(r.path, nil)
-	if err != nil {
-		return err
+	n := &note{Source: r.source, Name: "tour"}
+	if r.path != "" {
+		var err error
+		if n, err = loadNote(r.path, nil); err != nil {
+			return err
+		}
 	}
 	doc := render.Parse(n.Source)
 	var notices bytes.Buffer
