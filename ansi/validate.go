@@ -11,15 +11,29 @@ import (
 // feeds. Anything else (another CSI, an OSC title or clipboard write, DCS,
 // a C1 control, BEL, BS, CR, TAB, DEL, NUL, invalid UTF-8) is an error that
 // names the byte offset.
+//
+// It also checks the shape Encode gives its sequences: every SGR that opens
+// a style is closed by a reset before the next one opens and before the
+// line ends, and every hyperlink opened on a line is closed on it. So a
+// stray sequence that looks like the engine's own (an author's ESC[31m that
+// slipped past the sanitizer) is still caught unless it forms a perfectly
+// balanced run.
 func Validate(b []byte) error {
+	var sgrOpen, linkOpen bool
 	for i := 0; i < len(b); {
 		c := b[i]
 		switch {
 		case c == '\n':
+			if sgrOpen || linkOpen {
+				return fmt.Errorf("offset %d: a style or hyperlink is still open at the end of the line", i)
+			}
 			i++
 		case c == 0x1b:
 			n, err := validateEscape(b[i:])
 			if err != nil {
+				return fmt.Errorf("offset %d: %w", i, err)
+			}
+			if err := balance(b[i:i+n], &sgrOpen, &linkOpen); err != nil {
 				return fmt.Errorf("offset %d: %w", i, err)
 			}
 			i += n
@@ -37,6 +51,37 @@ func Validate(b []byte) error {
 			}
 			i += size
 		}
+	}
+	if sgrOpen || linkOpen {
+		return fmt.Errorf("offset %d: a style or hyperlink is still open at the end of the output", len(b))
+	}
+	return nil
+}
+
+// balance tracks what the well-formed sequence seq opens and closes: Encode
+// writes link open, style open, text, reset, link close, never nesting.
+func balance(seq []byte, sgrOpen, linkOpen *bool) error {
+	switch {
+	case string(seq) == "\x1b[0m":
+		if !*sgrOpen {
+			return fmt.Errorf("a reset with no style open")
+		}
+		*sgrOpen = false
+	case seq[1] == '[':
+		if *sgrOpen {
+			return fmt.Errorf("a style opened while another is open")
+		}
+		*sgrOpen = true
+	case string(seq) == "\x1b]8;;\x07":
+		if !*linkOpen || *sgrOpen {
+			return fmt.Errorf("a hyperlink close that does not match an open")
+		}
+		*linkOpen = false
+	default:
+		if *linkOpen || *sgrOpen {
+			return fmt.Errorf("a hyperlink opened inside another or inside a style")
+		}
+		*linkOpen = true
 	}
 	return nil
 }
