@@ -7,12 +7,10 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/script"
@@ -140,7 +138,7 @@ func runScripts(ctx context.Context, n *note, doc *render.Document, trigger scri
 	for _, b := range plan.Blocks {
 		names = append(names, b.Name)
 	}
-	req.Directives, req.Truncated = engine.CapDirectives(docListing(doc))
+	req.Directives, req.Truncated = docListing(doc)
 	if onPlan != nil {
 		onPlan(plan, names)
 	}
@@ -239,159 +237,17 @@ func persistValues(n *note, names []string, outcomes []script.Outcome) {
 	_ = values.Save(st, n.Key, snap)
 }
 
-// docListing lists the note's directives in document order, nested ones
-// after their parent, for doc.directives.
+// docListing is the note's doc.directives listing for the request (the
+// engine applies the caps again on its side).
 func docListing(doc *render.Document) ([]script.Directive, bool) {
-	l := &lister{}
-	l.blocks(doc.Blocks, 0)
-	return l.out, l.truncated
-}
-
-// maxListingDepth is the deepest directive nesting listed.
-const maxListingDepth = 200
-
-type lister struct {
-	out       []script.Directive
-	truncated bool
-}
-
-func (l *lister) blocks(bs []render.Block, depth int) {
-	if depth > maxListingDepth {
-		l.truncated = true
-		return
-	}
-	for _, b := range bs {
-		switch x := b.(type) {
-		case *render.Directive:
-			d := script.Directive{Name: x.Name, Form: x.Form.String(), Attrs: listAttrs(x.Attrs)}
-			var sb strings.Builder
-			inlineText(&sb, x.Label)
-			for i, inner := range x.Blocks {
-				if i > 0 || sb.Len() > 0 {
-					sb.WriteByte('\n')
-				}
-				blockText(&sb, inner)
-			}
-			d.Text = sb.String()
-			l.out = append(l.out, d)
-			l.inlines(x.Label, depth+1)
-			l.blocks(x.Blocks, depth+1)
-		case *render.Paragraph:
-			l.inlines(x.Content, depth)
-		case *render.Heading:
-			l.inlines(x.Content, depth)
-		case *render.Quote:
-			l.blocks(x.Blocks, depth+1)
-		case *render.List:
-			for _, it := range x.Items {
-				l.blocks(it.Blocks, depth+1)
-			}
-		case *render.Table:
-			for _, cell := range x.Header {
-				l.inlines(cell, depth)
-			}
-			for _, row := range x.Rows {
-				for _, cell := range row {
-					l.inlines(cell, depth)
-				}
-			}
+	items, truncated := render.Listing(doc)
+	out := make([]script.Directive, len(items))
+	for i, d := range items {
+		attrs := make([]script.Attr, len(d.Attrs))
+		for j, a := range d.Attrs {
+			attrs[j] = script.Attr{Key: a.Key, Value: a.Value}
 		}
+		out[i] = script.Directive{Name: d.Name, Form: d.Form, Attrs: attrs, Text: d.Text}
 	}
-}
-
-func (l *lister) inlines(in []render.Inline, depth int) {
-	if depth > maxListingDepth {
-		l.truncated = true
-		return
-	}
-	for _, i := range in {
-		switch x := i.(type) {
-		case *render.InlineDirective:
-			var sb strings.Builder
-			inlineText(&sb, x.Content)
-			l.out = append(l.out, script.Directive{Name: x.Name, Form: "inline", Attrs: listAttrs(x.Attrs), Text: sb.String()})
-			l.inlines(x.Content, depth+1)
-		case *render.Emphasis:
-			l.inlines(x.Content, depth)
-		case *render.Strong:
-			l.inlines(x.Content, depth)
-		case *render.Strikethrough:
-			l.inlines(x.Content, depth)
-		case *render.Link:
-			l.inlines(x.Content, depth)
-		}
-	}
-}
-
-func listAttrs(a render.Attrs) []script.Attr {
-	out := make([]script.Attr, 0, len(a))
-	for _, kv := range a {
-		out = append(out, script.Attr{Key: kv.Key, Value: kv.Value})
-	}
-	return out
-}
-
-// blockText is a block's markdown-stripped text (code bodies included).
-func blockText(sb *strings.Builder, b render.Block) {
-	switch x := b.(type) {
-	case *render.Paragraph:
-		inlineText(sb, x.Content)
-	case *render.Heading:
-		inlineText(sb, x.Content)
-	case *render.CodeBlock:
-		sb.WriteString(x.Text)
-	case *render.ScriptBlock:
-		sb.WriteString(x.Source)
-	case *render.Quote:
-		joinBlocks(sb, x.Blocks)
-	case *render.List:
-		for i, it := range x.Items {
-			if i > 0 {
-				sb.WriteByte('\n')
-			}
-			joinBlocks(sb, it.Blocks)
-		}
-	case *render.Directive:
-		inlineText(sb, x.Label)
-		if len(x.Label) > 0 && len(x.Blocks) > 0 {
-			sb.WriteByte('\n')
-		}
-		joinBlocks(sb, x.Blocks)
-	case *render.Table:
-		for _, cell := range x.Header {
-			inlineText(sb, cell)
-		}
-	}
-}
-
-func joinBlocks(sb *strings.Builder, bs []render.Block) {
-	for i, b := range bs {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		blockText(sb, b)
-	}
-}
-
-func inlineText(sb *strings.Builder, in []render.Inline) {
-	for _, i := range in {
-		switch x := i.(type) {
-		case *render.Text:
-			sb.WriteString(x.Text)
-		case *render.CodeSpan:
-			sb.WriteString(x.Text)
-		case *render.SoftBreak, *render.HardBreak:
-			sb.WriteByte(' ')
-		case *render.Emphasis:
-			inlineText(sb, x.Content)
-		case *render.Strong:
-			inlineText(sb, x.Content)
-		case *render.Strikethrough:
-			inlineText(sb, x.Content)
-		case *render.Link:
-			inlineText(sb, x.Content)
-		case *render.InlineDirective:
-			inlineText(sb, x.Content)
-		}
-	}
+	return out, truncated
 }

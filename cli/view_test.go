@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
@@ -139,5 +140,35 @@ func TestViewerNoteLoadsStoredValues(t *testing.T) {
 	}
 	if len(n.Watch) != 1 || n.Watch[0] != path {
 		t.Fatalf("watch list %v", n.Watch)
+	}
+}
+
+func TestReportViewAfterClose(t *testing.T) {
+	res := &viewer.Result{
+		Outcomes: []viewer.Progress{
+			{Script: "ok", Outcome: "ok"},
+			{Script: "remote", Outcome: "needs permission (net: api.example.com)", Detail: "net access to api.example.com\nwas not granted", Entry: render.Entry{FailureKind: "capability-denied"}},
+		},
+		Notices:     []string{"declared host docs.example.com is not used by the code"},
+		Diagnostics: []string{"figure: refused image source"},
+	}
+	var errb bytes.Buffer
+	c := &invocation{set: map[string]bool{"verbose": true}, vals: map[string]string{}, stdio: Stdio{Err: &errb}}
+	err := reportView(c, res)
+	if code := report(Stdio{Err: &errb}, err); code != ExitScripts {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	want := "markii: figure: refused image source\n" +
+		"markii: script \"remote\" failed (capability-denied)\n" +
+		"markii: remote: net access to api.example.com was not granted\n" +
+		"markii: declared host docs.example.com is not used by the code\n"
+	if errb.String() != want {
+		t.Fatalf("stderr:\n%q\nwant:\n%q", errb.String(), want)
+	}
+	errb.Reset()
+	quiet := &invocation{set: map[string]bool{"quiet": true}, vals: map[string]string{}, stdio: Stdio{Err: &errb}}
+	res.Outcomes = res.Outcomes[:1]
+	if err := reportView(quiet, res); err != nil || errb.Len() != 0 {
+		t.Fatalf("quiet, no failures: err %v, stderr %q", err, errb.String())
 	}
 }

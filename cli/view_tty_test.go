@@ -35,7 +35,7 @@ func TestViewInTerminal(t *testing.T) {
 	}
 	dir := t.TempDir()
 	note := filepath.Join(dir, "stats.mk.md")
-	src := "# Stats\n\nStars: :value[stars].\n\n```lua {name=stars}\nreturn 6 * 7\n```\n"
+	src := "# Stats\n\nStars: :value[stars].\n\n```lua {name=stars}\nreturn 6 * 7\n```\n\n```lua {name=bad}\nerror(\"boom\")\n```\n"
 	if err := os.WriteFile(note, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestViewInTerminal(t *testing.T) {
 	wait("r runs scripts")
 	tm("send-keys", "-t", "v", "r")
 	wait("Stars: 42.")
-	wait("ran 1")
+	wait("ran 2, 1 failed")
 	tm("send-keys", "-t", "v", "q")
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(tm("list-panes", "-t", "v", "-F", "#{pane_dead}"), "1") {
@@ -85,7 +85,8 @@ func TestViewInTerminal(t *testing.T) {
 		time.Sleep(30 * time.Millisecond)
 	}
 	stderr, _ := os.ReadFile(filepath.Join(dir, "stderr"))
-	if strings.TrimSpace(string(stderr)) != "exit 0" {
-		t.Fatalf("stderr: %q", stderr)
+	want := "markii: script \"bad\" failed (script-error)\nexit 2"
+	if strings.TrimSpace(string(stderr)) != want {
+		t.Fatalf("stderr after the viewer closed: %q, want %q", stderr, want)
 	}
 }

@@ -189,6 +189,8 @@ func TestParseLinkPathologiesAreBounded(t *testing.T) {
 		{"nested brackets", []byte(strings.Repeat("[", 100000) + "x" + strings.Repeat("]", 100000) + "\n")},
 		{"open destinations", []byte(strings.Repeat("[a](", 100000) + "\n")},
 		{"labels without links", []byte(strings.Repeat("[a]", 200000) + "\n")},
+		{"many small blocks", bytes.Repeat([]byte(strings.Repeat("[a](", 60)+"\n\n"), 8000)},
+		{"many small nested blocks", bytes.Repeat([]byte(strings.Repeat("[", 120)+strings.Repeat("]", 120)+"\n\n"), 8000)},
 	} {
 		start := time.Now()
 		Parse(c.src)

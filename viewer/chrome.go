@@ -2,8 +2,10 @@ package viewer
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
@@ -100,6 +102,26 @@ func wrapPlain(s string, width int) []string {
 	}
 	if line != "" || len(out) == 0 {
 		out = append(out, line)
+	}
+	return out
+}
+
+// hardWrap cuts s into rows of at most width cells, at most limit rows
+// (the last ending in an ellipsis when s is longer).
+func hardWrap(s string, width, limit int) []string {
+	var out []string
+	for s != "" && len(out) < limit {
+		row := xansi.Truncate(s, max(width, 1), "")
+		if row == "" {
+			_, n := utf8.DecodeRuneInString(s)
+			row = s[:n]
+		}
+		s = s[len(row):]
+		if s != "" && len(out) == limit-1 {
+			row = fit(row+s, width)
+			s = ""
+		}
+		out = append(out, row)
 	}
 	return out
 }

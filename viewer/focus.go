@@ -107,26 +107,50 @@ func (m *Model) markWidget(line ansi.Line, t target) ansi.Line {
 // relayout changes the live state and lays the page out again. Lines
 // above the changed block keep their place; lines below move by the
 // block's change in height; a reader inside the block stays at its top.
-func (m *Model) relayout(change func(), block int) {
-	top := m.topLine()
-	var before target
+// A long note is laid out in the background and the reader keeps the
+// current page until the new one is ready.
+func (m *Model) relayout(change func(), block int) tea.Cmd {
+	bp := blockPlace{top: m.topLine(), block: block}
 	if block >= 0 {
-		before = m.pg.targets[block]
+		bp.before = m.pg.targets[block]
 	}
 	change()
+	m.liveVersion++
+	if len(m.pg.src) > keepTreeUpTo {
+		if m.pending == nil && m.pendingBlock == nil {
+			m.pendingBlock = &bp
+		}
+		m.loadGen++
+		m.loading = true
+		return m.layoutFull()
+	}
 	m.pg.layout()
 	m.search.rerun(m.pg)
-	if block >= 0 && block < len(m.pg.targets) {
-		after := m.pg.targets[block]
+	m.top = m.pg.rowOf(bp.after(m.pg.targets))
+	m.scrollTo(m.top)
+	return nil
+}
+
+// blockPlace is the reader's place around a block that changes height.
+type blockPlace struct {
+	top    int
+	block  int
+	before target
+}
+
+// after is the top line once the block was laid out again.
+func (bp blockPlace) after(ts []target) int {
+	top := bp.top
+	if bp.block >= 0 && bp.block < len(ts) {
+		a := ts[bp.block]
 		switch {
-		case top >= before.end:
-			top += after.end - before.end
-		case top > before.line:
-			top = after.line
+		case top >= bp.before.end:
+			top += a.end - bp.before.end
+		case top > bp.before.line:
+			top = a.line
 		}
 	}
-	m.top = m.pg.rowOf(top)
-	m.scrollTo(m.top)
+	return top
 }
 
 // focused returns the focused target.
@@ -180,10 +204,10 @@ func (m *Model) isOpen(t target) bool {
 }
 
 // switchTab moves the focused tabs block to the next or previous panel.
-func (m *Model) switchTab(d int) {
+func (m *Model) switchTab(d int) tea.Cmd {
 	t, ok := m.focused()
 	if !ok || t.kind != render.FocusTabs {
-		return
+		return nil
 	}
 	var panels []string
 	for _, f := range m.pg.laid.Focusables {
@@ -192,11 +216,11 @@ func (m *Model) switchTab(d int) {
 		}
 	}
 	if len(panels) < 2 {
-		return
+		return nil
 	}
 	cur := m.pg.live.ActiveTab[t.id]
 	next := (cur + d + len(panels)) % len(panels)
-	m.relayout(func() { m.pg.live.ActiveTab[t.id] = next }, m.focus)
+	return m.relayout(func() { m.pg.live.ActiveTab[t.id] = next }, m.focus)
 }
 
 // enter toggles a focused details block or follows a focused note link.
@@ -208,9 +232,9 @@ func (m *Model) enter() tea.Cmd {
 	switch t.kind {
 	case render.FocusDetails:
 		open := !m.isOpen(t)
-		m.relayout(func() { m.pg.live.Open[t.id] = open }, m.focus)
+		return m.relayout(func() { m.pg.live.Open[t.id] = open }, m.focus)
 	case render.FocusTabs:
-		m.switchTab(1)
+		return m.switchTab(1)
 	case render.FocusLink:
 		m.follow(t.url)
 	}
@@ -329,7 +353,7 @@ func (m *Model) showURL() tea.Cmd {
 		m.message = "focus a link first (tab)"
 		return nil
 	}
-	m.message = t.url
+	m.shown = t.url
 	if m.opt.OpenBrowser == nil {
 		return nil
 	}

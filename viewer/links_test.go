@@ -147,9 +147,11 @@ func TestShowURLAndBrowserSetting(t *testing.T) {
 	if cmd := press(m, "o"); cmd != nil {
 		t.Fatal("o without the browser setting returned a command")
 	}
-	if !strings.Contains(status(m), "https://example.com/page") {
-		t.Fatalf("o did not show the address: %q", status(m))
+	if !strings.Contains(screen(m), "→ https://example.com/page") {
+		t.Fatalf("o did not show the address:\n%s", screen(m))
 	}
+	press(m, "j")
+	mustLack(t, m, "→ https://example.com/page")
 
 	var opened []string
 	m = linkModel(t, start, &asked, func(o *Options) {
@@ -195,5 +197,21 @@ func TestLinksAreFocusTargets(t *testing.T) {
 	want := []string{"./roadmap.mk.md", "./plan.mk.md", "../other/out.mk.md", "https://example.com/page"}
 	if strings.Join(urls, " ") != strings.Join(want, " ") {
 		t.Fatalf("link targets %v, want %v", urls, want)
+	}
+}
+
+func TestShowURLInFullWhenLong(t *testing.T) {
+	long := "https://example.com/" + strings.Repeat("abcdefghij", 12) + "/end"
+	m := newTest(t, "A [long link]("+long+") here.\n", 40, 12, nil)
+	focusLink(t, m, long)
+	press(m, "o")
+	joined := strings.Join(strings.Fields(strings.ReplaceAll(screen(m), "\n", "")), "")
+	if !strings.Contains(joined, long) {
+		t.Fatalf("the long address is not shown in full:\n%s", screen(m))
+	}
+	for _, r := range rows(m) {
+		if len([]rune(r)) > 40 {
+			t.Fatalf("row wider than the terminal: %q", r)
+		}
 	}
 }

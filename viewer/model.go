@@ -55,6 +55,9 @@ type Model struct {
 	paneKind paneKind
 	pane     *pane
 	message  string
+	// shown is a link address shown in full above the status bar until
+	// the next key.
+	shown string
 	// confirm is a linked note outside the first note's folder tree that
 	// waits for a second Enter.
 	confirm string
@@ -67,6 +70,13 @@ type Model struct {
 	// background; loadGen tells its result from an older note's.
 	loading bool
 	loadGen int
+	// liveVersion counts changes of the live state and values, so a page
+	// laid out in the background for an older state is not shown.
+	liveVersion int
+	// pending is the place to restore when a background layout for a new
+	// width arrives; pendingBlock when one for a changed block arrives.
+	pending      *anchor
+	pendingBlock *blockPlace
 
 	// keepWidth holds a --width until the terminal's first resize.
 	keepWidth bool
@@ -186,8 +196,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.keepWidth = false
 			w = m.width
 		}
-		m.resize(w, msg.Height)
-		return nil
+		return m.resize(w, msg.Height)
 	case tea.MouseMsg:
 		if msg.Action != tea.MouseActionPress {
 			return nil
@@ -205,8 +214,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.failure = msg.err
 		return tea.Quit
 	case fullPageMsg:
-		m.fullPage(msg)
-		return nil
+		return m.fullPage(msg)
 	case startFullMsg:
 		return msg.cmd
 	}
@@ -220,12 +228,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 }
 
 // resize lays the note out at a new width, keeping the reader's place.
-func (m *Model) resize(w, h int) {
+func (m *Model) resize(w, h int) tea.Cmd {
 	w, h = max(w, 1), max(h, 2)
 	if w == m.width {
 		m.height = h
 		m.scrollTo(m.top)
-		return
+		return nil
+	}
+	if len(m.pg.src) > keepTreeUpTo {
+		m.width, m.height = w, h
+		m.scrollTo(m.top)
+		return m.resizeLater()
 	}
 	anchor := m.anchor()
 	m.width, m.height = w, h
@@ -233,6 +246,7 @@ func (m *Model) resize(w, h int) {
 	m.pg.layout()
 	m.search.rerun(m.pg)
 	m.restore(anchor)
+	return nil
 }
 
 // anchor records the top line relative to the heading above it.
@@ -375,6 +389,7 @@ func (m *Model) openPane(k paneKind) {
 // readerKey handles a key on the note itself.
 func (m *Model) readerKey(msg tea.KeyMsg) tea.Cmd {
 	h := m.bodyHeight()
+	m.shown = ""
 	if m.confirm != "" && msg.Type != tea.KeyEnter {
 		m.confirm = ""
 	}
@@ -438,9 +453,9 @@ func (m *Model) readerKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, keys.FocusBack):
 		m.moveFocus(-1)
 	case key.Matches(msg, keys.Left):
-		m.switchTab(-1)
+		return m.switchTab(-1)
 	case key.Matches(msg, keys.Right):
-		m.switchTab(1)
+		return m.switchTab(1)
 	case key.Matches(msg, keys.Enter):
 		return m.enter()
 	case key.Matches(msg, keys.Fold):
@@ -563,6 +578,11 @@ func (m *Model) View() (out string) {
 		}
 	}()
 	h := m.bodyHeight()
+	var shown []string
+	if m.shown != "" && m.pane == nil {
+		shown = hardWrap("→ "+sanitize.Inline(m.shown), m.width, max(h-1, 1))
+		h -= len(shown)
+	}
 	var b strings.Builder
 	if m.pane != nil {
 		for _, l := range m.pane.view(m.chrome, m.width, h) {
@@ -582,6 +602,10 @@ func (m *Model) View() (out string) {
 		}
 		for _, l := range body {
 			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+		for _, l := range shown {
+			b.WriteString(m.chrome.title(l))
 			b.WriteByte('\n')
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
 	"github.com/markii/markii/theme"
 )
 
@@ -246,4 +247,50 @@ func BenchmarkSearchNext(b *testing.B) {
 		m.Update(n)
 		_ = m.View()
 	}
+}
+
+func TestLongNoteResizesInBackground(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lays out a 2 MB note several times")
+	}
+	src := bigNote(keepTreeUpTo + 100<<10)
+	m := New(Options{Note: &Note{Name: "big.mk.md", Source: src}, Level: ansi.TrueColor, Theme: theme.Dark, Width: 100, Now: fixedNow})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	d := newDriver(m)
+	d.exec(m.Init())
+	d.until(t, "the whole note", func() bool { return !m.loading })
+	m.scrollTo(len(m.pg.rows) / 2)
+	press(m, "]")
+	want := firstRow(m)
+	old := m.pg
+	d.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if m.pg != old || !m.loading {
+		t.Fatal("a long note was laid out again inside the resize")
+	}
+	press(m, "j", "k") // the reader keeps reading meanwhile
+	d.until(t, "the page at the new width", func() bool { return !m.loading })
+	if m.pg.opt.Width != 60 || m.pg == old {
+		t.Fatalf("page width %d after the resize", m.pg.opt.Width)
+	}
+	if got := firstRow(m); got != want {
+		t.Fatalf("after the resize the top row is %q, want %q", got, want)
+	}
+
+	// Opening a details block lays the long note out in the background
+	// too, and the reader stays on the block.
+	press(m, "g", "tab")
+	for tg, _ := m.focused(); tg.kind != render.FocusDetails; tg, _ = m.focused() {
+		press(m, "tab")
+	}
+	tg, _ := m.focused()
+	old = m.pg
+	d.key("enter")
+	if m.pg != old || !m.loading {
+		t.Fatal("opening a details block in a long note laid it out inside the key press")
+	}
+	d.until(t, "the page with the details open", func() bool { return !m.loading })
+	if !m.isOpen(m.pg.targets[m.focus]) || m.pg.targets[m.focus].line != tg.line {
+		t.Fatalf("details at line %d (was %d) open=%v", m.pg.targets[m.focus].line, tg.line, m.isOpen(m.pg.targets[m.focus]))
+	}
+	mustContain(t, m, "▾ More", "Hidden ")
 }

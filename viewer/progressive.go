@@ -90,14 +90,18 @@ type startFullMsg struct{ cmd tea.Cmd }
 type fullPageMsg struct {
 	gen  int
 	page *page
+	// width and version are the layout width and live-state version the
+	// page was laid out for.
+	width, version int
 }
 
 // layoutFull lays out the whole source in the background for the page
 // state as it is now.
 func (m *Model) layoutFull() tea.Cmd {
-	gen := m.loadGen
+	gen, width, version := m.loadGen, m.width, m.liveVersion
 	src := m.note.Source
 	opt := m.pg.opt
+	opt.Width = width
 	opt.Values = make(render.Values, len(m.values))
 	for k, v := range m.values {
 		opt.Values[k] = v
@@ -106,7 +110,7 @@ func (m *Model) layoutFull() tea.Cmd {
 	return func() tea.Msg {
 		p := &page{src: src, opt: opt, folded: map[int]bool{}, live: live}
 		p.layout()
-		return fullPageMsg{gen: gen, page: p}
+		return fullPageMsg{gen: gen, page: p, width: width, version: version}
 	}
 }
 
@@ -124,21 +128,20 @@ func copyLive(l render.LiveState) render.LiveState {
 	return out
 }
 
-// fullPage swaps the whole note's page in for the partial one, keeping
-// the reader's line, folds and search.
-func (m *Model) fullPage(msg fullPageMsg) {
+// fullPage swaps the whole note's page in for the partial or outdated
+// one, keeping the reader's place, folds and search. A page laid out for
+// a width or state the reader has since changed is laid out again in the
+// background.
+func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 	if msg.gen != m.loadGen || !m.loading {
-		return
+		return nil
+	}
+	if msg.width != m.width || msg.version != m.liveVersion {
+		return m.layoutFull()
 	}
 	m.loading = false
 	top := m.topLine()
 	p := msg.page
-	if p.opt.Width != m.pg.opt.Width || len(p.live.Open) != len(m.pg.live.Open) || len(p.live.ActiveTab) != len(m.pg.live.ActiveTab) {
-		// The reader changed the layout while the note loaded.
-		p.opt.Width = m.pg.opt.Width
-		p.live = copyLive(m.pg.live)
-		p.layout()
-	}
 	p.refold(m.pg.foldKeys())
 	p.buildRows()
 	m.pg = p
@@ -146,6 +149,28 @@ func (m *Model) fullPage(msg fullPageMsg) {
 	if m.focus >= len(p.targets) {
 		m.focus = -1
 	}
+	if a := m.pending; a != nil {
+		m.pending, m.pendingBlock = nil, nil
+		m.restore(*a)
+		return nil
+	}
+	if bp := m.pendingBlock; bp != nil {
+		m.pendingBlock = nil
+		top = bp.after(p.targets)
+	}
 	m.top = p.rowOf(top)
 	m.scrollTo(m.top)
+	return nil
+}
+
+// resizeLater lays a long note out at the new width in the background;
+// the reader keeps the old page until the new one is ready.
+func (m *Model) resizeLater() tea.Cmd {
+	if m.pending == nil {
+		a := m.anchor()
+		m.pending, m.pendingBlock = &a, nil
+	}
+	m.loadGen++
+	m.loading = true
+	return m.layoutFull()
 }

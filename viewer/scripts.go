@@ -209,7 +209,7 @@ func (m *Model) runMsg(msg tea.Msg) tea.Cmd {
 		if msg.gen != m.run.gen || !m.run.active() {
 			return nil
 		}
-		m.progress(msg.p)
+		return m.progress(msg.p)
 	case askMsg:
 		if msg.gen != m.run.gen || !m.run.active() {
 			msg.q.reply <- false
@@ -245,7 +245,7 @@ func (m *Model) scheduleRefresh() tea.Cmd {
 
 // progress applies one report: a finished script's value updates the
 // page in place.
-func (m *Model) progress(p Progress) {
+func (m *Model) progress(p Progress) tea.Cmd {
 	switch p.Kind {
 	case ProgressPlan:
 		m.run.planned = append([]string(nil), p.Scripts...)
@@ -269,9 +269,10 @@ func (m *Model) progress(p Progress) {
 		}
 		m.values[p.Script] = e
 		if m.note == m.first {
-			m.relayout(func() { m.pg.opt.Values = m.values }, -1)
+			return m.relayout(func() { m.pg.opt.Values = m.values }, -1)
 		}
 	}
+	return nil
 }
 
 // summary is the status-bar line of a finished run.
@@ -382,6 +383,33 @@ func (m *Model) diagnostics() []string {
 		out[i] = strings.TrimRight(out[i], " ")
 	}
 	return out
+}
+
+// result collects what the command line reports after the viewer closes.
+func (m *Model) result() *Result {
+	r := &Result{Notices: append([]string(nil), m.run.notices...)}
+	names := append([]string(nil), m.run.planned...)
+	for n := range m.run.done {
+		if !contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, n := range names {
+		if p, ok := m.run.done[n]; ok {
+			r.Outcomes = append(r.Outcomes, p)
+		}
+	}
+	pg := m.pg
+	if m.note != m.first {
+		for _, h := range m.history {
+			if h.note == m.first {
+				pg = h.pg
+				break
+			}
+		}
+	}
+	r.Diagnostics = append(append([]string(nil), m.first.Diagnostics...), pg.laid.Diagnostics...)
+	return r
 }
 
 func contains(list []string, s string) bool {

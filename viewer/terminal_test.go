@@ -38,7 +38,7 @@ func childViewer(path string) int {
 	if os.Getenv("MARKII_VIEWER_CHILD_PANIC") != "" {
 		load = func(string) (*Note, error) { panic("loader exploded") }
 	}
-	err = Run(Options{
+	_, err = Run(Options{
 		Note:  &Note{Name: filepath.Base(path), Path: path, Source: src, Watch: []string{path}},
 		Level: ansi.TrueColor,
 		Theme: theme.Dark,

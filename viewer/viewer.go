@@ -129,10 +129,22 @@ type Options struct {
 // MinRefresh is the shortest refresh interval.
 const MinRefresh = 5 * time.Second
 
+// Result is what a viewer session leaves for the command line to report
+// once the terminal is back.
+type Result struct {
+	// Outcomes are the script outcomes of the session's last run, in run
+	// order (ProgressDone reports).
+	Outcomes []Progress
+	// Notices are the host notices of the last run.
+	Notices []string
+	// Diagnostics are the render diagnostics of the first note.
+	Diagnostics []string
+}
+
 // Run shows the viewer on a terminal until the reader quits. The terminal
 // is restored on every exit, also after an internal error, which is
 // returned as one line.
-func Run(opt Options, in io.Reader, out io.Writer) (err error) {
+func Run(opt Options, in io.Reader, out io.Writer) (res *Result, err error) {
 	m := New(opt)
 	if in == nil {
 		in = os.Stdin
@@ -152,16 +164,16 @@ func Run(opt Options, in io.Reader, out io.Writer) (err error) {
 		}
 	}()
 	final, err := p.Run()
-	if fm, ok := final.(*Model); ok {
-		fm.shutdown()
-		if fm.failure != nil {
-			return fm.failure
-		}
-	} else {
-		m.shutdown()
+	fm, ok := final.(*Model)
+	if !ok {
+		fm = m
+	}
+	fm.shutdown()
+	if fm.failure != nil {
+		return fm.result(), fm.failure
 	}
 	if err != nil {
-		return fmt.Errorf("the viewer stopped: %v", err)
+		return fm.result(), fmt.Errorf("the viewer stopped: %v", err)
 	}
-	return nil
+	return fm.result(), nil
 }

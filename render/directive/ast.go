@@ -105,8 +105,9 @@ type opener struct {
 	ast.BaseInline
 	dir     *Inline
 	segment [2]int // source range of `:name[`
-	// closeAt is the source offset of the label's `]`, attrEnd the flat
-	// offset just past the attribute block.
+	// closeAt is the source offset of the label's `]`; afterAt is how many
+	// bytes from that `]` to the end of the directive (the `]` itself and
+	// the attribute block).
 	closeAt int
 	afterAt int
 }

@@ -59,7 +59,17 @@ func currentBlockText(parent ast.Node, pc parser.Context) *blockText {
 		return bt
 	}
 	bt := &blockText{node: parent}
-	lines := parent.Lines()
+	pc.Set(blockTextKey, bt)
+	return bt
+}
+
+// load copies the block's lines into flat, using source. It runs once per
+// block, on first need.
+func (bt *blockText) load(source []byte) {
+	if bt.lineFlat != nil {
+		return
+	}
+	lines := bt.node.Lines()
 	bt.lines = lines.Sliced(0, lines.Len())
 	bt.lineFlat = make([]int, len(bt.lines))
 	size := 0
@@ -67,19 +77,6 @@ func currentBlockText(parent ast.Node, pc parser.Context) *blockText {
 		size += s.Len() + s.Padding
 	}
 	bt.flat = make([]byte, 0, size)
-	return bt.fill(pc)
-}
-
-func (bt *blockText) fill(pc parser.Context) *blockText {
-	pc.Set(blockTextKey, bt)
-	return bt
-}
-
-// load copies the block's lines into flat, using source.
-func (bt *blockText) load(source []byte) {
-	if len(bt.flat) > 0 || len(bt.lines) == 0 {
-		return
-	}
 	for k, s := range bt.lines {
 		bt.lineFlat[k] = len(bt.flat)
 		for p := 0; p < s.Padding; p++ {
@@ -170,6 +167,11 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 		}
 	}
 	bt := currentBlockText(parent, pc)
+	if seg.Padding == 0 {
+		if n := parseOnLine(line, seg.Start, block, bt); n != nil {
+			return n
+		}
+	}
 	bt.load(source)
 	lineNo, pos := block.Position()
 	at := bt.flatPos(lineNo, pos)
@@ -208,15 +210,64 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	}
 	n.LabelStart = bt.sourcePos(labelOpen + 1)
 	n.LabelStop = bt.sourcePos(labelClose)
-	op := &opener{dir: n, closeAt: n.LabelStop, afterAt: i - labelClose}
-	op.segment = [2]int{n.Start, bt.sourcePos(labelOpen) + 1}
+	block.Advance(labelOpen + 1 - at)
+	return bt.open(n, bt.sourcePos(labelOpen)+1, i-labelClose)
+}
+
+// open records the opener of a labelled directive whose label starts at
+// source offset labelFrom; after is the distance from the label's `]` to
+// the directive's end.
+func (bt *blockText) open(n *Inline, labelFrom, after int) *opener {
+	op := &opener{dir: n, closeAt: n.LabelStop, afterAt: after}
+	op.segment = [2]int{n.Start, labelFrom}
 	if bt.pending == nil {
 		bt.pending = make(map[int]*opener)
 	}
 	bt.pending[op.closeAt] = op
 	bt.openers = append(bt.openers, op)
-	block.Advance(labelOpen + 1 - at)
 	return op
+}
+
+// shortLabel is how far the single-line fast path looks for a label's `]`.
+const shortLabel = 256
+
+// parseOnLine is the fast path of Parse for a directive that ends on the
+// current line with a short label: it needs no copy of the block. It
+// returns nil when the directive is malformed or does not fit, and the
+// caller then decides on the whole block.
+func parseOnLine(line []byte, start int, block text.Reader, bt *blockText) ast.Node {
+	end := scanName(line, 1)
+	if end < 0 || (end < len(line) && line[end] == ':') {
+		return nil
+	}
+	n := &Inline{Name: string(line[1:end]), LabelStart: -1, LabelStop: -1}
+	i := end
+	labelOpen, labelClose := -1, -1
+	if i < len(line) && line[i] == '[' {
+		window := line[:min(len(line), i+shortLabel)]
+		labelClose = scanLabel(window, i, false)
+		if labelClose < 0 {
+			return nil
+		}
+		labelOpen = i
+		i = labelClose + 1
+	}
+	if i < len(line) && line[i] == '{' {
+		attrs, next, ok := ScanAttrs(line, i, true)
+		if !ok {
+			return nil
+		}
+		n.Attrs = attrs
+		i = next
+	}
+	n.Start, n.Stop = start, start+i
+	if labelOpen < 0 {
+		block.Advance(i)
+		return n
+	}
+	n.LabelStart, n.LabelStop = start+labelOpen+1, start+labelClose
+	block.Advance(labelOpen + 1)
+	return bt.open(n, start+labelOpen+1, i-labelClose)
 }
 
 // CloseBlock turns openers whose label never closed back into text.

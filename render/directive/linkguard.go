@@ -23,7 +23,16 @@ func (g linkGuard) Trigger() []byte { return g.inner.Trigger() }
 
 func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
-	if len(line) == 0 || line[0] != ']' {
+	if len(line) == 0 || line[0] != ']' || blockSpan(parent) <= guardFrom {
+		return g.inner.Parse(parent, block, pc)
+	}
+	// The first freeLinkCloses `]` of a block cost at most that many scans
+	// of the block, so accounting starts only after them.
+	if n, ok := pc.Get(linkCountKey).(*linkCount); !ok || n.node != parent {
+		pc.Set(linkCountKey, &linkCount{node: parent, closes: 1})
+		return g.inner.Parse(parent, block, pc)
+	} else if n.closes < freeLinkCloses {
+		n.closes++
 		return g.inner.Parse(parent, block, pc)
 	}
 	bt := currentBlockText(parent, pc)
@@ -50,6 +59,31 @@ func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) 
 	}
 	bt.linkSpent += cost
 	return g.inner.Parse(parent, block, pc)
+}
+
+// freeLinkCloses is how many `]` per block pass without accounting.
+const freeLinkCloses = 16
+
+// linkCount counts the `]` the guard has seen in one block.
+type linkCount struct {
+	node   ast.Node
+	closes int
+}
+
+var linkCountKey = parser.NewContextKey()
+
+// guardFrom is the block size (in source bytes) from which the guard
+// keeps accounts; below it the worst case is a few hundred thousand steps.
+const guardFrom = 64
+
+// blockSpan is the source distance from the block's first line to the end
+// of its last, an upper bound of its size found in constant time.
+func blockSpan(n ast.Node) int {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return 0
+	}
+	return lines.At(lines.Len()-1).Stop - lines.At(0).Start
 }
 
 func (g linkGuard) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {

@@ -10,7 +10,7 @@ import (
 // Pool starts the workers runs use. Each worker serves exactly one run and
 // exits; after Prewarm, the pool keeps one confined worker idle and ready
 // so a run does not wait for a process to start, and starts its
-// replacement in the background after every run.
+// replacement in the background after every run ends.
 type Pool struct {
 	// extraArgs follow the worker argument on the command line; tests use
 	// them to select a worker behaviour.
@@ -113,9 +113,13 @@ func (p *Pool) take(ctx context.Context) (*proc, error) {
 // has its outcome either way.
 func (p *Pool) Run(ctx context.Context, req *script.Request, host script.Host, emit func(script.Outcome)) error {
 	w, err := p.take(ctx)
-	p.mu.Lock()
-	p.refillLocked()
-	p.mu.Unlock()
+	// The replacement starts once this run is over, so that its start-up
+	// does not compete with the run for the processor.
+	defer func() {
+		p.mu.Lock()
+		p.refillLocked()
+		p.mu.Unlock()
+	}()
 	if err != nil {
 		for _, b := range req.Blocks {
 			emit(script.Outcome{Name: b.Name, Kind: script.Crashed, Detail: err.Error()})

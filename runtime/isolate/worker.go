@@ -62,7 +62,7 @@ func serveWorker(run Runner) int {
 	_ = os.Stdin.Close()
 	in := os.NewFile(3, "isolate-requests")
 	out := os.NewFile(4, "isolate-responses")
-	if in == nil || out == nil {
+	if !isPipe(in) || !isPipe(out) {
 		fmt.Fprintln(os.Stderr, "markii: the isolate worker mode is started by markii itself, not by hand")
 		return exitNotStarted
 	}
@@ -121,6 +121,16 @@ func serveWorker(run Runner) int {
 		return exitProtocol
 	}
 	return exitOK
+}
+
+// isPipe reports whether f is an open pipe, as the host's protocol
+// descriptors are.
+func isPipe(f *os.File) bool {
+	if f == nil {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeNamedPipe != 0
 }
 
 // warmUp runs a fixed script once before the worker says it is ready, so
