@@ -5,13 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/state"
-	"github.com/markii/markii/runtime/values"
 	"github.com/markii/markii/theme"
 )
 
@@ -46,25 +42,9 @@ func runExport(c *invocation) error {
 	if !c.set["output"] || c.vals["output"] == "" {
 		return usagef("export needs -o FILE (the file to write)")
 	}
-	width := defaultWidth
-	if f, ok := c.stdio.Out.(*os.File); ok && isTerminal(f) {
-		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-			width = w
-		}
-	}
-	width, err := c.positiveInt("width", width)
+	opt, err := c.layoutOptions("never")
 	if err != nil {
 		return err
-	}
-	th, err := theme.ByName(c.str("theme", "dark"))
-	if err != nil {
-		return usagef("%s", err)
-	}
-	now := time.Now()
-	if c.set["now"] {
-		if now, err = time.Parse(time.RFC3339, c.vals["now"]); err != nil {
-			return usagef("--now wants an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q", c.vals["now"])
-		}
 	}
 	n, err := loadNote(c.args[0], c.stdio.In)
 	if err != nil {
@@ -76,14 +56,15 @@ func runExport(c *invocation) error {
 	case "md-plain":
 		out = render.PlainMarkdown(n.Source)
 	default:
-		vals, err := exportValues(c, n)
-		if err != nil {
-			return err
+		if !c.set["values"] {
+			opt.Values = storedValues(n)
 		}
-		level := colorLevel(c.str("color", "never"), os.Getenv, c.vals["output"] == "-" && isTerminal(c.stdio.Out))
-		doc := render.Parse(n.Source)
-		page := render.Layout(doc, render.Options{Width: width, Level: level, Theme: th, Values: vals, Now: now})
-		out = ansi.Encode(page.Lines, level)
+		if c.vals["output"] != "-" {
+			// A file is not a terminal, whatever stdout is.
+			opt.Level = colorLevel(c.str("color", "never"), os.Getenv, false)
+		}
+		page := render.Layout(render.Parse(n.Source), opt)
+		out = ansi.Encode(page.Lines, opt.Level)
 		diagnostics = page.Diagnostics
 	}
 	if err := writeExport(c, out); err != nil {
@@ -95,27 +76,6 @@ func runExport(c *invocation) error {
 		}
 	}
 	return nil
-}
-
-// exportValues returns --values when given, else the values stored on this
-// device for the note.
-func exportValues(c *invocation, n *note) (render.Values, error) {
-	if c.set["values"] {
-		return loadValues(c.vals["values"])
-	}
-	if n.Key == "" {
-		return nil, nil
-	}
-	dir, err := stateDir()
-	if err != nil {
-		return nil, nil
-	}
-	snap := values.Load(state.Open(dir), n.Key)
-	vals := make(render.Values, len(snap))
-	for k, e := range snap {
-		vals[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: e.FailureKind}
-	}
-	return vals, nil
 }
 
 // writeExport writes the export to -o: stdout for "-", else a temporary

@@ -35,39 +35,14 @@ var renderCommand = &command{
 
 // runRender implements `markii render [FILE|-]`.
 func runRender(c *invocation) error {
-	outTTY := isTerminal(c.stdio.Out)
-	width := defaultWidth
-	if f, ok := c.stdio.Out.(*os.File); ok && outTTY {
-		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-			width = w
-		}
-	}
-	width, err := c.positiveInt("width", width)
-	if err != nil {
-		return err
-	}
-	level := colorLevel(c.str("color", "auto"), os.Getenv, outTTY)
-	th, err := theme.ByName(c.str("theme", "dark"))
-	if err != nil {
-		return usagef("%s", err)
-	}
-	now := time.Now()
-	if c.set["now"] {
-		now, err = time.Parse(time.RFC3339, c.vals["now"])
-		if err != nil {
-			return usagef("--now wants an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q", c.vals["now"])
-		}
-	}
 	if c.bool("run") && c.set["values"] {
 		return usagef("--run shows the values the run produced; it cannot be combined with --values")
 	}
-
-	var values render.Values
-	if c.set["values"] {
-		if values, err = loadValues(c.vals["values"]); err != nil {
-			return err
-		}
+	opt, err := c.layoutOptions("auto")
+	if err != nil {
+		return err
 	}
+	level := opt.Level
 
 	var n *note
 	var warnings []string
@@ -89,13 +64,12 @@ func runRender(c *invocation) error {
 	}
 	var scriptsFailed error
 	if c.bool("run") && len(doc.Scripts) > 0 {
-		values, scriptsFailed, err = runBeforeRender(c, n, doc)
+		opt.Values, scriptsFailed, err = runBeforeRender(c, n, doc)
 		if err != nil {
 			return err
 		}
 	}
 	w := bufio.NewWriterSize(c.stdio.Out, 64<<10)
-	opt := render.Options{Width: width, Level: level, Theme: th, Values: values, Now: now}
 	var buf []byte
 	diags, err := render.Stream(doc, opt, func(lines []ansi.Line) error {
 		buf = ansi.AppendLines(buf[:0], lines, level)
@@ -114,6 +88,38 @@ func runRender(c *invocation) error {
 		}
 	}
 	return scriptsFailed
+}
+
+// layoutOptions reads the layout flags every command that draws a note
+// shares: --width (default: the terminal's width when stdout is a terminal,
+// else 80), --color (default defColor), --theme, --now and --values.
+func (c *invocation) layoutOptions(defColor string) (render.Options, error) {
+	outTTY := isTerminal(c.stdio.Out)
+	width := defaultWidth
+	if f, ok := c.stdio.Out.(*os.File); ok && outTTY {
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			width = w
+		}
+	}
+	opt := render.Options{Level: colorLevel(c.str("color", defColor), os.Getenv, outTTY), Now: time.Now()}
+	var err error
+	if opt.Width, err = c.positiveInt("width", width); err != nil {
+		return opt, err
+	}
+	if opt.Theme, err = theme.ByName(c.str("theme", "dark")); err != nil {
+		return opt, usagef("%s", err)
+	}
+	if c.set["now"] {
+		if opt.Now, err = time.Parse(time.RFC3339, c.vals["now"]); err != nil {
+			return opt, usagef("--now wants an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q", c.vals["now"])
+		}
+	}
+	if c.set["values"] {
+		if opt.Values, err = loadValues(c.vals["values"]); err != nil {
+			return opt, err
+		}
+	}
+	return opt, nil
 }
 
 // runBeforeRender runs doc's scripts for `markii render --run`: at the auto

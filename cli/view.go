@@ -8,13 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/charmbracelet/x/term"
-
 	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/script"
-	"github.com/markii/markii/theme"
 	"github.com/markii/markii/viewer"
 )
 
@@ -39,17 +36,9 @@ func runView(c *invocation) error {
 		return runRender(c)
 	}
 	out := c.stdio.Out.(*os.File)
-	width := defaultWidth
-	if w, _, err := term.GetSize(out.Fd()); err == nil && w > 0 {
-		width = w
-	}
-	width, err := c.positiveInt("width", width)
+	layout, err := c.layoutOptions("auto")
 	if err != nil {
 		return err
-	}
-	th, err := theme.ByName(c.str("theme", "dark"))
-	if err != nil {
-		return usagef("%s", err)
 	}
 	// With no file, the viewer shows the built-in tour.
 	n := &note{Source: fixtures.Tour, Name: "tour"}
@@ -62,15 +51,18 @@ func runView(c *invocation) error {
 	if err != nil {
 		return err
 	}
+	if c.set["values"] {
+		first.Values = layout.Values
+	}
 	settings, err := loadSettings()
 	if err != nil {
 		return failf("%v", err)
 	}
 	opt := viewer.Options{
 		Note:            first,
-		Level:           colorLevel(c.str("color", "auto"), os.Getenv, true),
-		Theme:           th,
-		Width:           width,
+		Level:           layout.Level,
+		Theme:           layout.Theme,
+		Width:           layout.Width,
 		KeepWidth:       c.set["width"],
 		Load:            loadViewerNote,
 		Watch:           true,

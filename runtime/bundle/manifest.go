@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // MaxManifestBytes caps manifest.json. A manifest is a few hundred bytes;
@@ -63,22 +64,32 @@ type ManifestError struct {
 	Problems []string
 }
 
-func (e *ManifestError) Error() string {
+func (e *ManifestError) Error() string { return InvalidMessage(ManifestName, e.Problems) }
+
+// InvalidMessage is the one-line refusal of a manifest file: its name,
+// "is invalid:", and the first problems joined by "; ".
+func InvalidMessage(file string, problems []string) string {
 	const maxListed = 8
-	p := e.Problems
 	more := ""
-	if len(p) > maxListed {
-		more = fmt.Sprintf("; and %d more", len(p)-maxListed)
-		p = p[:maxListed]
+	if len(problems) > maxListed {
+		more = fmt.Sprintf("; and %d more", len(problems)-maxListed)
+		problems = problems[:maxListed]
 	}
-	return ManifestName + " is invalid: " + strings.Join(p, "; ") + more
+	return file + " is invalid: " + strings.Join(problems, "; ") + more
 }
 
+// The manifest's patterns are compiled on first use, not at package init:
+// every markii process, script workers included, links this package.
 var (
-	semverPattern   = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
-	hostLabel       = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
-	packNamePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+	semverPattern   = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+	hostLabel       = lazyRegexp(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
+	packNamePattern = lazyRegexp(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
 )
+
+// lazyRegexp returns a function that compiles expr once, when first called.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // ValidHostname reports whether h is a bare hostname: dot-separated labels
 // of letters, digits and hyphens (1 to 63 each, no leading or trailing
@@ -88,7 +99,7 @@ func ValidHostname(h string) bool {
 		return false
 	}
 	for _, l := range strings.Split(h, ".") {
-		if !hostLabel.MatchString(l) {
+		if !hostLabel().MatchString(l) {
 			return false
 		}
 	}
@@ -199,7 +210,7 @@ func (v *manifestValidator) spec(fields map[string]json.RawMessage) {
 		return
 	}
 	var s string
-	if json.Unmarshal(raw, &s) != nil || !semverPattern.MatchString(s) {
+	if json.Unmarshal(raw, &s) != nil || !semverPattern().MatchString(s) {
 		v.fail("%q must be a version string such as \"0.1.0\"", name)
 		return
 	}
@@ -305,7 +316,7 @@ func (v *manifestValidator) names(where string, raw json.RawMessage) []string {
 	var out []string
 	for i, item := range list {
 		var s string
-		if json.Unmarshal(item, &s) != nil || !packNamePattern.MatchString(s) {
+		if json.Unmarshal(item, &s) != nil || !packNamePattern().MatchString(s) {
 			v.fail("%s[%d] must be a pack name such as \"charts\"", where, i)
 			continue
 		}

@@ -14,7 +14,7 @@ import (
 // ends recursion bombs with a clean "stack overflow", and the auto-growing
 // call stack left off (it turns pcall recursion into a Go panic).
 const (
-	registrySize  = 16 * 1024
+	registrySize  = 8 * 1024
 	callStackSize = 200
 	// maxResults caps how many values one builtin call may push.
 	maxResults = 4096

@@ -56,16 +56,7 @@ type Manifest struct {
 // ManifestError is a pack.json that cannot be used.
 type ManifestError struct{ Problems []string }
 
-func (e *ManifestError) Error() string {
-	const maxListed = 8
-	p := e.Problems
-	more := ""
-	if len(p) > maxListed {
-		more = fmt.Sprintf("; and %d more", len(p)-maxListed)
-		p = p[:maxListed]
-	}
-	return ManifestName + " is invalid: " + strings.Join(p, "; ") + more
-}
+func (e *ManifestError) Error() string { return bundle.InvalidMessage(ManifestName, e.Problems) }
 
 var (
 	namePattern      = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)

@@ -20,6 +20,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/markii/markii/runtime/config"
 )
 
 // FileName is the state file's name inside the config directory.
@@ -36,33 +38,10 @@ const (
 	KeyLastRunPrefix   = "markii.lastRun:"
 )
 
-// Dir returns the directory that holds state.json for the platform goos,
-// reading the environment through getenv: $XDG_CONFIG_HOME/markii when that
-// is absolute, else $HOME/.config/markii (Linux and others);
-// $HOME/Library/Application Support/markii (darwin); %APPDATA%\markii with a
-// %USERPROFILE% fallback (windows).
+// Dir returns the directory that holds state.json for the platform goos:
+// the user's markii config directory (see config.Dir).
 func Dir(goos string, getenv func(string) string) (string, error) {
-	switch goos {
-	case "darwin":
-		if home := getenv("HOME"); home != "" {
-			return filepath.Join(home, "Library", "Application Support", "markii"), nil
-		}
-	case "windows":
-		if app := getenv("APPDATA"); app != "" {
-			return filepath.Join(app, "markii"), nil
-		}
-		if prof := getenv("USERPROFILE"); prof != "" {
-			return filepath.Join(prof, "AppData", "Roaming", "markii"), nil
-		}
-	default:
-		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-			return filepath.Join(x, "markii"), nil
-		}
-		if home := getenv("HOME"); home != "" {
-			return filepath.Join(home, ".config", "markii"), nil
-		}
-	}
-	return "", errors.New("cannot find a config directory: set HOME")
+	return config.Dir(goos, getenv)
 }
 
 // DocumentKey is the key of a note in the device state: the file:// URL of
