@@ -91,6 +91,20 @@ func (c *Context) LabelText() string { return plainText(c.Label) }
 // Layout lays child blocks out at width, exactly as the page would,
 // blank-line separated. Lay children out once, at their final width.
 func (c *Context) Layout(blocks []Block, width int) []ansi.Line {
+	return c.layoutChildren(blocks, width, false)
+}
+
+// layoutFit lays child blocks out like Layout, with the self-sizing
+// components among them that set no width drawn at their natural width:
+// the body of a fit wrapper.
+func (c *Context) layoutFit(blocks []Block, width int) []ansi.Line {
+	return c.layoutChildren(blocks, width, true)
+}
+
+func (c *Context) layoutChildren(blocks []Block, width int, fit bool) []ansi.Line {
+	saved := c.l.fitChildren
+	c.l.fitChildren = fit
+	defer func() { c.l.fitChildren = saved }()
 	from := c.l.mark()
 	c.l.depth++
 	lines := c.l.blocks(blocks, max(width, 1))
@@ -204,8 +218,14 @@ func (l *layouter) directive(d *Directive, width int) []ansi.Line {
 		attrs = append(append(Attrs(nil), presetAttrs...), d.Attrs...)
 	}
 	attrs, preset, align := reserved(attrs)
+	fit := l.fitChildren
+	l.fitChildren = false
+	defer func() { l.fitChildren = fit }()
 	if !ok {
 		return l.unknownBlock(target, d, width)
+	}
+	if fit && preset == "" && comp.SelfSizing {
+		preset = PresetFit
 	}
 	ctx := &Context{Name: d.Name, Form: d.Form, Attrs: attrs, Label: d.Label, Blocks: d.Blocks,
 		Preset: preset, Align: align, l: l}
@@ -390,7 +410,9 @@ func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style,
 		return append(dst, run{text: "component `" + d.Name + "` failed to render", style: Over(st, l.st.Dim)})
 	}
 	dst = spansToRuns(dst, spans, st)
-	if plainText(d.Content) == "" {
+	// `:value[]` already draws its own empty state (`{value}`, SPEC §7.4);
+	// the hint is for components whose text went missing.
+	if plainText(d.Content) == "" && comp.Name != "value" {
 		dst = append(dst, run{text: " (" + d.Name + ": no content (an attribute may have been used where directive text was expected))", style: Over(st, l.st.Dim)})
 	}
 	return dst

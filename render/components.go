@@ -140,10 +140,24 @@ func (c *Context) layoutInert(blocks []Block, width int) []ansi.Line {
 	return c.Layout(blocks, width)
 }
 
+// maxMeasureDepth is how many fit-width measurements may be in progress at
+// once. With one, a fit box inside a box being measured counts as the
+// whole width, and nested fit boxes cost a layout of their content per
+// level instead of doubling it at every level.
+const maxMeasureDepth = 1
+
 // measure returns the widest line of blocks laid out at width, forgetting
 // everything that layout recorded and counted (the blocks are laid out
 // again at their final width).
+//
+// Each nested measurement doubles the work below it, so a measurement
+// inside maxMeasureDepth others reports the whole width instead.
 func (c *Context) measure(blocks []Block, width int) int {
+	if c.l.measuring >= maxMeasureDepth {
+		return width
+	}
+	c.l.measuring++
+	defer func() { c.l.measuring-- }()
 	m := c.l.mark()
 	n := len(c.children)
 	ids := make(map[FocusKind]int, len(c.l.ids))

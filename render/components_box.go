@@ -51,6 +51,10 @@ func callout(c *Context) []ansi.Line {
 	}
 	box := c.BoxWidth(natural)
 	inner := max(box-2, 1)
+	if box < 3 {
+		// No room for the bar beside a cell of text: the body alone.
+		inner = box
+	}
 
 	var body []ansi.Line
 	body = append(body, line(truncate(head, inner), Over(tone, ansi.Style{Bold: true})))
@@ -59,10 +63,10 @@ func callout(c *Context) []ansi.Line {
 	}
 	body = append(body, alignText(c.layoutInert(c.Blocks, inner), align, inner)...)
 	body = k.withMarkers(body, inner)
-	bar := ansi.Span{Text: "▌ ", Style: tone}
-	if box < 2 {
-		bar.Text = "▌"
+	if box < 3 {
+		return body
 	}
+	bar := ansi.Span{Text: "▌ ", Style: tone}
 	out := make([]ansi.Line, len(body))
 	for i, ln := range body {
 		if len(ln) == 0 {
@@ -86,7 +90,7 @@ func card(c *Context) []ansi.Line {
 		natural = ansi.Width(title) + 6
 	}
 	box := c.BoxWidth(natural)
-	if box < 2 {
+	if box < 3 {
 		return cardTooNarrow(c, k, align)
 	}
 	inner := box - 2
@@ -105,9 +109,11 @@ func card(c *Context) []ansi.Line {
 	return k.withMarkers(out, c.Width)
 }
 
-// cardTooNarrow draws a card at a width of one cell: the body alone.
+// cardTooNarrow draws a card too narrow for a frame around a cell of
+// text: the body alone, at the width there is.
 func cardTooNarrow(c *Context, k *kit, align string) []ansi.Line {
-	return k.withMarkers(alignText(c.layoutInert(c.Blocks, 1), align, 1), 1)
+	w := max(c.Width, 1)
+	return k.withMarkers(alignText(c.layoutInert(c.Blocks, w), align, w), w)
 }
 
 // frameTop is the top edge of a solid frame box cells wide, with the title

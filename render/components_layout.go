@@ -156,8 +156,12 @@ func alignWrapper(side string) func(c *Context) []ansi.Line {
 		if c.Preset == PresetNarrow {
 			target = c.BoxWidth(0)
 		}
-		lines := c.Layout(c.Blocks, max(target, 1))
-		return alignText(lines, side, c.Width)
+		if c.Preset == PresetFit {
+			// The body is one block as wide as its widest line, placed
+			// whole, so the boxes in it keep straight edges.
+			return alignLines(c.layoutFit(c.Blocks, max(target, 1)), side, c.Width, true)
+		}
+		return alignText(c.Layout(c.Blocks, max(target, 1)), side, c.Width)
 	}
 }
 
@@ -169,6 +173,9 @@ func widthWrapper(preset string) func(c *Context) []ansi.Line {
 		if preset == PresetNarrow {
 			w := max(20, int(math.Round(float64(c.Width)/2)))
 			return c.Layout(c.Blocks, max(1, min(w, c.Width)))
+		}
+		if preset == PresetFit {
+			return c.layoutFit(c.Blocks, c.Width)
 		}
 		return c.Layout(c.Blocks, c.Width)
 	}

@@ -90,6 +90,11 @@ type layouter struct {
 	// once the depth limit has been reported.
 	components int
 	tooDeep    bool
+	// measuring counts the fit-width measurements in progress.
+	measuring int
+	// fitChildren asks the self-sizing components directly inside a fit
+	// wrapper to take their natural width when they set no width.
+	fitChildren bool
 	// headings counts headings in document order (their BlockID).
 	headings int
 	// ids counts focusable blocks per kind in document order.
@@ -287,6 +292,10 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		last := ls.Start + len(ls.Items) - 1
 		markW = max(len(strconv.Itoa(ls.Start)), len(strconv.Itoa(last))) + 1
 	}
+	delim := ". "
+	if ls.Delimiter == ')' {
+		delim = ") "
+	}
 	if !ls.Ordered {
 		l.lists++
 		defer func() { l.lists-- }()
@@ -299,7 +308,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		markStyle := l.st.Accent
 		if ls.Ordered {
 			n := strconv.Itoa(ls.Start + i)
-			marker = blank(markW-len(n)-1) + n + ". "
+			marker = blank(markW-len(n)-1) + n + delim
 			markStyle = l.st.Muted
 		} else {
 			marker = bullets[(l.lists-1)%len(bullets)] + " "

@@ -23,9 +23,14 @@ const (
 
 // codeBlock draws a code block: an optional language line, then the code
 // indented, syntax highlighted when color is on, and lines longer than
-// the width broken between grapheme clusters (never truncated).
+// the width broken between grapheme clusters (never truncated); each
+// continuation piece starts with a dim `↪` so it never reads as a line of
+// its own. An empty block draws nothing.
 func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 	text := strings.TrimSuffix(c.Text, "\n")
+	if text == "" {
+		return nil
+	}
 	indent := codeIndent
 	if width <= 2*codeIndent {
 		indent = 0
@@ -51,15 +56,27 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 		}
 	}
 	pad := ansi.Span{Text: blank(indent)}
+	// A continuation piece keeps the indent, its last two cells replaced
+	// by the marker; with no indent the marker takes one cell of its own.
+	cont := ansi.Span{Text: blank(indent-2) + "↪ ", Style: l.st.Dim}
+	contAvail := avail
+	if indent < 2 {
+		cont.Text = "↪"
+		contAvail = max(avail-1, 1)
+	}
 	for _, ln := range code {
 		if len(ln) == 0 {
 			out = append(out, nil)
 			continue
 		}
-		for _, part := range breakLine(ln, avail) {
-			if indent > 0 {
+		for i, part := range breakLine(ln, avail, contAvail) {
+			p := pad
+			if i > 0 {
+				p = cont
+			}
+			if p.Text != "" {
 				nl := make(ansi.Line, 0, len(part)+1)
-				part = append(append(nl, pad), part...)
+				part = append(append(nl, p), part...)
 			}
 			out = append(out, part)
 		}
@@ -139,9 +156,10 @@ func (l *layouter) syntaxStyle(k highlight.Kind) ansi.Style {
 	return ansi.Style{}
 }
 
-// breakLine splits a line of spans into lines of at most width cells,
-// between grapheme clusters. A line that fits is returned as is.
-func breakLine(ln ansi.Line, width int) []ansi.Line {
+// breakLine splits a line of spans between grapheme clusters into a first
+// piece of at most width cells and further pieces of at most rest cells.
+// A line that fits is returned as is.
+func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 	if ln.Width() <= width {
 		return []ansi.Line{ln}
 	}
@@ -161,6 +179,7 @@ func breakLine(ln ansi.Line, width int) []ansi.Line {
 				}
 				out = append(out, cur)
 				cur, curW, start = nil, 0, pos
+				width = rest
 			}
 			curW += cw
 			pos += len(cluster)

@@ -51,8 +51,12 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 		return l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
 	}
 	text := plainText(n.Content)
-	if text == n.URL || n.URL == "mailto:"+text || text == "" {
+	if text == n.URL || text == "" {
 		return append(dst, run{text: n.URL, style: Over(st, l.st.Link)})
+	}
+	if n.URL == "mailto:"+text {
+		// An email autolink prints the address as written.
+		return append(dst, run{text: text, style: Over(st, l.st.Link)})
 	}
 	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), "")
 	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim)})

@@ -148,7 +148,7 @@ func TestLayoutQuoteCodeRuleScript(t *testing.T) {
 
 func TestLayoutCodeBlockLongLine(t *testing.T) {
 	d := doc(&CodeBlock{Text: "abcdefghijklmnop"})
-	check(t, plainLayout(t, d, 10), "    abcdef\n    ghijkl\n    mnop\n")
+	check(t, plainLayout(t, d, 10), "    abcdef\n  ↪ ghijkl\n  ↪ mnop\n")
 }
 
 func TestLayoutCodeHighlighted(t *testing.T) {

@@ -225,6 +225,9 @@ func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
 
 func (c *converter) list(n *ast.List, depth int) Block {
 	l := &List{Ordered: n.IsOrdered(), Start: n.Start, Tight: n.IsTight}
+	if n.IsOrdered() && n.Marker == ')' {
+		l.Delimiter = ')'
+	}
 	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 		item := &ListItem{}
 		if depth+1 >= MaxDepth {
@@ -398,8 +401,14 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 }
 
 // url decodes a link destination and keeps it only if its scheme is safe.
+// Spaces (allowed in a `<…>` destination) are percent-encoded rather than
+// dropped, so the link keeps pointing where the note said.
 func (c *converter) url(dest []byte) string {
-	return sanitize.LinkURL(string(appendDecoded(nil, dest, true)))
+	u := string(appendDecoded(nil, dest, true))
+	if strings.Contains(u, " ") {
+		u = strings.ReplaceAll(u, " ", "%20")
+	}
+	return sanitize.LinkURL(u)
 }
 
 // plain appends the decoded plain text under n to dst without recursion:

@@ -60,7 +60,7 @@ func TestParseDecodesReferences(t *testing.T) {
 		{"[x](https://a.org/&amp;b \"t\") [y](javascript:alert(1)) [z](JAVASCRIPT&#58;x) ![i](data:x)\n",
 			`(p (a "https://a.org/&b" "x") " " (a "" "y") " " (a "" "z") " " (img "" "i"))`},
 		{"[ok](mailto:a@b.c) [rel](./y.mk.md) [frag](#top) [sp](<a b>)\n",
-			`(p (a "mailto:a@b.c" "ok") " " (a "./y.mk.md" "rel") " " (a "#top" "frag") " " (a "ab" "sp"))`},
+			`(p (a "mailto:a@b.c" "ok") " " (a "./y.mk.md" "rel") " " (a "#top" "frag") " " (a "a%20b" "sp"))`},
 		{"bad \xff\xfe utf8\n", "(p \"bad \uFFFD\uFFFD utf8\")"},
 	}
 	for _, c := range cases {

@@ -187,3 +187,21 @@ func TestOptionsRegistryDefaultsToStandard(t *testing.T) {
 		t.Fatalf("standard registry has %d components, table has %d", got, want)
 	}
 }
+
+func TestDeepComponentNestingIsBounded(t *testing.T) {
+	r := testRegistry(t)
+	var inner Block = para(txt("core"))
+	for i := 0; i < 2000; i++ {
+		inner = &Directive{Name: "box", Form: FormContainer, Blocks: []Block{inner}}
+	}
+	got, p := layoutWith(t, r, doc(inner), 80)
+	if !strings.HasSuffix(got, "core\n") || strings.Count(got, "\n") != 1 {
+		t.Fatalf("got %q", got)
+	}
+	if !strings.HasPrefix(got, strings.Repeat("> ", maxComponentDepth)+"core") {
+		t.Fatalf("frames not drawn to the depth limit: %q", got)
+	}
+	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0], "nested more than") {
+		t.Fatalf("diagnostics %q", p.Diagnostics)
+	}
+}

@@ -91,8 +91,11 @@ type List struct {
 	Ordered bool
 	// Start is the first number of an ordered list.
 	Start int
-	Tight bool
-	Items []*ListItem
+	// Delimiter is what follows an ordered list's numbers: '.' or ')'
+	// (0 reads as '.').
+	Delimiter byte
+	Tight     bool
+	Items     []*ListItem
 }
 
 // ListItem is one list item.

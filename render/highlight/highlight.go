@@ -128,7 +128,21 @@ func load(file string) chroma.Lexer {
 // Tokens splits code into classified tokens for lang (a fence's language
 // word, any case). ok is false when the language is unknown or the lexer
 // fails; the caller then draws the code unhighlighted.
+//
+// A first line starting with `#!` (an interpreter line) is a comment in
+// every language.
 func Tokens(lang, code string) (tokens []Token, ok bool) {
+	if strings.HasPrefix(code, "#!") {
+		end := strings.IndexByte(code, '\n')
+		if end < 0 {
+			end = len(code)
+		}
+		rest, ok := Tokens(lang, code[end:])
+		if !ok {
+			return nil, false
+		}
+		return append([]Token{{Kind: Comment, Text: code[:end]}}, rest...), true
+	}
 	if spec, ok := nativeLangs[strings.ToLower(lang)]; ok {
 		return lexNative(spec, code), true
 	}
@@ -184,10 +198,11 @@ func kindOf(t chroma.TokenType) Kind {
 		return Keyword
 	case t == chroma.NameFunction, t == chroma.NameFunctionMagic, t == chroma.NameDecorator:
 		return Function
-	case t.InSubCategory(chroma.LiteralString):
-		return String
-	case t.InSubCategory(chroma.LiteralNumber), t.InCategory(chroma.Literal):
+	case t.InSubCategory(chroma.LiteralNumber), t == chroma.LiteralDate:
 		return Number
+	case t.InCategory(chroma.Literal):
+		// Strings and plain scalars (a YAML value).
+		return String
 	case t.InCategory(chroma.Comment):
 		return Comment
 	case t.InCategory(chroma.Operator):

@@ -36,6 +36,7 @@ func TestTokensLanguages(t *testing.T) {
 		{"lua", "local x = 1 -- note", map[string]Kind{"local": Keyword, "1": Number, "-- note": Comment}},
 		{"js", "const s = `t`;", map[string]Kind{"const": Keyword}},
 		{"json", `{"a": 1}`, map[string]Kind{"1": Number}},
+		{"yaml", "key: value # c\nn: 3", map[string]Kind{"key": Keyword, "value": String, "# c": Comment, "3": Number}},
 		{"diff", "+added\n-removed", map[string]Kind{"+added": Inserted, "-removed": Deleted}},
 		{"sh", "echo \"$HOME\"", map[string]Kind{"echo": Type}},
 	} {
@@ -177,5 +178,30 @@ func BenchmarkNative(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		Tokens("go", code)
+	}
+}
+
+func TestInterpreterLineIsComment(t *testing.T) {
+	for _, lang := range []string{"sh", "js", "lua", "python", "ruby", "go"} {
+		for _, code := range []string{"#!/usr/bin/env x\nrun()\n", "#!/bin/sh"} {
+			toks, ok := Tokens(lang, code)
+			if !ok || len(toks) == 0 {
+				t.Fatalf("%s: no tokens", lang)
+			}
+			first := strings.SplitN(code, "\n", 2)[0]
+			if toks[0].Kind != Comment || toks[0].Text != first {
+				t.Errorf("%s: first token %+v, want the comment %q", lang, toks[0], first)
+			}
+			var all strings.Builder
+			for _, tk := range toks {
+				all.WriteString(tk.Text)
+			}
+			if all.String() != code {
+				t.Errorf("%s: tokens give back %q, want %q", lang, all.String(), code)
+			}
+		}
+	}
+	if _, ok := Tokens("no-such-language", "#!/bin/sh\nx"); ok {
+		t.Error("an unknown language with an interpreter line was highlighted")
 	}
 }

@@ -1,0 +1,220 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
+)
+
+func TestCodeBlockContinuationIsMarked(t *testing.T) {
+	long := "abcdefghijklmnopqrstuvwxyz0123456789"
+	cases := []struct {
+		width int
+		want  string
+	}{
+		{20, "    abcdefghijklmnop\n  ↪ qrstuvwxyz012345\n  ↪ 6789\n    next"},
+		// Below the indent threshold the marker takes a cell of its own.
+		{8, "abcdefgh\n↪ijklmno\n↪pqrstuv\n↪wxyz012\n↪3456789\nnext"},
+	}
+	for _, c := range cases {
+		got := drawText(t, "```\n"+long+"\nnext\n```", c.width, nil)
+		if got != c.want {
+			t.Errorf("width %d:\ngot\n%s\nwant\n%s", c.width, got, c.want)
+		}
+	}
+	// Highlighted code marks its continuations in the dim style too.
+	page := Layout(Parse([]byte("```go\nvar x = \""+long+"\"\n```")), Options{Width: 24, Level: ansi.TrueColor, Theme: theme.Dark})
+	if len(page.Lines) != 4 || page.Lines[2][0].Text != "  ↪ " || page.Lines[2][0].Style != NewStyles(theme.Dark).Dim {
+		t.Fatalf("highlighted continuation not marked: %q", Encode(page))
+	}
+}
+
+// Encode renders a page's lines for failure messages.
+func Encode(p *Page) string { return string(ansi.Encode(p.Lines, ansi.None)) }
+
+func TestEmptyCodeBlockDrawsNothing(t *testing.T) {
+	for _, src := range []string{"a\n\n```\n```\n\nb", "a\n\n```go\n```\n\nb", "a\n\n```\n\n```\n\nb"} {
+		if got := drawText(t, src, 40, nil); got != "a\n\nb" {
+			t.Errorf("%q drew\n%s", src, got)
+		}
+	}
+}
+
+func TestEmptyValueLabelHasNoHint(t *testing.T) {
+	if got := drawText(t, "see :value[] here", 80, nil); got != "see {value} here" {
+		t.Fatalf("got %q", got)
+	}
+	page := Layout(Parse([]byte(":value[]")), Options{Width: 80, Level: ansi.TrueColor, Theme: theme.Dark})
+	if len(page.Lines) != 1 || len(page.Lines[0]) != 1 || page.Lines[0][0].Style != NewStyles(theme.Dark).Dim {
+		t.Fatalf("want one dim span, got %#v", page.Lines)
+	}
+	// Other inline components still carry the hint.
+	if got := drawText(t, ":badge[]{text=x}", 120, nil); !strings.Contains(got, "(badge: no content") {
+		t.Fatalf("badge lost its hint: %q", got)
+	}
+}
+
+func TestFitWrappersDrawBoxesAtNaturalWidth(t *testing.T) {
+	card := ":::card{title=\"Fit\"}\nHi.\n:::\n"
+	box := []string{"┌─ Fit ─┐", "│Hi.    │", "└───────┘"}
+	pad := func(n int) []string {
+		out := make([]string, len(box))
+		for i, ln := range box {
+			out[i] = strings.Repeat(" ", n) + ln
+		}
+		return out
+	}
+	cases := []struct {
+		src  string
+		want []string
+	}{
+		{"::::center{width=fit}\n" + card + "::::", pad(15)},
+		{"::::right{width=fit}\n" + card + "::::", pad(31)},
+		{"::::left{width=fit}\n" + card + "::::", pad(0)},
+		{"::::fit\n" + card + "::::", pad(0)},
+		{"::::fit{align=center}\n" + card + "::::", pad(15)},
+		{"::::fit{align=right}\n" + card + "::::", pad(31)},
+		// A width the child sets itself wins over the wrapper's fit.
+		{"::::center{width=fit}\n:::card{title=\"Fit\" width=narrow}\nHi.\n:::\n::::", nil},
+	}
+	for _, c := range cases {
+		got := drawText(t, c.src, 40, nil)
+		if c.want == nil {
+			if !strings.Contains(got, "┌─ Fit ────────────┐") {
+				t.Errorf("%q: narrow card lost its width:\n%s", c.src, got)
+			}
+			continue
+		}
+		if want := strings.Join(c.want, "\n"); got != want {
+			t.Errorf("%q:\ngot\n%s\nwant\n%s", c.src, got, want)
+		}
+	}
+	// The fit reaches only the wrapper's direct components: a card inside
+	// a full-width card keeps the full inner width.
+	got := drawText(t, "::::center{width=fit}\n:::card{title=\"Out\"}\n::card\n:::\n::::", 40, nil)
+	if !strings.Contains(got, "┌─ Out ─┐") {
+		t.Fatalf("outer card not fit:\n%s", got)
+	}
+}
+
+// nestedCards is n cards, each inside the previous one.
+func nestedCards(n int, attrs string) string {
+	var b strings.Builder
+	for i := n; i > 0; i-- {
+		b.WriteString(strings.Repeat(":", i+2) + "card{title=c" + attrs + "}\n")
+	}
+	b.WriteString("deep text that wraps over a few lines of the innermost card\n")
+	for i := 1; i <= n; i++ {
+		b.WriteString(strings.Repeat(":", i+2) + "\n")
+	}
+	return b.String()
+}
+
+func TestNestedFramesStayWithinWidth(t *testing.T) {
+	for _, src := range []string{
+		nestedCards(50, ""),
+		nestedCards(50, " width=fit"),
+		strings.Repeat(":::card{title=x}\n", 50) + "deep\n",
+		strings.Repeat(":::callout\n", 50) + "deep\n",
+		strings.Repeat("> ", 50) + strings.Repeat(":::card\n", 50) + "deep\n",
+	} {
+		for width := 1; width <= 120; width++ {
+			draw(t, src, width, nil, nil)
+		}
+	}
+}
+
+// layoutTime parses and lays out src once and returns the layout time.
+func layoutTime(src string) (time.Duration, *Page) {
+	d := Parse([]byte(src))
+	start := time.Now()
+	p := Layout(d, Options{Width: 80, Level: ansi.TrueColor, Theme: theme.Dark})
+	return time.Since(start), p
+}
+
+func TestDeepNestingLaysOutInLinearTime(t *testing.T) {
+	elapsed, page := layoutTime(strings.Repeat(":::card{title=x}\n", 10000) + "deep\n")
+	if elapsed > 2*time.Second {
+		t.Errorf("10000 nested cards took %v", elapsed)
+	}
+	if n := len(page.Diagnostics); n != 1 {
+		t.Errorf("want one diagnostic for the flattened nesting, got %q", page.Diagnostics)
+	}
+	// Nested fit boxes measure their bodies; past the first few levels
+	// they must not double the work at every level.
+	body := strings.Repeat("a paragraph of ordinary words that wraps over the lines of a box\n\n", 400)
+	fitNested, plainNested := body, body
+	for i := 3; i < 15; i++ {
+		c := strings.Repeat(":", i)
+		fitNested = c + "callout{width=fit}\n" + fitNested + c + "\n"
+		plainNested = c + "callout\n" + plainNested + c + "\n"
+	}
+	fit, _ := layoutTime(fitNested)
+	plain, _ := layoutTime(plainNested)
+	if fit > 20*plain+50*time.Millisecond {
+		t.Errorf("12 nested fit callouts took %v, %v without fit", fit, plain)
+	}
+}
+
+func TestLongParagraphWrapsInLinearTime(t *testing.T) {
+	words := []string{"lorem", "**ipsum**", "dolor", "`sit`", "[amet](https://example.com)", "日本語", "👩‍💻"}
+	build := func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(words[i%len(words)])
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	small, _ := layoutTime(build(200 << 10))
+	large, page := layoutTime(build(1600 << 10))
+	if large > 16*small+200*time.Millisecond {
+		t.Errorf("8× the text took %v against %v: wrapping is not linear", large, small)
+	}
+	for i, ln := range page.Lines {
+		if ln.Width() > 80 {
+			t.Fatalf("line %d is %d wide", i, ln.Width())
+		}
+	}
+}
+
+func TestOrderedListKeepsItsDelimiter(t *testing.T) {
+	if got := drawText(t, "1) one\n2) two", 40, nil); got != "1) one\n2) two" {
+		t.Errorf("got %q", got)
+	}
+	if got := drawText(t, "9. nine\n10. ten", 40, nil); got != " 9. nine\n10. ten" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestEmailAutolinksPrintTheAddress(t *testing.T) {
+	src := "<person@example.com> and bare other@example.com here"
+	if got := drawText(t, src, 80, nil); got != "person@example.com and bare other@example.com here" {
+		t.Errorf("got %q", got)
+	}
+	page := Layout(Parse([]byte(src)), Options{Width: 80, Level: ansi.TrueColor, Theme: theme.Dark})
+	if sp := page.Lines[0][0]; sp.Text != "person@example.com" || sp.Link != "mailto:person@example.com" {
+		t.Errorf("colored email link is %+v", sp)
+	}
+}
+
+func TestLinkDestinationSpacesAreEncoded(t *testing.T) {
+	if got := drawText(t, "[x](<https://example.com/with space>)", 80, nil); got != "x (https://example.com/with%20space)" {
+		t.Errorf("got %q", got)
+	}
+	// Not an autolink: the text stays as written.
+	if got := drawText(t, "<https://example.com/with space>", 80, nil); got != "<https://example.com/with space>" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestCenterFitKeepsCalloutStraight(t *testing.T) {
+	got := drawText(t, "::::center{width=fit}\n:::callout\nCentered fit callout.\n:::\n::::", 40, nil)
+	want := "        ▌ ℹ Info\n        ▌ Centered fit callout."
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
