@@ -22,9 +22,9 @@ func TestValidateRequiresEncodersShape(t *testing.T) {
 		"style opened inside a style":      "\x1b[1mbold \x1b[31mred\x1b[0m\n",
 		"reset with nothing open":          "plain\x1b[0m\n",
 		"link left open":                   "\x1b]8;;https://example.com\x07text\n",
-		"link inside a link":                "\x1b]8;;https://a.example\x07\x1b]8;;https://b.example\x07t\x1b]8;;\x07\x1b]8;;\x07\n",
-		"link closed inside a style":        "\x1b]8;;https://a.example\x07\x1b[1mt\x1b]8;;\x07\x1b[0m\n",
-		"close with nothing open":           "t\x1b]8;;\x07\n",
+		"link inside a link":               "\x1b]8;;https://a.example\x07\x1b]8;;https://b.example\x07t\x1b]8;;\x07\x1b]8;;\x07\n",
+		"link closed inside a style":       "\x1b]8;;https://a.example\x07\x1b[1mt\x1b]8;;\x07\x1b[0m\n",
+		"close with nothing open":          "t\x1b]8;;\x07\n",
 	}
 	for name, s := range bad {
 		if err := Validate([]byte(s)); err == nil {

@@ -24,6 +24,7 @@ var exportCommand = &command{
 		{name: "theme", value: "NAME", help: "ansi only: dark or light (default dark)", choices: theme.Names},
 		{name: "values", value: "FILE", help: "ansi only: script values to show instead of the stored ones"},
 		{name: "now", value: "TIME", help: "ansi only: the time relative dates count from, RFC 3339"},
+		{name: "images", isBool: true, help: "ansi only: draw the note's own images at 256 colors or truecolor"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
 	},
 	run: runExport,
@@ -63,9 +64,11 @@ func runExport(c *invocation) error {
 			// A file is not a terminal, whatever stdout is.
 			opt.Level = colorLevel(c.str("color", "never"), os.Getenv, false)
 		}
-		page := render.Layout(render.Parse(n.Source), opt)
+		doc := render.Parse(n.Source)
+		diagnostics = noteExtras(&opt, n, doc, c.bool("images"), opt.Width)
+		page := render.Layout(doc, opt)
 		out = ansi.Encode(page.Lines, opt.Level)
-		diagnostics = page.Diagnostics
+		diagnostics = append(diagnostics, page.Diagnostics...)
 	}
 	if err := writeExport(c, out); err != nil {
 		return err

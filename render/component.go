@@ -393,7 +393,7 @@ func alignLines(lines []ansi.Line, align string, width int, asBlock bool) []ansi
 func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style, link string) []run {
 	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
 	if !ok {
-		return l.inlineFallback(dst, unknownLabel(target), d.Content, st, link)
+		return l.inlineFallback(dst, unknownLabel(target, l.opt.Packs), d.Content, st, link)
 	}
 	if comp.Form != FormInline {
 		return l.inlineFallback(dst, "block component `"+d.Name+"` written inline", d.Content, st, link)

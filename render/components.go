@@ -276,6 +276,12 @@ func register(cs ...Component) { standardComponents = append(standardComponents,
 // which reg has no component (a pack's components are named
 // `pack_component`), in the order the note lists them.
 func MissingPacks(doc *Document, reg *Registry) []string {
+	return missingPacks(doc, reg, nil)
+}
+
+// missingPacks is MissingPacks that also counts the packs in installed
+// (Options.Packs) as present.
+func missingPacks(doc *Document, reg *Registry, installed map[string]string) []string {
 	if doc == nil || doc.Frontmatter == nil {
 		return nil
 	}
@@ -284,14 +290,14 @@ func MissingPacks(doc *Document, reg *Registry) []string {
 	}
 	var missing []string
 	for _, pack := range doc.Frontmatter.Uses {
-		installed := false
+		_, present := installed[pack]
 		for name := range reg.components {
-			if strings.HasPrefix(name, pack+"_") {
-				installed = true
+			if present {
 				break
 			}
+			present = strings.HasPrefix(name, pack+"_")
 		}
-		if !installed && !containsString(missing, pack) {
+		if !present && !containsString(missing, pack) {
 			missing = append(missing, pack)
 		}
 	}
@@ -302,7 +308,13 @@ func MissingPacks(doc *Document, reg *Registry) []string {
 // uses that are not installed, or "" when there are none. Their
 // components show as unknown-component boxes.
 func PackDiagnostic(doc *Document, reg *Registry) string {
-	missing := MissingPacks(doc, reg)
+	return packDiagnostic(doc, reg, nil)
+}
+
+// packDiagnostic is PackDiagnostic that also counts the packs in installed
+// (Options.Packs) as present.
+func packDiagnostic(doc *Document, reg *Registry, installed map[string]string) string {
+	missing := missingPacks(doc, reg, installed)
 	if len(missing) == 0 {
 		return ""
 	}

@@ -365,6 +365,9 @@ func figure(c *Context) []ansi.Line {
 	src, hasSrc := k.attr("src")
 	alt, _ := k.attr("alt")
 	var out []ansi.Line
+	if hasSrc {
+		out = c.picture(src)
+	}
 	if alt != "" {
 		out = append(out, c.WrapSpans([]ansi.Span{{Text: "alt: " + alt, Style: k.st.Dim}}, c.Width)...)
 	}

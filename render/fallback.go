@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/sanitize"
 )
 
 // This file holds the fallbacks of SPEC §2: what a directive looks like
@@ -29,16 +30,21 @@ func (l *layouter) unknownBlock(name string, d *Directive, width int) []ansi.Lin
 		l.shift(m, len(content))
 		content = append(content, body...)
 	}
-	lines, at := l.dashedBox(unknownLabel(name), content, width)
+	lines, at := l.dashedBox(unknownLabel(name, l.opt.Packs), content, width)
 	l.shift(m, at)
 	return lines
 }
 
 // unknownLabel names a component nobody registered. A pack component
 // (`ana_timeline`) also names its pack: markii draws no pack components,
-// so the reader learns where the box came from.
-func unknownLabel(name string) string {
+// so the reader learns where the box came from. When the pack is
+// installed (named in packs with its engine), the label says why the
+// component is not drawn.
+func unknownLabel(name string, packs map[string]string) string {
 	if pack, _, ok := strings.Cut(name, "_"); ok && isPackName(pack) {
+		if engine, installed := packs[pack]; installed {
+			return "component `" + name + "` from pack " + pack + " (engine " + sanitize.Inline(engine) + ") cannot be drawn in a terminal"
+		}
 		return "unknown component `" + name + "` from pack " + pack
 	}
 	return "unknown component `" + name + "`"

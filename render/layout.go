@@ -37,42 +37,71 @@ func Layout(doc *Document, opt Options) *Page {
 // doc: each top-level block is released once it has been drawn. It
 // returns the page's diagnostics, or the first error emit returns.
 func Stream(doc *Document, opt Options, emit func(lines []ansi.Line) error) ([]string, error) {
-	if opt.Width < 1 {
-		opt.Width = 1
-	}
-	l := newLayouter(opt)
+	s := NewStreamer(opt, emit)
 	if doc == nil {
 		return nil, nil
 	}
-	l.packNotice(doc)
-	started := false
+	err := s.Add(doc)
+	return s.Diagnostics(), err
+}
+
+// Streamer lays out a note that arrives in pieces (see ParseChunks) as
+// Stream lays out a whole document: the lines it emits are those Stream
+// emits for the document the pieces make up together.
+type Streamer struct {
+	l       *layouter
+	emit    func(lines []ansi.Line) error
+	started bool
+	noticed bool
+}
+
+// NewStreamer returns a Streamer that hands each block's lines to emit.
+func NewStreamer(opt Options, emit func(lines []ansi.Line) error) *Streamer {
+	if opt.Width < 1 {
+		opt.Width = 1
+	}
+	return &Streamer{l: newLayouter(opt), emit: emit}
+}
+
+// Add lays out the next piece of the note. The first piece carries the
+// frontmatter. It consumes doc like Stream and returns the first error
+// emit returns.
+func (s *Streamer) Add(doc *Document) error {
+	l := s.l
+	if !s.noticed {
+		s.noticed = true
+		l.packNotice(doc)
+	}
 	for i, b := range doc.Blocks {
-		lines := l.block(b, opt.Width)
+		lines := l.block(b, l.opt.Width)
 		doc.Blocks[i] = nil
 		if len(lines) == 0 {
 			continue
 		}
-		if started {
-			if err := emit([]ansi.Line{nil}); err != nil {
-				return l.page.Diagnostics, err
+		if s.started {
+			if err := s.emit([]ansi.Line{nil}); err != nil {
+				return err
 			}
 		}
-		started = true
-		if err := emit(lines); err != nil {
-			return l.page.Diagnostics, err
+		s.started = true
+		if err := s.emit(lines); err != nil {
+			return err
 		}
 		// Lines already emitted are not kept; only their spans' slab
 		// block may still be shared with the next block's lines.
 		l.page.Headings = l.page.Headings[:0]
 		l.page.Focusables = l.page.Focusables[:0]
 	}
-	return l.page.Diagnostics, nil
+	return nil
 }
+
+// Diagnostics returns what the layout so far has to report.
+func (s *Streamer) Diagnostics() []string { return s.l.page.Diagnostics }
 
 // packNotice records, once per layout, that packs the note's frontmatter
 // names are not installed.
 func (l *layouter) packNotice(doc *Document) {
-	if d := PackDiagnostic(doc, l.reg); d != "" {
+	if d := packDiagnostic(doc, l.reg, l.opt.Packs); d != "" {
 		l.page.Diagnostics = append(l.page.Diagnostics, d)
 	}
 }
@@ -179,6 +208,9 @@ func (l *layouter) block(b Block, width int) []ansi.Line {
 	case *Heading:
 		return l.heading(b, width)
 	case *Paragraph:
+		if pic := l.standaloneImage(b, width); pic != nil {
+			return pic
+		}
 		return l.paragraph(b.Content, ansi.Style{}, width)
 	case *CodeBlock:
 		return l.codeBlock(b, width)

@@ -73,3 +73,22 @@ func BenchmarkLayoutPlain(b *testing.B) {
 		Layout(d, opt)
 	}
 }
+
+// BenchmarkRenderChunked is what `markii render` does with a 1 MB note:
+// parse, lay out and encode it a chunk at a time.
+func BenchmarkRenderChunked(b *testing.B) {
+	src := benchNote(1 << 20)
+	opt := Options{Width: 100, Level: ansi.TrueColor, Theme: theme.Dark}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		s := NewStreamer(opt, func(lines []ansi.Line) error {
+			buf = ansi.AppendLines(buf[:0], lines, ansi.TrueColor)
+			return nil
+		})
+		if err := ParseChunks(src, s.Add); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -53,6 +53,15 @@ type Options struct {
 	// Registry maps directive names to components; nil means the standard
 	// registry.
 	Registry *Registry
+	// Images maps an image source, exactly as the document writes it (a
+	// figure's src or an image's URL), to its decoded picture. Pictures
+	// are drawn only at the 256-color and truecolor levels; nil means
+	// every image keeps its text form.
+	Images map[string]*Picture
+	// Packs maps each installed pack's name to the engine its components
+	// target. A pack named here is not reported as missing, and its
+	// components' fallback boxes say why markii cannot draw them.
+	Packs map[string]string
 }
 
 // BlockID identifies a focusable block or foldable heading across layouts

@@ -6,10 +6,9 @@ import (
 	"sync"
 
 	"github.com/markii/markii/render/directive"
+	"github.com/markii/markii/render/internal/gfm"
 	"github.com/markii/markii/sanitize"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -29,14 +28,14 @@ const MaxDepth = 256
 
 var (
 	markdownOnce sync.Once
-	markdownImpl goldmark.Markdown
+	markdownImpl parser.Parser
 )
 
-// markdown returns the shared goldmark instance: CommonMark + GFM (tables,
+// markdown returns the shared goldmark parser: CommonMark + GFM (tables,
 // task lists, strikethrough, linkify) + the directive parsers, with the
-// nesting blocks depth-capped (parse_limits.go). Its parser is
-// read-only after the first parse and safe for concurrent use.
-func markdown() goldmark.Markdown {
+// nesting blocks depth-capped (parse_limits.go). It is read-only after
+// the first parse and safe for concurrent use.
+func markdown() parser.Parser {
 	markdownOnce.Do(func() {
 		blocks := append(cappedBlockParsers(),
 			util.Prioritized(depthCapped{directive.NewContainerParser()}, 70),
@@ -50,12 +49,11 @@ func markdown() goldmark.Markdown {
 		inlines = append(inlines,
 			util.Prioritized(directive.NewInlineParser(), 300),
 			util.Prioritized(directive.NewLabelCloser(), 150))
-		p := parser.NewParser(
+		markdownImpl = parser.NewParser(append([]parser.Option{
 			parser.WithBlockParsers(blocks...),
 			parser.WithInlineParsers(inlines...),
 			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-		)
-		markdownImpl = goldmark.New(goldmark.WithParser(p), goldmark.WithExtensions(extension.GFM))
+		}, gfm.Options()...)...)
 	})
 	return markdownImpl
 }
@@ -85,7 +83,7 @@ func parseSource(src []byte) parsed {
 	}
 	p.body = clampIndent(src[p.offset:])
 	pc := parser.NewContext()
-	p.root = markdown().Parser().Parse(text.NewReader(p.body), parser.WithContext(pc))
+	p.root = markdown().Parse(text.NewReader(p.body), parser.WithContext(pc))
 	p.capped = pc.Get(depthHitKey) != nil
 	return p
 }

@@ -128,7 +128,9 @@ func staleValues(v render.Values) render.Values {
 func (m *Model) newPage(n *Note, values render.Values) *page {
 	m.loadGen++
 	m.loading = false
-	return newPage(n.Source, m.pageOptions(values))
+	opt := m.pageOptions(values)
+	opt.Images = n.Images
+	return newPage(n.Source, opt)
 }
 
 func (m *Model) pageOptions(values render.Values) render.Options {
@@ -138,6 +140,8 @@ func (m *Model) pageOptions(values render.Values) render.Options {
 		Theme:  m.opt.Theme,
 		Values: values,
 		Now:    m.opt.Now(),
+		Images: m.note.Images,
+		Packs:  m.opt.Packs,
 	}
 }
 

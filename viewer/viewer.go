@@ -39,6 +39,9 @@ type Note struct {
 	Watch []string
 	// Diagnostics are load-time notices for the diagnostics pane.
 	Diagnostics []string
+	// Images are the note's decoded pictures by source as written (see
+	// render.Options.Images); nil draws every image as text.
+	Images map[string]*render.Picture
 }
 
 // Loader loads the note at an absolute path: for live reload of the open
@@ -106,6 +109,9 @@ type Options struct {
 	KeepWidth bool
 	// Now is the clock for relative dates; nil means time.Now.
 	Now func() time.Time
+	// Packs are the installed packs by name with their engine (see
+	// render.Options.Packs).
+	Packs map[string]string
 	// Load reloads the open note and opens linked notes; nil turns live
 	// reload and note links off.
 	Load Loader

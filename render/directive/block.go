@@ -170,3 +170,60 @@ func (leafParser) Close(ast.Node, text.Reader, parser.Context) {}
 func (leafParser) CanInterruptParagraph() bool { return true }
 
 func (leafParser) CanAcceptIndentedLine() bool { return false }
+
+// OpensContainer reports whether line, a source line that starts at its
+// first column (no indentation), opens a container directive as
+// NewContainerParser would, and the length of its colon fence.
+func OpensContainer(line []byte) (colons int, ok bool) {
+	i := 0
+	for i < len(line) && line[i] == ':' {
+		i++
+	}
+	if i < 3 {
+		return 0, false
+	}
+	colons = i
+	end := scanName(line, i)
+	if end < 0 {
+		return 0, false
+	}
+	i = end
+	if i < len(line) && line[i] == ':' {
+		return 0, false
+	}
+	if i < len(line) && line[i] == '[' {
+		close := scanLabel(line, i, false)
+		if close < 0 {
+			return 0, false
+		}
+		i = close + 1
+	}
+	if i < len(line) && line[i] == '{' {
+		_, end, good := ScanAttrs(line, i, false)
+		if !good {
+			return 0, false
+		}
+		i = end
+	}
+	for i < len(line) && isBlank(line[i]) {
+		i++
+	}
+	if i < len(line) && line[i] == '\r' {
+		i++
+	}
+	if i < len(line) && line[i] != '\n' {
+		return 0, false
+	}
+	return colons, true
+}
+
+// ClosesContainer reports whether line, a source line that starts at its
+// first column, is a bare colon fence of at least min colons: the line
+// that closes an open container directive with a fence of length min.
+func ClosesContainer(line []byte, min int) bool {
+	i := 0
+	for i < len(line) && line[i] == ':' {
+		i++
+	}
+	return i >= min && i > 0 && util.IsBlank(line[i:])
+}

@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/bundle"
+	"github.com/markii/markii/runtime/pack"
+	"github.com/markii/markii/sanitize"
+	"github.com/markii/markii/theme"
+	"github.com/markii/markii/viewer"
+)
+
+// Pictures are decoded once, to at most this many cells; layout shrinks
+// them to the width it has. The viewer decodes at viewPictureCols so a
+// wider window can still show more of a large image.
+const (
+	maxPictureRows  = 60
+	viewPictureCols = 240
+)
+
+// imageExtensions are the file names a picture source may end in (any
+// letter case); the bytes must also be a PNG, JPEG or GIF.
+var imageExtensions = []string{".png", ".jpg", ".jpeg", ".gif"}
+
+// loadPictures decodes the pictures doc may draw (render.PictureSources):
+// only sources that name a local file with an image extension, read from
+// the bundle through its path jail, or for a plain note from the note's
+// own folder tree through the same jail. Remote sources are never read.
+// Each image is checked against the size caps before it is decoded. It
+// returns the pictures by source as written, and one diagnostic per
+// image that was refused.
+func loadPictures(n *note, doc *render.Document, cols int, th theme.Theme) (map[string]*render.Picture, []string) {
+	srcs := render.PictureSources(doc)
+	if len(srcs) == 0 {
+		return nil, nil
+	}
+	bg := bundle.RGB{}
+	if th.Name == theme.Light.Name {
+		bg = bundle.RGB{R: 255, G: 255, B: 255}
+	}
+	pics := map[string]*render.Picture{}
+	var diags []string
+	for _, src := range srcs {
+		if !localImageSource(src) {
+			continue
+		}
+		p, err := decodeLocalPicture(n, src, cols, bg)
+		if err != nil {
+			diags = append(diags, fmt.Sprintf("image %s was not drawn: %s", sanitize.Inline(src), oneLine(err.Error())))
+			continue
+		}
+		if p != nil {
+			pics[src] = toRenderPicture(p)
+		}
+	}
+	return pics, diags
+}
+
+// localImageSource reports whether src may name a local image file: it
+// has an image extension and no URL scheme (so `https://…`, `//host/…`
+// and `data:` are never read). The path jail judges everything else.
+func localImageSource(src string) bool {
+	if strings.Contains(src, ":") || strings.HasPrefix(src, "//") {
+		return false
+	}
+	lower := strings.ToLower(src)
+	for _, ext := range imageExtensions {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeLocalPicture reads and decodes one local image. A note from stdin
+// has no folder, so it gives nil and no error.
+func decodeLocalPicture(n *note, src string, cols int, bg bundle.RGB) (*bundle.Picture, error) {
+	if n.Bundle != nil {
+		return n.Bundle.Picture(src, cols, maxPictureRows, bg)
+	}
+	if n.Path == "" {
+		return nil, nil
+	}
+	data, err := readBesideNote(filepath.Dir(n.Path), src)
+	if err != nil {
+		return nil, err
+	}
+	return bundle.DecodePicture(data, cols, maxPictureRows, bg)
+}
+
+// readBesideNote reads the file src names inside dir, the folder of a
+// plain note: the path passes the bundle jail (no absolute paths, no
+// "..", no backslashes), it is opened through an os.Root so no symlink
+// leads out of dir, it must be a regular file, and its size is checked
+// before it is read.
+func readBesideNote(dir, src string) ([]byte, error) {
+	clean, err := bundle.CleanPath(src)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, errors.New(osReason(err))
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(clean))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("there is no file %s next to the note", clean)
+		}
+		return nil, errors.New(osReason(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, errors.New(osReason(err))
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("it is not a regular file")
+	}
+	if info.Size() > bundle.MaxImageBytes {
+		return nil, fmt.Errorf("the image is %d bytes, over the %d MiB limit", info.Size(), bundle.MaxImageBytes>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, bundle.MaxImageBytes+1))
+	if err != nil {
+		return nil, errors.New(osReason(err))
+	}
+	if len(data) > bundle.MaxImageBytes {
+		return nil, fmt.Errorf("the image grew over the %d MiB limit while being read", bundle.MaxImageBytes>>20)
+	}
+	return data, nil
+}
+
+// toRenderPicture copies a decoded picture into the renderer's plain form.
+func toRenderPicture(p *bundle.Picture) *render.Picture {
+	out := &render.Picture{Cols: p.Cols, Rows: p.Rows, Cells: make([]render.PictureCell, len(p.Cells))}
+	for i, c := range p.Cells {
+		out.Cells[i] = render.PictureCell{
+			Top:    render.RGB{R: c.Top.R, G: c.Top.G, B: c.Top.B},
+			Bottom: render.RGB{R: c.Bottom.R, G: c.Bottom.G, B: c.Bottom.B},
+		}
+	}
+	return out
+}
+
+// installedPacks returns the packs installed from the user's config's
+// pack folders, by name with their engine, for render.Options.Packs. A
+// config that cannot be read gives no packs and a warning; packs that
+// fail to load are left out (markii packs list names them).
+func installedPacks() (map[string]string, []string) {
+	folders, err := packFolders()
+	if err != nil {
+		return nil, []string{fmt.Sprintf("installed packs are not known for this note: %s", oneLine(err.Error()))}
+	}
+	if len(folders) == 0 {
+		return nil, nil
+	}
+	set := pack.Load(folders)
+	out := map[string]string{}
+	for _, name := range set.Names() {
+		if p, ok := set.Get(name); ok {
+			out[name] = p.Engine
+		}
+	}
+	return out, nil
+}
+
+// noteExtras fills what opt needs from outside the document: the
+// installed packs, and when images is set and the level has 256 colors or
+// more, the pictures doc draws, decoded to at most cols cells across. It
+// returns the diagnostics to show with the render's own.
+func noteExtras(opt *render.Options, n *note, doc *render.Document, images bool, cols int) []string {
+	var diags []string
+	if namesPacks(doc) {
+		opt.Packs, diags = installedPacks()
+	}
+	if images && (opt.Level == ansi.Color256 || opt.Level == ansi.TrueColor) {
+		var imageDiags []string
+		opt.Images, imageDiags = loadPictures(n, doc, cols, opt.Theme)
+		diags = append(diags, imageDiags...)
+	}
+	return diags
+}
+
+// viewPictures gives the viewer's notes their pictures: on by default in
+// the full-screen viewer at 256 colors or truecolor (--no-images turns
+// it off), for the note opened, a reload, and a followed link alike.
+type viewPictures struct {
+	on    bool
+	level ansi.Level
+	theme theme.Theme
+}
+
+// add decodes the pictures of n into vn.
+func (v viewPictures) add(vn *viewer.Note, n *note) {
+	if !v.on || (v.level != ansi.Color256 && v.level != ansi.TrueColor) {
+		return
+	}
+	if !bytes.Contains(vn.Source, []byte("![")) && !bytes.Contains(vn.Source, []byte("figure")) {
+		return
+	}
+	var diags []string
+	vn.Images, diags = loadPictures(n, render.Parse(vn.Source), viewPictureCols, v.theme)
+	vn.Diagnostics = append(vn.Diagnostics, diags...)
+}
+
+// load is loadViewerNote with the note's pictures.
+func (v viewPictures) load(path string) (*viewer.Note, error) {
+	n, err := loadNote(filepath.Clean(path), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s", oneLine(err.Error()))
+	}
+	vn, err := viewerNote(n)
+	if err != nil {
+		return nil, err
+	}
+	v.add(vn, n)
+	return vn, nil
+}
+
+// namesPacks reports whether doc could show anything about packs: its
+// frontmatter `uses:` a pack, or a directive has a pack component's name
+// (`pack_component`). Other notes never read the pack folders.
+func namesPacks(doc *render.Document) bool {
+	if doc == nil {
+		return false
+	}
+	if doc.Frontmatter != nil && len(doc.Frontmatter.Uses) > 0 {
+		return true
+	}
+	isPack := func(name string) bool {
+		_, _, ok := pack.SplitDirective(name)
+		return ok
+	}
+	var inlines func(content []render.Inline) bool
+	inlines = func(content []render.Inline) bool {
+		for _, n := range content {
+			switch n := n.(type) {
+			case *render.InlineDirective:
+				if isPack(n.Name) || inlines(n.Content) {
+					return true
+				}
+			case *render.Emphasis:
+				if inlines(n.Content) {
+					return true
+				}
+			case *render.Strong:
+				if inlines(n.Content) {
+					return true
+				}
+			case *render.Strikethrough:
+				if inlines(n.Content) {
+					return true
+				}
+			case *render.Link:
+				if inlines(n.Content) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var blocks func(bs []render.Block) bool
+	blocks = func(bs []render.Block) bool {
+		for _, b := range bs {
+			switch b := b.(type) {
+			case *render.Paragraph:
+				if inlines(b.Content) {
+					return true
+				}
+			case *render.Heading:
+				if inlines(b.Content) {
+					return true
+				}
+			case *render.Quote:
+				if blocks(b.Blocks) {
+					return true
+				}
+			case *render.List:
+				for _, it := range b.Items {
+					if blocks(it.Blocks) {
+						return true
+					}
+				}
+			case *render.Table:
+				for _, cell := range b.Header {
+					if inlines(cell) {
+						return true
+					}
+				}
+				for _, row := range b.Rows {
+					for _, cell := range row {
+						if inlines(cell) {
+							return true
+						}
+					}
+				}
+			case *render.Directive:
+				if isPack(b.Name) || inlines(b.Label) || blocks(b.Blocks) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return blocks(doc.Blocks)
+}

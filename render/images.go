@@ -1,0 +1,225 @@
+package render
+
+import (
+	"github.com/markii/markii/ansi"
+)
+
+// This file draws pictures: bundle-local images the caller decoded and
+// handed over in Options.Images. Layout never opens a file; a picture is
+// plain cell data, drawn with upper half blocks (`▀`) whose foreground is
+// the upper pixel and background the lower one. Pictures are drawn only
+// at the 256-color and truecolor levels; at any other level, or for a
+// source with no picture, the text form is drawn exactly as without
+// pictures.
+
+// RGB is an opaque 24-bit color.
+type RGB struct{ R, G, B uint8 }
+
+// PictureCell is one terminal cell of a Picture: two pixels, Top over
+// Bottom.
+type PictureCell struct{ Top, Bottom RGB }
+
+// Picture is an image reduced to terminal cells. It is plain data.
+type Picture struct {
+	// Cols and Rows are the size in cells.
+	Cols, Rows int
+	// Cells holds Rows*Cols cells, row by row.
+	Cells []PictureCell
+}
+
+// valid reports whether p's cells match its size.
+func (p *Picture) valid() bool {
+	return p != nil && p.Cols > 0 && p.Rows > 0 && len(p.Cells) == p.Cols*p.Rows
+}
+
+// picturesOn reports whether the level can draw pictures.
+func picturesOn(level ansi.Level) bool {
+	return level == ansi.Color256 || level == ansi.TrueColor
+}
+
+// picture returns the lines that draw the picture for src within width
+// cells, or nil when there is none to draw (no picture for src, a level
+// without enough colors, or no room).
+func (l *layouter) picture(src string, width int) []ansi.Line {
+	if src == "" || width < 1 || !picturesOn(l.opt.Level) {
+		return nil
+	}
+	p := l.opt.Images[src]
+	if !p.valid() {
+		return nil
+	}
+	if p.Cols > width {
+		p = shrinkPicture(p, width)
+	}
+	lines := make([]ansi.Line, p.Rows)
+	for r := range p.Rows {
+		row := p.Cells[r*p.Cols : (r+1)*p.Cols]
+		var ln ansi.Line
+		for c := 0; c < len(row); {
+			n := 1
+			for c+n < len(row) && row[c+n] == row[c] {
+				n++
+			}
+			ln = append(ln, ansi.Span{Text: halfBlocks(n), Style: ansi.Style{FG: pictureColor(row[c].Top), BG: pictureColor(row[c].Bottom)}})
+			c += n
+		}
+		lines[r] = ln
+	}
+	return lines
+}
+
+// picture draws the picture for src at the component's width (see
+// layouter.picture).
+func (c *Context) picture(src string) []ansi.Line { return c.l.picture(src, c.Width) }
+
+// standaloneImage draws a paragraph that is one image and nothing else
+// (the usual way to place an image in markdown) as its picture followed
+// by the image's text form. It returns nil for any other paragraph, or
+// when the image has no picture to draw; an image inside running text
+// always keeps its text form.
+func (l *layouter) standaloneImage(p *Paragraph, width int) []ansi.Line {
+	img := soleImage(p.Content)
+	if img == nil {
+		return nil
+	}
+	pic := l.picture(img.URL, width)
+	if pic == nil {
+		return nil
+	}
+	return append(pic, l.paragraph(p.Content, ansi.Style{}, width)...)
+}
+
+// soleImage returns the image a paragraph consists of, or nil.
+func soleImage(content []Inline) *Image {
+	var img *Image
+	for _, n := range content {
+		switch n := n.(type) {
+		case *Image:
+			if img != nil {
+				return nil
+			}
+			img = n
+		case *Text:
+			if !isBlankText(n.Text) {
+				return nil
+			}
+		case *SoftBreak:
+		default:
+			return nil
+		}
+	}
+	return img
+}
+
+func isBlankText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// PictureSources returns the image sources, as written, that layout may
+// draw as pictures: every `figure` directive's src and every image that
+// stands alone in a paragraph, each once, in document order. The caller
+// decodes these (and only these) for Options.Images.
+func PictureSources(doc *Document) []string {
+	if doc == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(src string) {
+		if src != "" && !seen[src] {
+			seen[src] = true
+			out = append(out, src)
+		}
+	}
+	var walk func(blocks []Block)
+	walk = func(blocks []Block) {
+		for _, b := range blocks {
+			switch b := b.(type) {
+			case *Paragraph:
+				if img := soleImage(b.Content); img != nil {
+					add(img.URL)
+				}
+			case *Quote:
+				walk(b.Blocks)
+			case *List:
+				for _, it := range b.Items {
+					walk(it.Blocks)
+				}
+			case *Directive:
+				if b.Name == "figure" {
+					if src, ok := b.Attrs.Get("src"); ok {
+						add(src)
+					}
+				}
+				walk(b.Blocks)
+			}
+		}
+	}
+	walk(doc.Blocks)
+	return out
+}
+
+// halfBlockRun is sliced for runs of equal cells.
+const halfBlockRun = "▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀"
+
+// halfBlocks returns n upper half blocks.
+func halfBlocks(n int) string {
+	const size = len("▀")
+	if n*size <= len(halfBlockRun) {
+		return halfBlockRun[:n*size]
+	}
+	b := make([]byte, 0, n*size)
+	for range n {
+		b = append(b, halfBlockRun[:size]...)
+	}
+	return string(b)
+}
+
+// pictureColor is an ansi color for a pixel.
+func pictureColor(c RGB) ansi.Color {
+	return ansi.Color{R: c.R, G: c.G, B: c.B, Set: true}
+}
+
+// shrinkPicture box-filters p down to cols cells across, keeping its
+// aspect (two pixels per cell row).
+func shrinkPicture(p *Picture, cols int) *Picture {
+	w, h := p.Cols, p.Rows*2
+	px := func(x, y int) RGB {
+		c := p.Cells[(y/2)*p.Cols+x]
+		if y%2 == 0 {
+			return c.Top
+		}
+		return c.Bottom
+	}
+	pxRows := max(2, h*cols/w)
+	if pxRows%2 == 1 {
+		pxRows++
+	}
+	out := &Picture{Cols: cols, Rows: pxRows / 2, Cells: make([]PictureCell, cols*pxRows/2)}
+	sample := func(x, y int) RGB {
+		y0, y1 := y*h/pxRows, max((y+1)*h/pxRows, y*h/pxRows+1)
+		x0, x1 := x*w/cols, max((x+1)*w/cols, x*w/cols+1)
+		var r, g, b, n int
+		for py := y0; py < min(y1, h); py++ {
+			for qx := x0; qx < min(x1, w); qx++ {
+				c := px(qx, py)
+				r, g, b, n = r+int(c.R), g+int(c.G), b+int(c.B), n+1
+			}
+		}
+		if n == 0 {
+			return px(min(x0, w-1), min(y0, h-1))
+		}
+		return RGB{uint8(r / n), uint8(g / n), uint8(b / n)}
+	}
+	for y := range out.Rows {
+		for x := range cols {
+			out.Cells[y*cols+x] = PictureCell{Top: sample(x, 2*y), Bottom: sample(x, 2*y+1)}
+		}
+	}
+	return out
+}

@@ -1,0 +1,188 @@
+package render
+
+import (
+	"bytes"
+
+	"github.com/markii/markii/render/directive"
+	"github.com/markii/markii/sanitize"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// chunkMin is the least number of body bytes ParseChunks gives goldmark at
+// once: large enough that the per-parse cost vanishes, small enough that
+// only a sliver of a long note's goldmark tree is ever resident.
+const chunkMin = 64 << 10
+
+// maxChunkFrames bounds the open fences and container directives the
+// chunk scanner follows; deeper notes are parsed whole.
+const maxChunkFrames = 32
+
+// ParseChunks parses src exactly as Parse does, but hands the document to
+// fn a run of top-level blocks at a time, so a long note's parse trees are
+// never all resident at once. The first call carries the frontmatter;
+// each call's Scripts and Flattened describe its own blocks. Together the
+// calls hold the same blocks, in the same order, as Parse(src).Blocks.
+// It returns the first error fn returns.
+//
+// The body is cut only at a blank line followed by an unindented line that
+// ends every open block: outside fenced code and container directives, and
+// not before a list item. A note with link reference definitions (which
+// are document-wide) or raw HTML blocks (which can span blank lines) is
+// parsed whole.
+func ParseChunks(src []byte, fn func(doc *Document) error) error {
+	return parseChunks(src, chunkMin, fn)
+}
+
+func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
+	var front *Frontmatter
+	offset := 0
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		offset = 3
+	}
+	if yaml, body, ok := splitFrontmatter(src[offset:]); ok {
+		front = &Frontmatter{Uses: readUses(yaml)}
+		offset += body
+	}
+	body := clampIndent(src[offset:])
+	start := 0
+	for _, end := range append(chunkCuts(body, min), len(body)) {
+		doc := parseChunk(body[start:end])
+		if start == 0 {
+			doc.Frontmatter = front
+		}
+		if err := fn(doc); err != nil {
+			return err
+		}
+		start = end
+	}
+	return nil
+}
+
+// parseChunk parses one run of top-level blocks of a note's body. Like
+// Parse it never fails: a parser defect shows the run as plain text.
+func parseChunk(body []byte) (doc *Document) {
+	defer func() {
+		if recover() != nil {
+			doc = &Document{Blocks: []Block{&CodeBlock{Text: sanitize.Pre(string(body))}}}
+		}
+	}()
+	pc := parser.NewContext()
+	root := markdown().Parse(text.NewReader(body), parser.WithContext(pc))
+	doc = &Document{Flattened: pc.Get(depthHitKey) != nil}
+	c := &converter{src: body, doc: doc}
+	doc.Blocks = c.blocks(root, 0)
+	return doc
+}
+
+// chunkFrame is a block the chunk scanner knows to be open: a fenced code
+// block (fence is '`' or '~') or a container directive (fence is ':').
+type chunkFrame struct {
+	fence byte
+	n     int
+}
+
+// chunkCuts returns the offsets at which body may be cut into pieces of at
+// least min bytes that goldmark parses into the same top-level blocks as
+// the whole body, or nil when the body must be parsed whole.
+func chunkCuts(body []byte, min int) []int {
+	if len(body) < 2*min || bytes.Contains(body, []byte("]:")) {
+		return nil
+	}
+	var cuts []int
+	var frames []chunkFrame
+	last, prevBlank := 0, false
+	for at := 0; at < len(body); {
+		end := at + indexNewline(body[at:]) + 1
+		if end <= at {
+			end = len(body)
+		}
+		line := body[at:end]
+		indent := 0
+		for indent < len(line) && indent < 4 && line[indent] == ' ' {
+			indent++
+		}
+		blank := isBlankLine(line)
+		if !blank && indent == 0 && line[0] != '\t' && len(frames) == 0 && prevBlank && at-last >= min && !startsListItem(line[0]) {
+			cuts = append(cuts, at)
+			last = at
+		}
+		prevBlank = blank
+		if indent < 4 && indent < len(line) && line[indent] != '\t' {
+			var ok bool
+			if frames, ok = scanChunkLine(frames, line, indent); !ok {
+				return nil
+			}
+		}
+		at = end
+	}
+	return cuts
+}
+
+// scanChunkLine updates the open frames for one line indented by fewer
+// than four spaces, the way goldmark continues blocks from the outermost
+// in. It reports false when the line is one the scanner cannot follow.
+func scanChunkLine(frames []chunkFrame, line []byte, indent int) ([]chunkFrame, bool) {
+	rest := line[indent:]
+	for i, f := range frames {
+		if f.fence == ':' {
+			if directive.ClosesContainer(rest, f.n) {
+				return frames[:i], true
+			}
+			continue
+		}
+		if fenceRun(rest, f.fence) >= f.n && isBlankLine(rest[fenceRun(rest, f.fence):]) {
+			return frames[:i], true
+		}
+		return frames, true // a line of fenced code
+	}
+	switch c := rest[0]; c {
+	case '`', '~':
+		n := fenceRun(rest, c)
+		if n < 3 || (c == '`' && bytes.IndexByte(rest[n:], '`') >= 0) {
+			return frames, true
+		}
+		if indent > 0 {
+			return nil, false
+		}
+		frames = append(frames, chunkFrame{fence: c, n: n})
+	case ':':
+		n, ok := directive.OpensContainer(rest)
+		if !ok {
+			return frames, true
+		}
+		if indent > 0 {
+			return nil, false
+		}
+		frames = append(frames, chunkFrame{fence: ':', n: n})
+	case '<':
+		return nil, false
+	}
+	return frames, len(frames) <= maxChunkFrames
+}
+
+// fenceRun counts the leading bytes of b equal to c.
+func fenceRun(b []byte, c byte) int {
+	n := 0
+	for n < len(b) && b[n] == c {
+		n++
+	}
+	return n
+}
+
+// isBlankLine reports whether line holds only spaces, tabs and a line
+// ending (a subset of what goldmark treats as blank).
+func isBlankLine(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// startsListItem reports whether a line starting with c could open a list
+// item (or a thematic break), which may continue the list before it.
+func startsListItem(c byte) bool {
+	return c == '-' || c == '+' || c == '*' || (c >= '0' && c <= '9')
+}

@@ -1,0 +1,151 @@
+package render
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
+)
+
+// streamWhole renders src the way Stream does after a whole Parse.
+func streamWhole(t *testing.T, src []byte, opt Options) string {
+	t.Helper()
+	var out bytes.Buffer
+	diags, err := Stream(Parse(src), opt, func(lines []ansi.Line) error {
+		out.Write(ansi.AppendLines(nil, lines, opt.Level))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String() + strings.Join(diags, "\n")
+}
+
+// streamChunked renders src a chunk at a time, cutting at every place the
+// scanner allows (min bytes apart), and reports how many chunks it used.
+func streamChunked(t *testing.T, src []byte, opt Options, min int) (string, int) {
+	t.Helper()
+	var out bytes.Buffer
+	s := NewStreamer(opt, func(lines []ansi.Line) error {
+		out.Write(ansi.AppendLines(nil, lines, opt.Level))
+		return nil
+	})
+	chunks := 0
+	if err := parseChunks(src, min, func(doc *Document) error {
+		chunks++
+		return s.Add(doc)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out.String() + strings.Join(s.Diagnostics(), "\n"), chunks
+}
+
+func chunkOptions() Options {
+	return Options{Width: 80, Level: ansi.TrueColor, Theme: theme.Dark}
+}
+
+func TestParseChunksMatchesWholeParseOnFixtures(t *testing.T) {
+	paths, err := filepath.Glob("../fixtures/*.mk.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	cut := 0
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := streamWhole(t, src, chunkOptions())
+		got, chunks := streamChunked(t, src, chunkOptions(), 1)
+		if got != want {
+			t.Errorf("%s: chunked render (%d chunks) differs from the whole parse", filepath.Base(p), chunks)
+		}
+		if chunks > 1 {
+			cut++
+		}
+	}
+	if cut < len(paths)/3 {
+		t.Errorf("only %d of %d fixtures were cut at all; the scanner is too timid to be tested", cut, len(paths))
+	}
+}
+
+func TestParseChunksMatchesWholeParseOnLongNote(t *testing.T) {
+	src := realisticNote(300 << 10)
+	want := streamWhole(t, src, chunkOptions())
+	got, chunks := streamChunked(t, src, chunkOptions(), 4<<10)
+	if chunks < 10 {
+		t.Fatalf("a 300 KB note was cut into %d chunks, want many", chunks)
+	}
+	if got != want {
+		t.Fatal("chunked render of the long note differs from the whole parse")
+	}
+	// Tiny chunks: a cut at every allowed place.
+	if got, _ := streamChunked(t, src[:40<<10], chunkOptions(), 1); got != streamWhole(t, src[:40<<10], chunkOptions()) {
+		t.Fatal("chunked render with a cut at every allowed place differs")
+	}
+}
+
+// chunkFragments are pieces of notes whose blocks can span blank lines or
+// depend on what follows them; joined at random they probe every way a
+// cut could change the parse.
+var chunkFragments = []string{
+	"para one\n", "para *two*\ncontinued\n", "", "", "", "\n", "  \n", "\t\n", "\r\n",
+	"```\n", "```go\n", "````\n", "~~~\n", "~~~~ x\n", "``` a`b\n", "  ```\n", "   ~~~\n", "    ```\n",
+	":::note\n", "::::card{title=x}\n", ":::\n", "::::\n", "  :::\n", ":::bad name\n", "::leaf[x]\n", "  :::note\n",
+	"- item\n", "- [x] task\n", "1. one\n", "2) two\n", "  indented\n", "    code\n", "\tcode\n",
+	"> quote\n", "> ```\n", ">\n", "lazy\n", "* star\n", "+ plus\n", "---\n", "===\n", "# head\n",
+	"| a | b |\n", "|---|:-:|\n", "| 1 | 2 |\n", "<div>\n", "<!--\n", "-->\n", "</div>\n",
+	"[ref]: /url\n", "see [ref] and [x](y)\n", ":inline[x]{a=1} text\n", "www.example.com\n",
+	"- ```\n", "  - nested\n", "10. ten\n", "text <b>x</b>\n", "```lua {name=s}\n", "return 1\n",
+}
+
+func TestParseChunksMatchesWholeParseOnRandomNotes(t *testing.T) {
+	runs := 3000
+	if testing.Short() {
+		runs = 500
+	}
+	if os.Getenv("MARKII_SOAK") != "" {
+		runs = 200000
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	opt := Options{Width: 40, Level: ansi.Color256, Theme: theme.Dark}
+	cut := 0
+	for i := 0; i < runs; i++ {
+		var b strings.Builder
+		for n := 1 + rng.IntN(40); n > 0; n-- {
+			b.WriteString(chunkFragments[rng.IntN(len(chunkFragments))])
+			if rng.IntN(3) == 0 {
+				b.WriteString("\n")
+			}
+		}
+		src := []byte(b.String())
+		want := streamWhole(t, src, opt)
+		got, chunks := streamChunked(t, src, opt, 1)
+		if chunks > 1 {
+			cut++
+		}
+		if got != want {
+			t.Fatalf("chunked render (%d chunks) differs from the whole parse for:\n%q", chunks, src)
+		}
+	}
+	if cut < runs/10 {
+		t.Errorf("only %d of %d random notes were cut", cut, runs)
+	}
+}
+
+func TestChunkCutsRefuseDocumentWideConstructs(t *testing.T) {
+	body := []byte(strings.Repeat("para\n\n", 100))
+	if len(chunkCuts(body, 1)) == 0 {
+		t.Fatal("plain paragraphs should be cut")
+	}
+	for _, extra := range []string{"[a]: /b\n", "<div>\n", "  ```\n"} {
+		if cuts := chunkCuts(append([]byte(extra), body...), 1); cuts != nil {
+			t.Errorf("a note with %q was cut %d times; it must be parsed whole", extra, len(cuts))
+		}
+	}
+}
