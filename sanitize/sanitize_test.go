@@ -1,0 +1,81 @@
+package sanitize
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+func TestInline(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"a\tb\rc\nd", "a b c d"},
+		{"\x1b[2Jwipe", "[2Jwipe"},
+		{"bell\x07 bs\x08 del\x7f nul\x00", "bell bs del nul"},
+		{"c1 \u009b31m \u0085next", "c1 31m next"},
+		{"osc \x1b]0;title\x07", "osc ]0;title"},
+		{"bad \xff\xfe utf8", "bad \uFFFD\uFFFD utf8"},
+		{"raw c1 \x9b byte", "raw c1 \uFFFD byte"},
+		{"日本語 👩‍💻 café", "日本語 👩‍💻 café"},
+	} {
+		if got := Inline(c.in); got != c.want {
+			t.Errorf("Inline(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestPre(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a\r\nb\rc\nd", "a\nb\nc\nd"},
+		{"\tx\n12\ty", "    x\n12  y"},
+		{"é\tx", "é   x"},
+		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
+		{"keep\x00 \u009dgone\x7f", "keep gone"},
+		{"\xc3", "\uFFFD"},
+	} {
+		if got := Pre(c.in); got != c.want {
+			t.Errorf("Pre(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestURLAndSafeURL(t *testing.T) {
+	if got := URL("https://ex ample.com/\x1b]8;;\x07x"); got != "https://example.com/]8;;x" {
+		t.Errorf("URL = %q", got)
+	}
+	for u, safe := range map[string]bool{
+		"https://example.com": true, "HTTP://x": true, "mailto:a@b": true, "tel:+1": true,
+		"relative/path": true, "#frag": true, "?q=1": true, "./a:b": true, "a/b:c": true,
+		"javascript:alert(1)": false, "JavaScript:x": false, " javascript:x": false,
+		"data:text/html,x": false, "file:///etc/passwd": false, "vbscript:x": false,
+	} {
+		if SafeURL(u) != safe {
+			t.Errorf("SafeURL(%q) = %v, want %v", u, !safe, safe)
+		}
+	}
+	if LinkURL("javascript:x") != "" || LinkURL("https://a.b/c d") != "https://a.b/cd" {
+		t.Errorf("LinkURL kept an unsafe URL or a space")
+	}
+}
+
+// Every output of every class is valid UTF-8 with no C0, DEL or C1
+// control (Pre keeps only line feeds).
+func FuzzSanitize(f *testing.F) {
+	for _, s := range []string{"a\x1b[2Jb", "\u009b\r\n\t", "\xff", "日本"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, out := range map[string]string{"inline": Inline(s), "pre": Pre(s), "url": URL(s)} {
+			if !utf8.ValidString(out) {
+				t.Fatalf("%s: invalid UTF-8 %q", name, out)
+			}
+			for _, r := range out {
+				if (r < 0x20 && !(name == "pre" && r == '\n')) || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+					t.Fatalf("%s(%q) kept control %U", name, s, r)
+				}
+				if name == "url" && r == ' ' {
+					t.Fatalf("url(%q) kept a space", s)
+				}
+			}
+		}
+	})
+}
