@@ -18,17 +18,17 @@ func (r *scriptRun) installAPI() {
 	g := L.G.Global
 	fn := func(f lua.LGFunction) *lua.LFunction { return L.NewFunction(f) }
 
-	net := L.NewTable()
+	net := L.CreateTable(0, 3)
 	net.RawSetString("fetch_json", fn(r.netFetchJSON))
 	net.RawSetString("post", fn(r.netSend("POST", "net.post")))
 	net.RawSetString("patch", fn(r.netSend("PATCH", "net.patch")))
 	g.RawSetString("net", net)
 
-	cache := L.NewTable()
+	cache := L.CreateTable(0, 1)
 	cache.RawSetString("get", fn(r.cacheGet))
 	g.RawSetString("cache", cache)
 
-	bundle := L.NewTable()
+	bundle := L.CreateTable(0, 3)
 	bundle.RawSetString("read", fn(r.bundleRead))
 	bundle.RawSetString("exists", fn(r.bundleExists))
 	bundle.RawSetString("write", fn(r.bundleWrite))
@@ -36,16 +36,23 @@ func (r *scriptRun) installAPI() {
 
 	g.RawSetString("require", fn(r.require))
 
-	doc := L.NewTable()
+	doc := L.CreateTable(0, 3)
 	doc.RawSetString("directives", fn(r.docDirectives))
 	doc.RawSetString("value", fn(r.docValue))
-	doc.RawSetString("truncated", lua.LBool(r.truncated))
 	g.RawSetString("doc", doc)
+	r.setDocTruncated()
 
-	js := L.NewTable()
+	js := L.CreateTable(0, 2)
 	js.RawSetString("encode", fn(r.jsonEncode))
 	js.RawSetString("decode", fn(r.jsonDecode))
 	g.RawSetString("json", js)
+}
+
+// setDocTruncated sets doc.truncated from the run's record.
+func (r *scriptRun) setDocTruncated() {
+	if doc, ok := r.L.G.Global.RawGetString("doc").(*lua.LTable); ok {
+		doc.RawSetString("truncated", lua.LBool(r.truncated))
+	}
 }
 
 // hostError turns a host's error into a denial record or a script error.

@@ -52,10 +52,15 @@ func Run(ctx context.Context, req *script.Request, host script.Host, emit func(s
 		for _, nb := range req.Blocks[i+1:] {
 			later[nb.Name] = true
 		}
-		r := &scriptRun{
+		// A state prepared ahead of time has its functions bound to its
+		// own record, so that record becomes this script's.
+		r := takePrepared()
+		prebuilt := r.L
+		*r = scriptRun{
 			ctx: ctx, req: req, host: host, limits: limits, block: b,
 			directives: dirs, truncated: truncated,
 			earlier: earlier, later: later,
+			prebuilt: prebuilt,
 		}
 		o := r.run()
 		o.Name = b.Name
@@ -86,7 +91,10 @@ type scriptRun struct {
 
 	L     *lua.LState
 	meter *meter
-	mem   *memoryGuard
+	// prebuilt is the curated state Prepare built for this record, if any;
+	// it has run nothing.
+	prebuilt *lua.LState
+	mem      *memoryGuard
 	// hostCtx bounds host calls by the script's wall clock.
 	hostCtx context.Context
 
@@ -124,16 +132,25 @@ func (r *scriptRun) run() (o script.Outcome) {
 	}()
 
 	if r.block.Src != "" && !r.req.Bundle {
+		if r.prebuilt != nil {
+			r.prebuilt.Close()
+		}
 		return scriptError(fmt.Sprintf("src=%q needs a bundle; a plain note cannot load script files", r.block.Src))
 	}
 	r.ids = map[lua.LValue]int{}
 	r.rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), r.req.RunID))
 	r.modules = map[string]lua.LValue{}
 	r.loading = map[string]bool{}
-	L := newLuaState(r)
+	L := r.prebuilt
+	if L == nil {
+		L = newLuaState(r)
+		r.L = L
+		r.installAPI()
+	} else {
+		r.L = L
+		r.setDocTruncated()
+	}
 	defer L.Close()
-	r.L = L
-	r.installAPI()
 	L.SetContext(r.meter)
 
 	fn, err := compile(L, r.block.Source, chunkName(r.block.Name))

@@ -123,20 +123,28 @@ func heapBytes() int64 { return readMetric(heapMetric) }
 // In the isolate the process holds little else, so heap growth since the
 // script started is the script's; the isolate's RLIMIT_DATA is the hard
 // backstop for a single allocation that outruns the poll.
+//
+// The poll is a timer that re-arms itself rather than a goroutine with a
+// ticker: a short script ends before the first poll and never wakes another
+// thread.
 type memoryGuard struct {
 	budget   int64
 	baseline int64
 	m        *meter
-	stop     chan struct{}
-	done     chan struct{}
+
+	mu      sync.Mutex
+	stopped bool
+	timer   *time.Timer
 }
 
 // pollInterval is how often the monitor samples the heap.
 const pollInterval = 5 * time.Millisecond
 
 func startMemoryGuard(budget int64, m *meter) *memoryGuard {
-	g := &memoryGuard{budget: budget, baseline: baseline(), m: m, stop: make(chan struct{}), done: make(chan struct{})}
-	go g.watch()
+	g := &memoryGuard{budget: budget, baseline: baseline(), m: m}
+	g.mu.Lock()
+	g.timer = time.AfterFunc(pollInterval, g.poll)
+	g.mu.Unlock()
 	return g
 }
 
@@ -155,21 +163,20 @@ func baseline() int64 {
 	return heapBytes()
 }
 
-func (g *memoryGuard) watch() {
-	defer close(g.done)
-	t := time.NewTicker(pollInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-g.stop:
-			return
-		case <-t.C:
-			if !g.fits(0) {
-				g.m.trip(script.LimitMemory)
-				return
-			}
-		}
+// poll samples the heap once and re-arms itself unless the guard was
+// closed or the budget is spent. Holding the lock while sampling means that
+// once close returns, no poll runs and none is pending.
+func (g *memoryGuard) poll() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return
 	}
+	if !g.fits(0) {
+		g.m.trip(script.LimitMemory)
+		return
+	}
+	g.timer.Reset(pollInterval)
 }
 
 // fits reports whether n more bytes stay within the budget. Only when the
@@ -187,6 +194,8 @@ func (g *memoryGuard) fits(n int64) bool {
 }
 
 func (g *memoryGuard) close() {
-	close(g.stop)
-	<-g.done
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopped = true
+	g.timer.Stop()
 }

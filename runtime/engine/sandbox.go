@@ -9,13 +9,19 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// State options of every curated state: a fixed value stack (growth in
-// steps of 32 makes one builtin call run for seconds), a call depth that
+// State options of every curated state: a value stack that starts small
+// and grows in a few large steps to a hard cap (growth in steps of 32 to an
+// unbounded size makes one builtin call run for seconds; with these steps
+// it reallocates at most seven times, and past the cap the script fails at
+// once, as it did with a fixed stack of the cap's size), a call depth that
 // ends recursion bombs with a clean "stack overflow", and the auto-growing
-// call stack left off (it turns pcall recursion into a Go panic).
+// call stack left off (it turns pcall recursion into a Go panic). Most
+// scripts never leave the first 16 KB.
 const (
-	registrySize  = 8 * 1024
-	callStackSize = 200
+	registrySize     = 1024
+	registryGrowStep = 1024
+	registryMaxSize  = 8 * 1024
+	callStackSize    = 200
 	// maxResults caps how many values one builtin call may push.
 	maxResults = 4096
 	// bigAllocation is the size from which a builtin asks the memory
@@ -44,25 +50,19 @@ func newLuaState(r *scriptRun) *lua.LState {
 		SkipOpenLibs:        true,
 		CallStackSize:       callStackSize,
 		RegistrySize:        registrySize,
-		RegistryMaxSize:     0,
+		RegistryMaxSize:     registryMaxSize,
+		RegistryGrowStep:    registryGrowStep,
 		MinimizeStackMemory: false,
 	})
-	for _, lib := range []struct {
-		name string
-		open lua.LGFunction
-	}{
-		{lua.BaseLibName, lua.OpenBase},
-		{lua.TabLibName, lua.OpenTable},
-		{lua.StringLibName, lua.OpenString},
-		{lua.MathLibName, lua.OpenMath},
-	} {
-		L.Push(L.NewFunction(lib.open))
-		L.Push(lua.LString(lib.name))
-		L.Call(1, 0)
-	}
 	g := L.G.Global
-	for _, name := range removedGlobals {
-		g.RawSetString(name, lua.LNil)
+	for _, lib := range curatedLibraries() {
+		if lib.name == "" {
+			lib.install(L, g)
+			continue
+		}
+		t := L.CreateTable(0, len(lib.members))
+		lib.install(L, t)
+		g.RawSetString(lib.name, t)
 	}
 	set := func(t *lua.LTable, name string, fn lua.LGFunction) { t.RawSetString(name, L.NewFunction(fn)) }
 
@@ -72,9 +72,6 @@ func newLuaState(r *scriptRun) *lua.LState {
 	set(g, "select", r.selectFn)
 
 	str := g.RawGetString("string").(*lua.LTable)
-	for _, name := range []string{"dump", "gfind", "__index"} {
-		str.RawSetString(name, lua.LNil)
-	}
 	set(str, "rep", r.strRep)
 	set(str, "format", r.strFormat)
 	set(str, "char", r.strChar)
@@ -90,9 +87,9 @@ func newLuaState(r *scriptRun) *lua.LState {
 	// script that edits the global string table changes nothing for
 	// ("x"):method() calls, and it can neither reach nor replace the
 	// metatable (getmetatable and setmetatable do not exist).
-	methods := L.NewTable()
+	methods := L.CreateTable(0, librarySize(lua.StringLibName))
 	str.ForEach(func(k, v lua.LValue) { methods.RawSet(k, v) })
-	mt := L.NewTable()
+	mt := L.CreateTable(0, 2)
 	mt.RawSetString("__index", methods)
 	mt.RawSetString("__metatable", lua.LFalse)
 	L.SetMetatable(lua.LString(""), mt)

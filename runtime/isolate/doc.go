@@ -10,10 +10,18 @@
 // memory limit, no_new_privs, Landlock with no rules where the kernel has
 // it, and a seccomp filter that refuses the network, opening files, new
 // processes, signals to others, ptrace, io_uring, bpf and every call made
-// through a foreign architecture's convention. MissingProtections says
-// which of these a platform lacks. The worker then serves exactly one run
-// and exits; every capability a script uses (network, bundle files, the
-// cache, module sources) is a request to the host, which performs it.
+// through a foreign architecture's convention (on amd64 the filter program
+// is assembled ahead of time, see internal/sysfilter). MissingProtections
+// says which of these a platform lacks. The worker then serves exactly one
+// run, says "done" and waits for the host to end it (exiting by itself if
+// the host does not); every capability a script uses (network, bundle
+// files, the cache, module sources) is a request to the host, which
+// performs it.
+//
+// Latency: a pool keeps one confined worker idle (Prewarm). Before it says
+// it is ready, that worker runs a fixed script, encodes and decodes one
+// message of each kind and touches the heap it will use, so a run does not
+// pay a fresh process's first-use costs.
 //
 // The wire is length-prefixed JSON frames of at most MaxFrame bytes. Every
 // message carries ProtocolVersion and the run's id, and is checked against

@@ -1,6 +1,7 @@
 package isolate
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -115,8 +116,10 @@ func spawn(extraArgs []string) (*proc, error) {
 // frame breaks the protocol.
 func (p *proc) read() {
 	defer close(p.msgs)
+	// Buffered, so that a frame's length and body arrive in one read.
+	in := bufio.NewReaderSize(p.out, frameBuffer)
 	for {
-		body, err := readFrame(p.out)
+		body, err := readFrame(in)
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 				p.msgs <- frameResult{err: err}

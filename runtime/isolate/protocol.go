@@ -20,6 +20,11 @@ const ProtocolVersion = 1
 // announcing a larger body is refused before the body is read.
 const MaxFrame = 16 << 20
 
+// frameBuffer is the read buffer on each end of the wire: large enough
+// that a typical frame's length and body come in one read, small next to
+// MaxFrame (a larger frame's body is read straight into its own buffer).
+const frameBuffer = 64 << 10
+
 // Message types. Worker to host: ready, heartbeat, call, outcome, breach,
 // done. Host to worker: run, reply.
 const (
@@ -148,14 +153,43 @@ func protocolErrorf(format string, args ...any) error {
 	return &ProtocolError{Reason: fmt.Sprintf(format, args...)}
 }
 
+// workerMessage is a message as a worker writes it: the envelope and the
+// payloads a worker sends, in message's field order, so it encodes to the
+// same JSON. Encoding it does not make encoding/json prepare the request
+// and reply types, which a cold worker would otherwise do before its first
+// message.
+type workerMessage struct {
+	V       int              `json:"v"`
+	Run     uint64           `json:"run"`
+	Type    string           `json:"type"`
+	ID      uint64           `json:"id,omitempty"`
+	Call    *call            `json:"call,omitempty"`
+	Outcome *script.Outcome  `json:"outcome,omitempty"`
+	Limit   script.LimitKind `json:"limit,omitempty"`
+	Error   string           `json:"error,omitempty"`
+}
+
 // writeFrame writes m as a 4-byte big-endian length and its JSON body.
-func writeFrame(w io.Writer, m *message) error {
+func writeFrame(w io.Writer, m *message) error { return writeBody(w, m.Type, m) }
+
+// writeWorkerFrame writes a worker's message m like writeFrame. A host
+// payload in m (a request or a reply) is an error: workers do not send
+// them.
+func writeWorkerFrame(w io.Writer, m *message) error {
+	if m.Req != nil || m.Reply != nil {
+		return protocolErrorf("a worker cannot send a %s message with a request or reply", m.Type)
+	}
+	return writeBody(w, m.Type, &workerMessage{V: m.V, Run: m.Run, Type: m.Type, ID: m.ID,
+		Call: m.Call, Outcome: m.Outcome, Limit: m.Limit, Error: m.Error})
+}
+
+func writeBody(w io.Writer, typ string, m any) error {
 	body, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
 	if len(body) > MaxFrame {
-		return protocolErrorf("outgoing %s message is %d bytes, over the %d-byte cap", m.Type, len(body), MaxFrame)
+		return protocolErrorf("outgoing %s message is %d bytes, over the %d-byte cap", typ, len(body), MaxFrame)
 	}
 	buf := make([]byte, 4+len(body))
 	binary.BigEndian.PutUint32(buf, uint32(len(body)))

@@ -1,12 +1,15 @@
 package isolate
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"slices"
 	"sync"
@@ -35,6 +38,9 @@ const (
 )
 
 const (
+	// hangUpWait bounds how long a worker that sent "done" waits for the
+	// host to end it before it exits by itself.
+	hangUpWait        = 2 * time.Second
 	heartbeatInterval = 100 * time.Millisecond
 	heapPollInterval  = 5 * time.Millisecond
 )
@@ -60,9 +66,9 @@ func WorkerMain() {
 // report, and return the exit code.
 func serveWorker(run Runner) int {
 	_ = os.Stdin.Close()
-	in := os.NewFile(3, "isolate-requests")
+	inFile := os.NewFile(3, "isolate-requests")
 	out := os.NewFile(4, "isolate-responses")
-	if !isPipe(in) || !isPipe(out) {
+	if !isPipe(inFile) || !isPipe(out) {
 		fmt.Fprintln(os.Stderr, "markii: the isolate worker mode is started by markii itself, not by hand")
 		return exitNotStarted
 	}
@@ -77,6 +83,11 @@ func serveWorker(run Runner) int {
 	if err := w.send(&message{Type: msgReady}); err != nil {
 		return exitProtocol
 	}
+	// The first script's state is built while the request is on its way
+	// (or, in a warm worker, while it waits).
+	engine.Prepare()
+	// Buffered, so that a frame's length and body arrive in one read.
+	in := bufio.NewReaderSize(inFile, frameBuffer)
 	body, err := readFrame(in)
 	if errors.Is(err, io.EOF) {
 		// The host retired an idle worker.
@@ -104,7 +115,6 @@ func serveWorker(run Runner) int {
 
 	go w.readReplies(in)
 	stop := make(chan struct{})
-	defer close(stop)
 	go w.heartbeat(stop)
 	go w.watchHeap(stop, heapBudget(req.Limits.Memory))
 
@@ -117,8 +127,19 @@ func serveWorker(run Runner) int {
 	if runErr != nil {
 		done.Error = runErr.Error()
 	}
-	if err := w.send(done); err != nil {
+	err = w.send(done)
+	close(stop)
+	if err != nil {
 		return exitProtocol
+	}
+	// The host ends the worker as soon as it has read "done". Waiting for
+	// that, rather than exiting at once, keeps the process teardown from
+	// competing with the host for the processor while it finishes the run.
+	t := time.NewTimer(hangUpWait)
+	defer t.Stop()
+	select {
+	case <-w.closed:
+	case <-t.C:
 	}
 	return exitOK
 }
@@ -145,8 +166,35 @@ func warmUp(run Runner) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = run(ctx, req, engine.DenyAll{}, func(script.Outcome) {})
+	var outcome script.Outcome
+	_ = run(ctx, req, engine.DenyAll{}, func(o script.Outcome) { outcome = o })
+	// The first use of each message type builds encoding/json's per-type
+	// tables; build them now, on messages that go nowhere.
+	var sink bytes.Buffer
+	_ = writeFrame(&sink, &message{Type: msgRun, Run: 1, Req: req})
+	if body, err := readFrame(&sink); err == nil {
+		_, _ = decodeMessage(body, false)
+	}
+	_ = writeFrame(&sink, &message{Type: msgReply, Run: 1, ID: 1, Reply: &reply{Fetch: &script.FetchResponse{Status: 200, Body: "{}"}}})
+	if body, err := readFrame(&sink); err == nil {
+		_, _ = decodeMessage(body, false)
+	}
+	_ = writeWorkerFrame(io.Discard, &message{Type: msgOutcome, Run: 1, Outcome: &outcome})
+	_ = writeWorkerFrame(io.Discard, &message{Type: msgCall, Run: 1, ID: 1, Call: &call{Op: opFetch, Fetch: &script.FetchRequest{Method: "GET", URL: "https://example.com/"}}})
+	// Touch heap pages now and hand them back to the allocator, so the run
+	// reuses memory this process has already faulted in (a page fault is
+	// the largest cost of a fresh process's first allocations).
+	prefault := make([]byte, prefaultBytes)
+	for i := 0; i < len(prefault); i += 4096 {
+		prefault[i] = 1
+	}
+	runtime.KeepAlive(prefault)
+	runtime.GC()
 }
+
+// prefaultBytes is how much heap a warm worker touches before it waits:
+// more than a typical run allocates.
+const prefaultBytes = 2 << 20
 
 // heapBudget is the heap size at which the worker reports a memory breach:
 // twice the run's memory budget (Go values are larger than Lua's own
@@ -178,7 +226,7 @@ func (w *workerConn) send(m *message) error {
 	m.Run = w.run
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
-	return writeFrame(w.out, m)
+	return writeWorkerFrame(w.out, m)
 }
 
 // readReplies delivers the host's replies to the calls waiting for them. A
