@@ -352,7 +352,7 @@ func (m *Model) diagnostics() []string {
 				out = append(out, "  "+n+": ok")
 			default:
 				line := "  " + n + ": " + p.Outcome
-				if p.DeniedHost != "" {
+				if p.DeniedHost != "" && !strings.Contains(p.Outcome, p.DeniedHost) {
 					line += " (attempted " + p.DeniedHost + ")"
 				}
 				if p.Detail != "" {

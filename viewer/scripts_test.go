@@ -148,7 +148,7 @@ func TestFailuresShowQuietMarkersAndDiagnostics(t *testing.T) {
 	d.until(t, "the run to end", func() bool { return !m.run.active() })
 	mustContain(t, m, "1 failed (d shows why)")
 	d.key("d")
-	mustContain(t, m, "Diagnostics", "stars: ok", "forks: needs permission (net: api.example.com) (attempted api.example.com)", "declared host docs.example.com is not used")
+	mustContain(t, m, "Diagnostics", "stars: ok", "forks: needs permission (net: api.example.com): ", "declared host docs.example.com is not used")
 	d.key("esc")
 	if m.pane != nil {
 		t.Fatal("esc did not close the diagnostics")
