@@ -76,6 +76,9 @@ func runView(c *invocation) error {
 		RunOnOpen:       settings.RunOnOpen,
 		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
 	}
+	if settings.OpenLinksInBrowser {
+		opt.OpenBrowser = openBrowser
+	}
 	if !c.bool("no-run") {
 		opt.Runner = &noteRunner{path: n.Path, source: n.Source}
 		if !settings.ScriptsDisabled && len(render.Parse(first.Source).Scripts) > 0 {

@@ -46,6 +46,9 @@ type Settings struct {
 	AllowPrivateNetworkAddresses bool
 	// Packs are absolute paths of pack folders.
 	Packs []string
+	// OpenLinksInBrowser lets the viewer's `o` key open an http or https
+	// link in the system browser (off: it only shows the address).
+	OpenLinksInBrowser bool
 	// Path is the file the settings were read from ("" when none existed).
 	Path string
 }
@@ -150,6 +153,8 @@ func Parse(data []byte) (Settings, error) {
 			s.RefreshIntervalSeconds, err = intervalField(v)
 		case "packs":
 			s.Packs, err = packsField(v)
+		case "openLinksInBrowser":
+			err = boolField(v, &s.OpenLinksInBrowser)
 		default:
 			return s, fmt.Errorf("%q is not a markii setting", clip(k))
 		}

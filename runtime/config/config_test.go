@@ -60,9 +60,9 @@ func TestLoadFile(t *testing.T) {
 		t.Fatalf("missing file: %+v %v", s, err)
 	}
 	p := write(t, dir, `{"scriptsDisabled":true,"runOnOpen":true,"refreshIntervalSeconds":2,
-		"allowPrivateNetworkAddresses":true,"packs":["/opt/packs/ana"]}`)
+		"allowPrivateNetworkAddresses":true,"packs":["/opt/packs/ana"],"openLinksInBrowser":true}`)
 	s, err = LoadFile(p)
-	if err != nil || !s.ScriptsDisabled || !s.RunOnOpen || !s.AllowPrivateNetworkAddresses ||
+	if err != nil || !s.ScriptsDisabled || !s.RunOnOpen || !s.AllowPrivateNetworkAddresses || !s.OpenLinksInBrowser ||
 		s.RefreshIntervalSeconds != MinRefreshSeconds || !slices.Equal(s.Packs, []string{"/opt/packs/ana"}) || s.Path != p {
 		t.Fatalf("%+v %v", s, err)
 	}
@@ -71,20 +71,21 @@ func TestLoadFile(t *testing.T) {
 		t.Fatalf("interval %d", s.RefreshIntervalSeconds)
 	}
 	bad := map[string]string{
-		"not json":      `scriptsDisabled = true`,
-		"truncated":     `{"runOnOpen": tr`,
-		"array":         `[true]`,
-		"null":          `null`,
-		"unknown key":   `{"allowAllHosts":true}`,
-		"string bool":   `{"scriptsDisabled":"yes"}`,
-		"null bool":     `{"runOnOpen":null}`,
-		"fraction":      `{"refreshIntervalSeconds":7.5}`,
-		"negative":      `{"refreshIntervalSeconds":-5}`,
-		"string number": `{"refreshIntervalSeconds":"10"}`,
-		"relative pack": `{"packs":["packs/ana"]}`,
-		"pack a string": `{"packs":"/opt/packs"}`,
-		"trailing":      `{"runOnOpen":true} {"runOnOpen":false}`,
-		"control key":   "{\"\x1b[31mevil\":1}",
+		"not json":       `scriptsDisabled = true`,
+		"truncated":      `{"runOnOpen": tr`,
+		"array":          `[true]`,
+		"null":           `null`,
+		"unknown key":    `{"allowAllHosts":true}`,
+		"string bool":    `{"scriptsDisabled":"yes"}`,
+		"null bool":      `{"runOnOpen":null}`,
+		"browser string": `{"openLinksInBrowser":"yes"}`,
+		"fraction":       `{"refreshIntervalSeconds":7.5}`,
+		"negative":       `{"refreshIntervalSeconds":-5}`,
+		"string number":  `{"refreshIntervalSeconds":"10"}`,
+		"relative pack":  `{"packs":["packs/ana"]}`,
+		"pack a string":  `{"packs":"/opt/packs"}`,
+		"trailing":       `{"runOnOpen":true} {"runOnOpen":false}`,
+		"control key":    "{\"\x1b[31mevil\":1}",
 	}
 	for name, text := range bad {
 		p := write(t, dir, text)
