@@ -81,7 +81,7 @@ func runView(c *invocation) error {
 	}
 	if !c.bool("no-run") {
 		opt.Runner = &noteRunner{path: n.Path, source: n.Source}
-		if !settings.ScriptsDisabled && len(render.Parse(first.Source).Scripts) > 0 {
+		if !settings.ScriptsDisabled && mayHaveScripts(first.Source) {
 			// A worker started now is confined and idle by the time the
 			// reader presses r.
 			isolate.Prewarm()
@@ -146,6 +146,29 @@ func loadViewerNote(path string) (*viewer.Note, error) {
 		return nil, fmt.Errorf("%s", oneLine(err.Error()))
 	}
 	return viewerNote(n)
+}
+
+// mayHaveScripts is a cheap look for a script fence (a code fence whose
+// info string carries a {…} group), so that opening a long note does not
+// wait for a whole parse just to decide whether to start a worker early.
+func mayHaveScripts(src []byte) bool {
+	for _, fence := range [][]byte{[]byte("```"), []byte("~~~")} {
+		for rest := src; ; {
+			i := bytes.Index(rest, fence)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(fence):]
+			line := rest
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			if bytes.IndexByte(line, '{') >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // askerPrompter answers grant questions with the viewer's in-viewer

@@ -89,6 +89,9 @@ func (p *page) layout() {
 	p.scripts = len(doc.Scripts)
 	keys := p.foldKeys()
 	p.laid = render.Layout(doc, opt)
+	// The viewer keeps the page for as long as the note is open: hold it
+	// with as few spans as possible.
+	ansi.Compact(p.laid.Lines)
 	p.sections = sections(p.laid)
 	p.refold(keys)
 	p.targets = targets(doc, p.laid)

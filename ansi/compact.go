@@ -1,0 +1,54 @@
+package ansi
+
+import "unsafe"
+
+// Compact merges neighbouring spans of each line that share a style and a
+// link and moves every line's spans into one new, exactly sized array, so
+// the arrays the lines were cut from can be freed. It rewrites lines in
+// place and returns it. The encoded bytes do not change
+// (Encode merges such runs anyway), but a long page held in memory, as the
+// viewer holds it, keeps far fewer spans. Layout usually cuts a run of text
+// into words taken from one string, so the merged text is resliced from
+// that string without copying; only pieces that are not neighbours in
+// memory are concatenated.
+func Compact(lines []Line) []Line {
+	total := 0
+	for i, l := range lines {
+		if len(l) < 2 {
+			total += len(l)
+			continue
+		}
+		out := l[:1]
+		for _, s := range l[1:] {
+			last := &out[len(out)-1]
+			if s.Style != last.Style || s.Link != last.Link {
+				out = append(out, s)
+				continue
+			}
+			last.Text = join(last.Text, s.Text)
+		}
+		lines[i] = out
+		total += len(out)
+	}
+	slab := make([]Span, 0, total)
+	for i, l := range lines {
+		start := len(slab)
+		slab = append(slab, l...)
+		lines[i] = slab[start:len(slab):len(slab)]
+	}
+	return lines
+}
+
+// join returns a+b, reslicing when b starts where a ends in memory.
+func join(a, b string) string {
+	switch {
+	case b == "":
+		return a
+	case a == "":
+		return b
+	}
+	if unsafe.StringData(b) == (*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(a)), len(a))) {
+		return unsafe.String(unsafe.StringData(a), len(a)+len(b))
+	}
+	return a + b
+}

@@ -1,0 +1,17 @@
+package cli
+
+import "testing"
+
+func TestMayHaveScripts(t *testing.T) {
+	for src, want := range map[string]bool{
+		"# t\n\n```lua {name=a}\nreturn 1\n```\n":  true,
+		"~~~lua {name=a}\nreturn 1\n~~~\n":         true,
+		"```lua\nreturn {1}\n```\n":                false,
+		"plain {braces} and ``` inline ``` text\n": false,
+		"": false,
+	} {
+		if got := mayHaveScripts([]byte(src)); got != want {
+			t.Errorf("mayHaveScripts(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
