@@ -83,28 +83,43 @@ func plainText(content []Inline) string {
 }
 
 func appendPlain(b *strings.Builder, content []Inline) {
-	for _, n := range content {
+	walkText(content, " ", func(t string) bool {
+		b.WriteString(t)
+		return true
+	})
+}
+
+// walkText hands emit the plain text of in, in order: text, code and alt
+// text as written and every line break as brk, stopping as soon as emit
+// returns false. It reports whether it went through to the end.
+func walkText(in []Inline, brk string, emit func(string) bool) bool {
+	for _, n := range in {
+		ok := true
 		switch n := n.(type) {
 		case *Text:
-			b.WriteString(n.Text)
+			ok = emit(n.Text)
 		case *SoftBreak, *HardBreak:
-			b.WriteByte(' ')
+			ok = emit(brk)
 		case *Emphasis:
-			appendPlain(b, n.Content)
+			ok = walkText(n.Content, brk, emit)
 		case *Strong:
-			appendPlain(b, n.Content)
+			ok = walkText(n.Content, brk, emit)
 		case *Strikethrough:
-			appendPlain(b, n.Content)
+			ok = walkText(n.Content, brk, emit)
 		case *CodeSpan:
-			b.WriteString(n.Text)
+			ok = emit(n.Text)
 		case *Link:
-			appendPlain(b, n.Content)
+			ok = walkText(n.Content, brk, emit)
 		case *Image:
-			b.WriteString(n.Alt)
+			ok = emit(n.Alt)
 		case *InlineDirective:
-			appendPlain(b, n.Content)
+			ok = walkText(n.Content, brk, emit)
+		}
+		if !ok {
+			return false
 		}
 	}
+	return true
 }
 
 // spansToRuns appends a component's spans as runs drawn over st.

@@ -242,31 +242,13 @@ func writeRow(b *textBuilder, cells [][]Inline) {
 }
 
 func writeInlines(b *textBuilder, in []Inline) {
-	for _, n := range in {
+	walkText(in, "\n", func(t string) bool {
 		if b.full() {
-			return
+			return false
 		}
-		switch n := n.(type) {
-		case *Text:
-			b.add(n.Text)
-		case *SoftBreak, *HardBreak:
-			b.add("\n")
-		case *Emphasis:
-			writeInlines(b, n.Content)
-		case *Strong:
-			writeInlines(b, n.Content)
-		case *Strikethrough:
-			writeInlines(b, n.Content)
-		case *CodeSpan:
-			b.add(n.Text)
-		case *Link:
-			writeInlines(b, n.Content)
-		case *Image:
-			b.add(n.Alt)
-		case *InlineDirective:
-			writeInlines(b, n.Content)
-		}
-	}
+		b.add(t)
+		return true
+	})
 }
 
 // cleanListed removes C0 controls other than tab and line feed, DEL and
