@@ -21,23 +21,6 @@ func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// killGroup kills the worker's whole process group.
-func killGroup(pid int) {
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
-}
-
-// pipeTransport reports whether the worker's protocol pipes can be passed
-// as extra descriptors.
-const pipeTransport = true
-
-func exitUsageOf(ps *os.ProcessState) exitUsage {
-	u := exitUsage{cpu: ps.UserTime() + ps.SystemTime()}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-		u.signaled = ws.Signaled()
-	}
-	return u
-}
-
 // awaitExit blocks until the process has exited, without reaping it.
 func awaitExit(pid int) {
 	var info unix.Siginfo
