@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
 
 	"github.com/markii/markii/render/directive"
 	"github.com/markii/markii/sanitize"
@@ -13,6 +15,10 @@ import (
 // once: large enough that the per-parse cost vanishes, small enough that
 // only a sliver of a long note's goldmark tree is ever resident.
 const chunkMin = 64 << 10
+
+// maxParseAhead bounds the pieces of a long note parsed at once ahead of
+// their layout.
+const maxParseAhead = 4
 
 // maxChunkFrames bounds the open fences and container directives the
 // chunk scanner follows; deeper notes are parsed whole.
@@ -45,16 +51,71 @@ func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
 		offset += body
 	}
 	body := clampIndent(src[offset:])
+	cuts := chunkCuts(body, min)
+	pieces := make([][]byte, 0, len(cuts)+1)
 	start := 0
-	for _, end := range append(chunkCuts(body, min), len(body)) {
-		doc := parseChunk(body[start:end])
-		if start == 0 {
+	for _, end := range append(cuts, len(body)) {
+		pieces = append(pieces, body[start:end])
+		start = end
+	}
+	return parseAhead(pieces, front, fn)
+}
+
+// parseAhead parses pieces on up to GOMAXPROCS goroutines, a few pieces
+// ahead of fn, and hands fn the documents one at a time in order on the
+// calling goroutine. Each piece's parse is independent of the others, so
+// the documents are the ones a parse in order would give; only a bounded
+// number of pieces is parsed but not yet handed over, which keeps a long
+// note's memory small. It returns the first error fn returns, once every
+// parse it started has ended.
+func parseAhead(pieces [][]byte, front *Frontmatter, fn func(doc *Document) error) error {
+	ahead := min(runtime.GOMAXPROCS(0), maxParseAhead)
+	if len(pieces) == 1 || ahead < 2 {
+		for i, piece := range pieces {
+			doc := parseChunk(piece)
+			if i == 0 {
+				doc.Frontmatter = front
+			}
+			if err := fn(doc); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	docs := make([]chan *Document, len(pieces))
+	for i := range docs {
+		docs[i] = make(chan *Document, 1)
+	}
+	slots := make(chan struct{}, ahead)
+	stop := make(chan struct{})
+	var parses sync.WaitGroup
+	defer parses.Wait()
+	parses.Add(1)
+	go func() {
+		defer parses.Done()
+		for i, piece := range pieces {
+			select {
+			case slots <- struct{}{}:
+			case <-stop:
+				return
+			}
+			parses.Add(1)
+			go func() {
+				defer parses.Done()
+				docs[i] <- parseChunk(piece)
+			}()
+		}
+	}()
+	for i := range pieces {
+		doc := <-docs[i]
+		<-slots
+		if i == 0 {
 			doc.Frontmatter = front
 		}
 		if err := fn(doc); err != nil {
+			close(stop)
 			return err
 		}
-		start = end
 	}
 	return nil
 }

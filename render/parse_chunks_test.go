@@ -2,9 +2,11 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -146,6 +148,34 @@ func TestChunkCutsRefuseDocumentWideConstructs(t *testing.T) {
 	for _, extra := range []string{"[a]: /b\n", "<div>\n", "  ```\n"} {
 		if cuts := chunkCuts(append([]byte(extra), body...), 1); cuts != nil {
 			t.Errorf("a note with %q was cut %d times; it must be parsed whole", extra, len(cuts))
+		}
+	}
+}
+
+// TestParseChunksStopsAtTheFirstError: when fn fails, ParseChunks returns
+// that error, hands over no later piece, and every parse it started ahead
+// has ended by the time it returns.
+func TestParseChunksStopsAtTheFirstError(t *testing.T) {
+	src := realisticNote(300 << 10)
+	stop := errors.New("stop here")
+	before := runtime.NumGoroutine()
+	for _, at := range []int{1, 2, 5} {
+		calls := 0
+		err := parseChunks(src, 4<<10, func(doc *Document) error {
+			calls++
+			if calls == at {
+				return stop
+			}
+			return nil
+		})
+		if err != stop {
+			t.Fatalf("stop at %d: got error %v, want %v", at, err, stop)
+		}
+		if calls != at {
+			t.Fatalf("stop at %d: fn was called %d times", at, calls)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			t.Fatalf("stop at %d: %d goroutines after ParseChunks returned, %d before", at, n, before)
 		}
 	}
 }
