@@ -2,7 +2,6 @@ package isolate
 
 import (
 	"context"
-	"slices"
 	"testing"
 	"time"
 
@@ -43,6 +42,27 @@ func BenchmarkInProcess(b *testing.B) {
 	benchRuns(b, func() {}, engine.Run)
 }
 
+// exitAtOnceArg makes a test worker exit as soon as it starts.
+const exitAtOnceArg = "exit-at-once"
+
+// BenchmarkProcessStart: the same binary started the way a worker is and
+// exiting at once, unconfined and without a run: the floor under a cold
+// run on this machine, for the ratio.
+func BenchmarkProcessStart(b *testing.B) {
+	times := make([]time.Duration, 0, b.N)
+	for b.Loop() {
+		start := time.Now()
+		w, err := spawn([]string{exitAtOnceArg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-w.exited
+		times = append(times, time.Since(start))
+		w.close()
+	}
+	reportLatency(b, times)
+}
+
 func benchRuns(b *testing.B, before func(), run Runner) {
 	host := newTestHost()
 	times := make([]time.Duration, 0, b.N)
@@ -58,9 +78,7 @@ func benchRuns(b *testing.B, before func(), run Runner) {
 		}
 	}
 	b.StopTimer()
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
-	b.ReportMetric(float64(times[len(times)*99/100].Microseconds()), "p99-µs")
+	reportLatency(b, times)
 }
 
 func waitWarmB(b *testing.B, pool *Pool) {

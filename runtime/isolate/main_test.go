@@ -23,6 +23,9 @@ import (
 func TestMain(m *testing.M) {
 	if IsWorker() {
 		for _, arg := range os.Args[2:] {
+			if arg == exitAtOnceArg {
+				os.Exit(0)
+			}
 			if strings.HasPrefix(arg, "forge-") {
 				os.Exit(forgeWorker(strings.TrimPrefix(arg, "forge-")))
 			}

@@ -109,6 +109,7 @@ func benchPlainGET(b *testing.B, transport *http.Transport) {
 	reportLatency(b, times)
 }
 
+// reportLatency reports the median and 99th-percentile of times.
 func reportLatency(b *testing.B, times []time.Duration) {
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "p50-µs")
