@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/markii/markii/ansi"
 	"github.com/rivo/uniseg"
@@ -51,10 +52,13 @@ type wrapper struct {
 	// The pending gap (spaces between the previous word and the next).
 	gap, gapRun, gapStart int
 
-	word    []piece
-	wordW   int
-	wordArr [16]piece
+	word  []piece
+	wordW int
 }
+
+// wrappers recycles wrappers and their word buffers: a paragraph or table
+// cell is wrapped by every layout, often more than once.
+var wrappers = sync.Pool{New: func() any { return &wrapper{word: make([]piece, 0, 16)} }}
 
 // spanSlab hands out the span storage of lines in large blocks, so that
 // laying out a long note does not allocate once per line. Each line gets
@@ -94,8 +98,12 @@ func wrapRunsSlab(runs []run, width int, out []ansi.Line, slab *spanSlab) []ansi
 		}
 		out = make([]ansi.Line, 0, n/width+1)
 	}
-	w := wrapper{runs: runs, width: width, out: out, slab: slab, lastRun: -1, gapRun: -1}
-	w.word = w.wordArr[:0]
+	w := wrappers.Get().(*wrapper)
+	*w = wrapper{runs: runs, width: width, out: out, slab: slab, lastRun: -1, gapRun: -1, word: w.word[:0]}
+	defer func() {
+		*w = wrapper{word: w.word[:0]}
+		wrappers.Put(w)
+	}()
 	for i := range runs {
 		r := &runs[i]
 		if r.brk {
