@@ -3,7 +3,10 @@ package cli
 import (
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
 )
 
 // colorChoices are the values of --color.
@@ -55,3 +58,25 @@ func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.
 	}
 	return ansi.Color16
 }
+
+// themeChoices are the values of --theme: auto and the built-in themes.
+var themeChoices = append([]string{"auto"}, theme.Names...)
+
+// themeName turns a --theme value into a built-in theme's name. "auto"
+// picks light when stdout is a terminal whose background darkBackground
+// reports as light, and dark otherwise, so pipes and golden files get the
+// same theme wherever they are made.
+func themeName(choice string, stdoutTTY bool, darkBackground func() bool) string {
+	if choice != "auto" {
+		return choice
+	}
+	if stdoutTTY && !darkBackground() {
+		return "light"
+	}
+	return "dark"
+}
+
+// terminalIsDark reports whether the terminal on stdout has a dark
+// background. The answer comes from the one background query the terminal
+// library makes when markii starts on a terminal; nothing is asked again.
+func terminalIsDark() bool { return lipgloss.HasDarkBackground() }

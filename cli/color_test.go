@@ -42,3 +42,27 @@ func TestColorLevel(t *testing.T) {
 		})
 	}
 }
+
+func TestThemeName(t *testing.T) {
+	dark := func() bool { return true }
+	light := func() bool { return false }
+	cases := []struct {
+		choice string
+		tty    bool
+		bg     func() bool
+		want   string
+	}{
+		{"auto", true, light, "light"},
+		{"auto", true, dark, "dark"},
+		{"auto", false, light, "dark"},
+		{"dark", true, light, "dark"},
+		{"light", false, dark, "light"},
+	}
+	for _, c := range cases {
+		if got := themeName(c.choice, c.tty, c.bg); got != c.want {
+			t.Errorf("themeName(%q, tty=%v, dark background=%v) = %q, want %q", c.choice, c.tty, c.bg(), got, c.want)
+		}
+	}
+	// Off a terminal the background is never asked about.
+	themeName("auto", false, func() bool { t.Fatal("asked the background off a terminal"); return true })
+}

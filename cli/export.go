@@ -43,7 +43,7 @@ func runExport(c *invocation) error {
 	if !c.set["output"] || c.vals["output"] == "" {
 		return usagef("export needs -o FILE (the file to write)")
 	}
-	opt, err := c.layoutOptions("never")
+	opt, err := c.layoutOptions("never", "dark")
 	if err != nil {
 		return err
 	}

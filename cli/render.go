@@ -31,7 +31,7 @@ var renderCommand = &command{
 	flags: []flagSpec{
 		{name: "width", value: "N", help: "layout width in columns (default: the terminal's, else 80)"},
 		{name: "color", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
-		{name: "theme", value: "NAME", help: "dark or light (default dark)", choices: theme.Names},
+		{name: "theme", value: "NAME", help: "auto, dark or light (default auto: the terminal's background, else dark)", choices: themeChoices},
 		{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
 		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
@@ -46,7 +46,7 @@ func runRender(c *invocation) error {
 	if c.bool("run") && c.set["values"] {
 		return usagef("--run shows the values the run produced; it cannot be combined with --values")
 	}
-	opt, err := c.layoutOptions("auto")
+	opt, err := c.layoutOptions("auto", "auto")
 	if err != nil {
 		return err
 	}
@@ -122,8 +122,9 @@ func runRender(c *invocation) error {
 
 // layoutOptions reads the layout flags every command that draws a note
 // shares: --width (default: the terminal's width when stdout is a terminal,
-// else 80), --color (default defColor), --theme, --now and --values.
-func (c *invocation) layoutOptions(defColor string) (render.Options, error) {
+// else 80), --color (default defColor), --theme (default defTheme), --now
+// and --values.
+func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, error) {
 	outTTY := isTerminal(c.stdio.Out)
 	width := defaultWidth
 	if f, ok := c.stdio.Out.(*os.File); ok && outTTY {
@@ -136,7 +137,7 @@ func (c *invocation) layoutOptions(defColor string) (render.Options, error) {
 	if opt.Width, err = c.positiveInt("width", width); err != nil {
 		return opt, err
 	}
-	if opt.Theme, err = theme.ByName(c.str("theme", "dark")); err != nil {
+	if opt.Theme, err = theme.ByName(themeName(c.str("theme", defTheme), outTTY, terminalIsDark)); err != nil {
 		return opt, usagef("%s", err)
 	}
 	if c.set["now"] {

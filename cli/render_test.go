@@ -81,6 +81,12 @@ func TestRenderColorAndTheme(t *testing.T) {
 	if dark == light {
 		t.Fatal("dark and light themes drew the same bytes")
 	}
+	// Not on a terminal, the default theme (auto) is dark.
+	for _, args := range [][]string{{"--color", "truecolor", "-"}, {"--color", "truecolor", "--theme", "auto", "-"}} {
+		if got, _, _ := renderCLI(t, note, args...); got != dark {
+			t.Fatalf("%v: not the dark theme's bytes off a terminal", args)
+		}
+	}
 }
 
 func TestRenderErrors(t *testing.T) {

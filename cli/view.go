@@ -37,7 +37,7 @@ func runView(c *invocation) error {
 		return runRender(c)
 	}
 	out := c.stdio.Out.(*os.File)
-	layout, err := c.layoutOptions("auto")
+	layout, err := c.layoutOptions("auto", "auto")
 	if err != nil {
 		return err
 	}
