@@ -8,7 +8,6 @@ package pack
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,16 +57,67 @@ type ManifestError struct{ Problems []string }
 
 func (e *ManifestError) Error() string { return bundle.InvalidMessage(ManifestName, e.Problems) }
 
-var (
-	namePattern      = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	versionPattern   = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`)
-	componentPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-)
+// The name checks below are plain byte loops rather than regular
+// expressions so that no process, the script worker included, compiles a
+// pattern at start-up. Every accepted byte is ASCII, so a byte loop and a
+// rune-wise match agree on every input, valid UTF-8 or not.
+
+// isKebab reports whether s matches ^[a-z0-9]+(-[a-z0-9]+)*$: lowercase
+// letters and digits in runs joined by single hyphens.
+func isKebab(s string) bool {
+	afterHyphen := true // the start, like a hyphen, needs a letter or digit next
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			afterHyphen = false
+		case c == '-' && !afterHyphen:
+			afterHyphen = true
+		default:
+			return false
+		}
+	}
+	return !afterHyphen
+}
+
+// isVersion reports whether s matches ^[0-9]+\.[0-9]+\.[0-9]+$: three
+// runs of digits joined by dots.
+func isVersion(s string) bool {
+	dots, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && digits > 0 && dots < 2:
+			dots++
+			digits = 0
+		default:
+			return false
+		}
+	}
+	return dots == 2 && digits > 0
+}
+
+// isComponentName reports whether s matches ^[A-Za-z0-9][A-Za-z0-9_-]*$.
+func isComponentName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			continue
+		}
+		if i == 0 || c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidName reports whether s can be a pack namespace: lowercase-kebab, no
 // underscore, and not a reserved bundle folder.
 func ValidName(s string) bool {
-	return namePattern.MatchString(s) && s != "scripts" && s != "assets"
+	return isKebab(s) && s != "scripts" && s != "assets"
 }
 
 // ParseManifest validates pack.json. A bad component entry rejects the
@@ -130,7 +180,7 @@ func (v *validator) run(fields map[string]json.RawMessage) {
 	v.m.Engine = engine
 	if raw, ok := fields["version"]; ok {
 		var ver string
-		if json.Unmarshal(raw, &ver) != nil || !versionPattern.MatchString(ver) {
+		if json.Unmarshal(raw, &ver) != nil || !isVersion(ver) {
 			v.fail(`"version" must look like "1.2.3"`)
 		}
 		v.m.Version = ver
@@ -146,7 +196,7 @@ func (v *validator) components(raw json.RawMessage) {
 	}
 	for _, local := range sortedKeys(comps) {
 		where := "components." + local
-		if !componentPattern.MatchString(local) {
+		if !isComponentName(local) {
 			where = "components[" + strconv.Quote(local) + "]"
 			v.fail("%s is not a component name (letters, digits, - and _)", where)
 			continue
