@@ -12,8 +12,15 @@ import (
 	"github.com/markii/markii/runtime/netclient"
 )
 
-// netFunctions are the calls whose first argument names a host.
-var netFunctions = map[string]bool{"fetch_json": true, "post": true, "patch": true}
+// isNetFunction reports whether name is a net call whose first argument
+// names a host.
+func isNetFunction(name string) bool {
+	switch name {
+	case "fetch_json", "post", "patch":
+		return true
+	}
+	return false
+}
 
 // maxWalkDepth bounds the AST walk; deeper code is not proved and counts as
 // building addresses at run time.
@@ -306,7 +313,7 @@ func (s *scanner) call(n *ast.FuncCallExpr, depth int) {
 		switch {
 		case !ok:
 			s.runtime(s.where, n.Line(), "a net function is chosen at run time, so its address cannot be listed")
-		case netFunctions[key.Value]:
+		case isNetFunction(key.Value):
 			s.address(n)
 		}
 		s.exprs(n.Args, depth)

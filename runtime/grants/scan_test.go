@@ -143,3 +143,24 @@ func TestPresentable(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanLabelScriptMixes checks each allowed script combination and
+// the mixes that stay refused.
+func TestCleanLabelScriptMixes(t *testing.T) {
+	for label, want := range map[string]bool{
+		"abc123":     true,  // Latin and digits
+		"カタカナabc":    true,  // Katakana + Latin
+		"漢字ひらがなカタカナ": true,  // Japanese
+		"注音ㄅㄆ":       true,  // Han + Bopomofo
+		"한국어abc":     true,  // Hangul + Latin
+		"한국ひら":       false, // Hangul + Hiragana
+		"ㄅㄆカタ":       false, // Bopomofo + Katakana
+		"abcαβγ":     false, // Latin + Greek
+		"раураl":     false, // Cyrillic + Latin
+		"ελληνικά":   true,  // all Greek
+	} {
+		if got := cleanLabel(label); got != want {
+			t.Errorf("cleanLabel(%q) = %v, want %v", label, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package grants
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -36,24 +37,31 @@ func Presentable(host string) bool {
 	return true
 }
 
-// scriptTables are the scripts a label's letters are sorted into.
-var scriptTables = func() map[string]*unicode.RangeTable {
-	m := map[string]*unicode.RangeTable{}
-	for name, t := range unicode.Scripts {
-		if name != "Common" && name != "Inherited" {
-			m[name] = t
-		}
-	}
-	return m
-}()
-
 // allowedMixes are the script combinations of real-world names (UTS #39
 // "highly restrictive"): Japanese, Chinese with Bopomofo, Korean, each
-// with Latin.
-var allowedMixes = []map[string]bool{
-	{"Latin": true, "Han": true, "Hiragana": true, "Katakana": true},
-	{"Latin": true, "Han": true, "Bopomofo": true},
-	{"Latin": true, "Han": true, "Hangul": true},
+// with Latin. An array of constants, so nothing is built at start-up.
+var allowedMixes = [...][]string{
+	{"Latin", "Han", "Hiragana", "Katakana"},
+	{"Latin", "Han", "Bopomofo"},
+	{"Latin", "Han", "Hangul"},
+}
+
+// allowedMix reports whether scripts, the scripts of one label's letters,
+// all belong to one of the allowed mixes.
+func allowedMix(scripts map[string]bool) bool {
+	for _, mix := range allowedMixes {
+		ok := true
+		for s := range scripts {
+			if !slices.Contains(mix, s) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanLabel checks one Unicode label.
@@ -69,27 +77,12 @@ func cleanLabel(label string) bool {
 		case !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r):
 			return false
 		}
-		for name, t := range scriptTables {
-			if unicode.Is(t, r) {
+		for name, t := range unicode.Scripts {
+			if name != "Common" && name != "Inherited" && unicode.Is(t, r) {
 				scripts[name] = true
 				break
 			}
 		}
 	}
-	if len(scripts) <= 1 {
-		return true
-	}
-	for _, mix := range allowedMixes {
-		ok := true
-		for s := range scripts {
-			if !mix[s] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
+	return len(scripts) <= 1 || allowedMix(scripts)
 }
