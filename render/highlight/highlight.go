@@ -10,6 +10,7 @@ package highlight
 
 import (
 	"embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -43,64 +44,117 @@ type Token struct {
 	Text string
 }
 
-// lexerFile maps a language name or alias (lowercase) to its chroma lexer
-// file, for the languages the native lexer does not handle. The JavaScript,
-// JSON and Bash files also serve the lexers that delegate to them.
-var lexerFile = map[string]string{
-	"css":  "css",
-	"diff": "diff", "udiff": "diff", "patch": "diff",
-	"docker": "docker", "dockerfile": "docker", "containerfile": "docker",
-	"elixir": "elixir", "ex": "elixir", "exs": "elixir",
-	"graphql": "graphql", "graphqls": "graphql", "gql": "graphql",
-	"haskell": "haskell", "hs": "haskell",
-	"html": "html", "htm": "html",
-	"ini": "ini", "cfg": "ini", "dosini": "ini",
-	"make": "makefile", "makefile": "makefile", "mf": "makefile",
-	"nix": "nix", "nixos": "nix",
-	"perl": "perl", "pl": "perl",
-	"powershell": "powershell", "posh": "powershell", "ps1": "powershell", "pwsh": "powershell",
-	"protobuf": "protocol_buffer", "proto": "protocol_buffer",
-	"r":    "r",
-	"ruby": "ruby", "rb": "ruby",
-	"scala":     "scala",
-	"swift":     "swift",
-	"terraform": "terraform", "tf": "terraform", "hcl": "terraform",
-	"toml": "toml",
-	"xml":  "xml", "svg": "xml",
-	"yaml": "yaml", "yml": "yaml",
-	"zig": "zig",
+// chromaAlias is one name of a language lexed by chroma.
+type chromaAlias struct {
+	name, file string
+}
+
+// lexerAliases maps a language name or alias (lowercase) to its chroma lexer
+// file, for the languages the native lexer does not handle, sorted by name
+// for a binary search; an array of constants, so nothing is built when a
+// process starts. The JavaScript, JSON and Bash files also serve the
+// lexers that delegate to them.
+var lexerAliases = [...]chromaAlias{
+	{"cfg", "ini"},
+	{"containerfile", "docker"},
+	{"css", "css"},
+	{"diff", "diff"},
+	{"docker", "docker"},
+	{"dockerfile", "docker"},
+	{"dosini", "ini"},
+	{"elixir", "elixir"},
+	{"ex", "elixir"},
+	{"exs", "elixir"},
+	{"gql", "graphql"},
+	{"graphql", "graphql"},
+	{"graphqls", "graphql"},
+	{"haskell", "haskell"},
+	{"hcl", "terraform"},
+	{"hs", "haskell"},
+	{"htm", "html"},
+	{"html", "html"},
+	{"ini", "ini"},
+	{"make", "makefile"},
+	{"makefile", "makefile"},
+	{"mf", "makefile"},
+	{"nix", "nix"},
+	{"nixos", "nix"},
+	{"patch", "diff"},
+	{"perl", "perl"},
+	{"pl", "perl"},
+	{"posh", "powershell"},
+	{"powershell", "powershell"},
+	{"proto", "protocol_buffer"},
+	{"protobuf", "protocol_buffer"},
+	{"ps1", "powershell"},
+	{"pwsh", "powershell"},
+	{"r", "r"},
+	{"rb", "ruby"},
+	{"ruby", "ruby"},
+	{"scala", "scala"},
+	{"svg", "xml"},
+	{"swift", "swift"},
+	{"terraform", "terraform"},
+	{"tf", "terraform"},
+	{"toml", "toml"},
+	{"udiff", "diff"},
+	{"xml", "xml"},
+	{"yaml", "yaml"},
+	{"yml", "yaml"},
+	{"zig", "zig"},
+}
+
+// lexerFile returns the chroma lexer file for lang (any case), or "".
+func lexerFile(lang string) string {
+	l := strings.ToLower(lang)
+	i, found := slices.BinarySearchFunc(lexerAliases[:], l, func(e chromaAlias, l string) int {
+		return strings.Compare(e.name, l)
+	})
+	if !found {
+		return ""
+	}
+	return lexerAliases[i].file
 }
 
 // needs lists the lexers a lexer delegates parts of its input to.
-var needs = map[string][]string{
-	"html":     {"css", "javascript"},
-	"docker":   {"bash", "json"},
-	"makefile": {"bash"},
+func needs(file string) []string {
+	switch file {
+	case "html":
+		return []string{"css", "javascript"}
+	case "docker":
+		return []string{"bash", "json"}
+	case "makefile":
+		return []string{"bash"}
+	}
+	return nil
 }
 
+// The chroma registry and the loaded lexers are made on the first chroma
+// lexing, under mu; most processes never lex with chroma.
 var (
 	mu       sync.Mutex
-	registry = chroma.NewLexerRegistry()
-	loaded   = map[string]chroma.Lexer{}
+	registry *chroma.LexerRegistry
+	loaded   map[string]chroma.Lexer
 )
 
 // Supported reports whether lang has a lexer.
 func Supported(lang string) bool {
-	l := strings.ToLower(lang)
-	_, chromaLexer := lexerFile[l]
-	_, native := nativeLangs[l]
-	return chromaLexer || native
+	return lexerFile(lang) != "" || nativeSpec(lang) != nil
 }
 
 // lexer returns the chroma lexer for lang, loading it on first use; nil
 // when the language is unknown or its definition does not load.
 func lexer(lang string) chroma.Lexer {
-	file, ok := lexerFile[strings.ToLower(lang)]
-	if !ok {
+	file := lexerFile(lang)
+	if file == "" {
 		return nil
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	if registry == nil {
+		registry = chroma.NewLexerRegistry()
+		loaded = map[string]chroma.Lexer{}
+	}
 	return load(file)
 }
 
@@ -119,7 +173,7 @@ func load(file string) chroma.Lexer {
 	var lx chroma.Lexer = rl
 	loaded[file] = lx
 	registry.Register(lx)
-	for _, dep := range needs[file] {
+	for _, dep := range needs(file) {
 		load(dep)
 	}
 	return lx
@@ -143,7 +197,7 @@ func Tokens(lang, code string) (tokens []Token, ok bool) {
 		}
 		return append([]Token{{Kind: Comment, Text: code[:end]}}, rest...), true
 	}
-	if spec, ok := nativeLangs[strings.ToLower(lang)]; ok {
+	if spec := nativeSpec(lang); spec != nil {
 		return lexNative(spec, code), true
 	}
 	lx := lexer(lang)

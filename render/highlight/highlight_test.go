@@ -83,7 +83,8 @@ func TestTokensUnknownLanguage(t *testing.T) {
 }
 
 func TestEveryLexerLoads(t *testing.T) {
-	for alias := range lexerFile {
+	for _, a := range lexerAliases {
+		alias := a.name
 		if _, ok := Tokens(alias, "x = 1\n"); !ok {
 			t.Errorf("lexer for %q does not load", alias)
 		}
@@ -156,7 +157,8 @@ func TestNativeLexerKeepsText(t *testing.T) {
 		"x = \"a\\\"b\" /* c */ // d\n# e\n-- f\n'g'",
 		strings.Repeat("(\"", 100),
 	}
-	for lang := range nativeLangs {
+	for _, a := range nativeLangs {
+		lang := a.name
 		for _, in := range inputs {
 			toks, ok := Tokens(lang, in)
 			if !ok || joined(toks) != in {
@@ -203,5 +205,75 @@ func TestInterpreterLineIsComment(t *testing.T) {
 	}
 	if _, ok := Tokens("no-such-language", "#!/bin/sh\nx"); ok {
 		t.Error("an unknown language with an interpreter line was highlighted")
+	}
+}
+
+// TestAliasTablesSorted keeps the alias tables sorted and unique, which
+// their binary search needs, and every alias lowercase.
+func TestAliasTablesSorted(t *testing.T) {
+	var native, chromaNames []string
+	for _, a := range nativeLangs {
+		native = append(native, a.name)
+	}
+	for _, a := range lexerAliases {
+		chromaNames = append(chromaNames, a.name)
+	}
+	for _, list := range [][]string{native, chromaNames} {
+		for i, n := range list {
+			if n != strings.ToLower(n) {
+				t.Errorf("alias %q is not lowercase", n)
+			}
+			if i > 0 && list[i-1] >= n {
+				t.Errorf("aliases %q and %q are out of order or repeated", list[i-1], n)
+			}
+		}
+	}
+	for _, n := range native {
+		if lexerFile(n) != "" {
+			t.Errorf("%q is in both tables", n)
+		}
+	}
+	for _, lang := range []string{"Go", "PYTHON", "Yaml", "C++"} {
+		if !Supported(lang) {
+			t.Errorf("Supported(%q) is false", lang)
+		}
+	}
+}
+
+// TestWordListsSorted keeps every native word list sorted and unique, as
+// its binary search needs, and lowercase where the language folds case.
+func TestWordListsSorted(t *testing.T) {
+	for _, a := range nativeLangs {
+		spec := a.spec
+		for _, list := range [][]string{spec.keywords, spec.types, spec.constants} {
+			for i, w := range list {
+				if i > 0 && list[i-1] >= w {
+					t.Errorf("%s: words %q and %q are out of order or repeated", a.name, list[i-1], w)
+				}
+				if spec.foldCase && w != strings.ToLower(w) {
+					t.Errorf("%s: %q is not lowercase in a case-folding language", a.name, w)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		lang, code, word string
+		want             Kind
+	}{
+		{"java", "while (x) {}", "while", Keyword},
+		{"cpp", "constexpr int x;", "constexpr", Keyword},
+		{"cpp", "constexpr int x;", "int", Type},
+		{"sql", "Select COUNT(*) from t where x is NULL", "Select", Keyword},
+		{"sql", "Select COUNT(*) from t where x is NULL", "COUNT", Type},
+		{"sql", "Select COUNT(*) from t where x is NULL", "NULL", Number},
+		{"python", `x = '''a''' + """b""" + None`, `'''a'''`, String},
+		{"python", `x = '''a''' + """b""" + None`, `"""b"""`, String},
+		{"python", `x = '''a''' + """b""" + None`, "None", Number},
+		{"python", "s = ''", "''", String},
+	} {
+		toks, _ := Tokens(tc.lang, tc.code)
+		if got := kinds(toks)[tc.word]; got != tc.want {
+			t.Errorf("%s %q: %q is kind %d, want %d", tc.lang, tc.code, tc.word, got, tc.want)
+		}
 	}
 }

@@ -1,8 +1,8 @@
 package highlight
 
 import (
+	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -24,121 +24,266 @@ type langSpec struct {
 	tripleQuotes bool
 	// foldCase matches keywords without regard to case (SQL).
 	foldCase bool
-	// keywords, types and constants are space-separated word lists.
-	keywords, types, constants string
-
-	once                 sync.Once
-	kw, typ, constantSet map[string]bool
+	// keywords, types and constants are word lists, each sorted (by
+	// byte) for a binary search and, with foldCase, lowercase.
+	keywords, types, constants []string
 }
 
-func words(s string, fold bool) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		if fold {
-			w = strings.ToLower(w)
-		}
-		m[w] = true
-	}
-	return m
+// has reports whether the sorted list holds w.
+func has(list []string, w string) bool {
+	_, found := slices.BinarySearch(list, w)
+	return found
 }
 
-func (s *langSpec) load() {
-	s.once.Do(func() {
-		s.kw = words(s.keywords, s.foldCase)
-		s.typ = words(s.types, s.foldCase)
-		s.constantSet = words(s.constants, s.foldCase)
-	})
-}
-
+// The specs are composite literals of constants, laid out by the linker:
+// nothing is built for them when a process starts or on first use. The C
+// family's lists share break, case, continue, default, do, else, for,
+// goto, if, return, switch and while.
 var (
-	cLike = "break case continue default do else for goto if return switch while"
-
-	goSpec = &langSpec{
+	goSpec = langSpec{
 		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'`",
-		keywords:  "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var",
-		types:     "bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable",
-		constants: "true false nil iota",
+		keywords: []string{
+			"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
+			"for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
+			"return", "select", "struct", "switch", "type", "var",
+		},
+		types: []string{
+			"any", "bool", "byte", "comparable", "complex128", "complex64", "error", "float32",
+			"float64", "int", "int16", "int32", "int64", "int8", "rune", "string", "uint", "uint16",
+			"uint32", "uint64", "uint8", "uintptr",
+		},
+		constants: []string{
+			"false", "iota", "nil", "true",
+		},
 	}
-	pythonSpec = &langSpec{
+	pythonSpec = langSpec{
 		lineComments: []string{"#"}, quotes: "\"'", tripleQuotes: true,
-		keywords:  "and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case",
-		types:     "int float str bool list dict set tuple bytes object type self cls print len range open super isinstance enumerate zip map filter",
-		constants: "True False None",
+		keywords: []string{
+			"and", "as", "assert", "async", "await", "break", "case", "class", "continue", "def", "del",
+			"elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
+			"lambda", "match", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+			"with", "yield",
+		},
+		types: []string{
+			"bool", "bytes", "cls", "dict", "enumerate", "filter", "float", "int", "isinstance", "len",
+			"list", "map", "object", "open", "print", "range", "self", "set", "str", "super", "tuple",
+			"type", "zip",
+		},
+		constants: []string{
+			"False", "None", "True",
+		},
 	}
-	jsSpec = &langSpec{
+	jsSpec = langSpec{
 		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'`",
-		keywords:  "async await break case catch class const continue debugger default delete do else export extends finally for from function if import in instanceof let new of return static super switch this throw try typeof var void while with yield as implements interface package private protected public type enum declare namespace readonly abstract keyof",
-		types:     "string number boolean any unknown never void object Array Object String Number Boolean Promise Map Set Date Error JSON Math console",
-		constants: "true false null undefined NaN Infinity",
+		keywords: []string{
+			"abstract", "as", "async", "await", "break", "case", "catch", "class", "const", "continue",
+			"debugger", "declare", "default", "delete", "do", "else", "enum", "export", "extends",
+			"finally", "for", "from", "function", "if", "implements", "import", "in", "instanceof",
+			"interface", "keyof", "let", "namespace", "new", "of", "package", "private", "protected",
+			"public", "readonly", "return", "static", "super", "switch", "this", "throw", "try", "type",
+			"typeof", "var", "void", "while", "with", "yield",
+		},
+		types: []string{
+			"Array", "Boolean", "Date", "Error", "JSON", "Map", "Math", "Number", "Object", "Promise",
+			"Set", "String", "any", "boolean", "console", "never", "number", "object", "string",
+			"unknown", "void",
+		},
+		constants: []string{
+			"Infinity", "NaN", "false", "null", "true", "undefined",
+		},
 	}
-	luaSpec = &langSpec{
+	luaSpec = langSpec{
 		lineComments: []string{"--"}, blockOpen: "--[[", blockClose: "]]", quotes: "\"'",
-		keywords:  "and break do else elseif end for function goto if in local not or repeat return then until while",
-		types:     "string table math os io json net doc cache require pairs ipairs tostring tonumber type pcall error select unpack",
-		constants: "true false nil",
+		keywords: []string{
+			"and", "break", "do", "else", "elseif", "end", "for", "function", "goto", "if", "in",
+			"local", "not", "or", "repeat", "return", "then", "until", "while",
+		},
+		types: []string{
+			"cache", "doc", "error", "io", "ipairs", "json", "math", "net", "os", "pairs", "pcall",
+			"require", "select", "string", "table", "tonumber", "tostring", "type", "unpack",
+		},
+		constants: []string{
+			"false", "nil", "true",
+		},
 	}
-	rustSpec = &langSpec{
+	rustSpec = langSpec{
 		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"",
-		keywords:  "as async await break const continue crate dyn else enum extern fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait type unsafe use where while",
-		types:     "i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f32 f64 bool char str String Vec Option Result Box",
-		constants: "true false None Some Ok Err",
+		keywords: []string{
+			"Self", "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
+			"extern", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+			"pub", "ref", "return", "self", "static", "struct", "super", "trait", "type", "unsafe",
+			"use", "where", "while",
+		},
+		types: []string{
+			"Box", "Option", "Result", "String", "Vec", "bool", "char", "f32", "f64", "i128", "i16",
+			"i32", "i64", "i8", "isize", "str", "u128", "u16", "u32", "u64", "u8", "usize",
+		},
+		constants: []string{
+			"Err", "None", "Ok", "Some", "false", "true",
+		},
 	}
-	cSpec = &langSpec{
+	cSpec = langSpec{
 		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'",
-		keywords:  cLike + " sizeof typedef struct union enum static extern const volatile register inline restrict #include #define #if #ifdef #ifndef #endif #else #pragma",
-		types:     "int char short long float double void unsigned signed bool size_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t FILE",
-		constants: "NULL true false",
+		keywords: []string{
+			"#define", "#else", "#endif", "#if", "#ifdef", "#ifndef", "#include", "#pragma", "break",
+			"case", "const", "continue", "default", "do", "else", "enum", "extern", "for", "goto", "if",
+			"inline", "register", "restrict", "return", "sizeof", "static", "struct", "switch",
+			"typedef", "union", "volatile", "while",
+		},
+		types: []string{
+			"FILE", "bool", "char", "double", "float", "int", "int16_t", "int32_t", "int64_t", "int8_t",
+			"long", "short", "signed", "size_t", "uint16_t", "uint32_t", "uint64_t", "uint8_t",
+			"unsigned", "void",
+		},
+		constants: []string{
+			"NULL", "false", "true",
+		},
 	}
-	cppSpec = &langSpec{
+	cppSpec = langSpec{
 		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'",
-		keywords:  cLike + " sizeof typedef struct union enum static extern const volatile inline class namespace template typename public private protected virtual override final using new delete try catch throw auto constexpr noexcept operator this friend explicit mutable #include #define #if #ifdef #ifndef #endif #else #pragma",
-		types:     "int char short long float double void unsigned signed bool size_t string vector map set unique_ptr shared_ptr std",
-		constants: "NULL nullptr true false",
+		keywords: []string{
+			"#define", "#else", "#endif", "#if", "#ifdef", "#ifndef", "#include", "#pragma", "auto",
+			"break", "case", "catch", "class", "const", "constexpr", "continue", "default", "delete",
+			"do", "else", "enum", "explicit", "extern", "final", "for", "friend", "goto", "if",
+			"inline", "mutable", "namespace", "new", "noexcept", "operator", "override", "private",
+			"protected", "public", "return", "sizeof", "static", "struct", "switch", "template", "this",
+			"throw", "try", "typedef", "typename", "union", "using", "virtual", "volatile", "while",
+		},
+		types: []string{
+			"bool", "char", "double", "float", "int", "long", "map", "set", "shared_ptr", "short",
+			"signed", "size_t", "std", "string", "unique_ptr", "unsigned", "vector", "void",
+		},
+		constants: []string{
+			"NULL", "false", "nullptr", "true",
+		},
 	}
-	javaSpec = &langSpec{
+	javaSpec = langSpec{
 		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'",
-		keywords:  cLike + " abstract assert catch class extends final finally implements import instanceof interface native new package private protected public static super synchronized this throw throws transient try var volatile record sealed permits yield using namespace override virtual readonly async await",
-		types:     "boolean byte char double float int long short void String Object Integer List Map string bool var",
-		constants: "true false null",
+		keywords: []string{
+			"abstract", "assert", "async", "await", "break", "case", "catch", "class", "continue",
+			"default", "do", "else", "extends", "final", "finally", "for", "goto", "if", "implements",
+			"import", "instanceof", "interface", "namespace", "native", "new", "override", "package",
+			"permits", "private", "protected", "public", "readonly", "record", "return", "sealed",
+			"static", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try",
+			"using", "var", "virtual", "volatile", "while", "yield",
+		},
+		types: []string{
+			"Integer", "List", "Map", "Object", "String", "bool", "boolean", "byte", "char", "double",
+			"float", "int", "long", "short", "string", "var", "void",
+		},
+		constants: []string{
+			"false", "null", "true",
+		},
 	}
-	shSpec = &langSpec{
+	shSpec = langSpec{
 		lineComments: []string{"#"}, quotes: "\"'",
-		keywords:  "if then else elif fi for while until do done case esac in function return exit export local readonly select time",
-		types:     "echo printf cd ls cat grep sed awk test read set unset source alias eval exec trap shift mkdir rm cp mv curl git go make sudo chmod",
-		constants: "true false",
+		keywords: []string{
+			"case", "do", "done", "elif", "else", "esac", "exit", "export", "fi", "for", "function",
+			"if", "in", "local", "readonly", "return", "select", "then", "time", "until", "while",
+		},
+		types: []string{
+			"alias", "awk", "cat", "cd", "chmod", "cp", "curl", "echo", "eval", "exec", "git", "go",
+			"grep", "ls", "make", "mkdir", "mv", "printf", "read", "rm", "sed", "set", "shift",
+			"source", "sudo", "test", "trap", "unset",
+		},
+		constants: []string{
+			"false", "true",
+		},
 	}
-	sqlSpec = &langSpec{
+	sqlSpec = langSpec{
 		lineComments: []string{"--"}, blockOpen: "/*", blockClose: "*/", quotes: "'\"", foldCase: true,
-		keywords:  "select from where and or not insert into values update set delete create table drop alter add index view join inner left right outer full on as group by order having limit offset union all distinct case when then else end is in like between exists primary key foreign references default unique with returning asc desc",
-		types:     "int integer bigint smallint text varchar char boolean date timestamp real float double numeric decimal blob serial count sum avg min max",
-		constants: "null true false",
+		keywords: []string{
+			"add", "all", "alter", "and", "as", "asc", "between", "by", "case", "create", "default",
+			"delete", "desc", "distinct", "drop", "else", "end", "exists", "foreign", "from", "full",
+			"group", "having", "in", "index", "inner", "insert", "into", "is", "join", "key", "left",
+			"like", "limit", "not", "offset", "on", "or", "order", "outer", "primary", "references",
+			"returning", "right", "select", "set", "table", "then", "union", "unique", "update",
+			"values", "view", "when", "where", "with",
+		},
+		types: []string{
+			"avg", "bigint", "blob", "boolean", "char", "count", "date", "decimal", "double", "float",
+			"int", "integer", "max", "min", "numeric", "real", "serial", "smallint", "sum", "text",
+			"timestamp", "varchar",
+		},
+		constants: []string{
+			"false", "null", "true",
+		},
 	}
-	jsonSpec = &langSpec{
-		quotes:    "\"",
-		constants: "true false null",
+	jsonSpec = langSpec{
+		quotes: "\"",
+		constants: []string{
+			"false", "null", "true",
+		},
 	}
 )
 
-// nativeLangs maps a lowercase language name to its native spec.
-var nativeLangs = map[string]*langSpec{
-	"go": goSpec, "golang": goSpec,
-	"python": pythonSpec, "py": pythonSpec, "python3": pythonSpec, "py3": pythonSpec,
-	"js": jsSpec, "javascript": jsSpec, "jsx": jsSpec, "mjs": jsSpec, "cjs": jsSpec,
-	"ts": jsSpec, "typescript": jsSpec, "tsx": jsSpec,
-	"lua":  luaSpec,
-	"rust": rustSpec, "rs": rustSpec,
-	"c": cSpec, "h": cSpec,
-	"cpp": cppSpec, "c++": cppSpec, "cc": cppSpec, "cxx": cppSpec, "hpp": cppSpec,
-	"java": javaSpec, "csharp": javaSpec, "c#": javaSpec, "cs": javaSpec, "kotlin": javaSpec, "kt": javaSpec,
-	"sh": shSpec, "bash": shSpec, "shell": shSpec, "zsh": shSpec, "ksh": shSpec, "console": shSpec,
-	"sql":  sqlSpec,
-	"json": jsonSpec, "jsonl": jsonSpec, "jsonc": jsonSpec,
+// nativeAlias is one name of a native language.
+type nativeAlias struct {
+	name string
+	spec *langSpec
+}
+
+// nativeLangs maps a lowercase language name to its native spec, sorted
+// by name for a binary search; an array of constants, so nothing is built
+// when a process starts.
+var nativeLangs = [...]nativeAlias{
+	{"bash", &shSpec},
+	{"c", &cSpec},
+	{"c#", &javaSpec},
+	{"c++", &cppSpec},
+	{"cc", &cppSpec},
+	{"cjs", &jsSpec},
+	{"console", &shSpec},
+	{"cpp", &cppSpec},
+	{"cs", &javaSpec},
+	{"csharp", &javaSpec},
+	{"cxx", &cppSpec},
+	{"go", &goSpec},
+	{"golang", &goSpec},
+	{"h", &cSpec},
+	{"hpp", &cppSpec},
+	{"java", &javaSpec},
+	{"javascript", &jsSpec},
+	{"js", &jsSpec},
+	{"json", &jsonSpec},
+	{"jsonc", &jsonSpec},
+	{"jsonl", &jsonSpec},
+	{"jsx", &jsSpec},
+	{"kotlin", &javaSpec},
+	{"ksh", &shSpec},
+	{"kt", &javaSpec},
+	{"lua", &luaSpec},
+	{"mjs", &jsSpec},
+	{"py", &pythonSpec},
+	{"py3", &pythonSpec},
+	{"python", &pythonSpec},
+	{"python3", &pythonSpec},
+	{"rs", &rustSpec},
+	{"rust", &rustSpec},
+	{"sh", &shSpec},
+	{"shell", &shSpec},
+	{"sql", &sqlSpec},
+	{"ts", &jsSpec},
+	{"tsx", &jsSpec},
+	{"typescript", &jsSpec},
+	{"zsh", &shSpec},
+}
+
+// nativeSpec returns the native spec for lang (any case), or nil.
+func nativeSpec(lang string) *langSpec {
+	l := strings.ToLower(lang)
+	i, found := slices.BinarySearchFunc(nativeLangs[:], l, func(e nativeAlias, l string) int {
+		return strings.Compare(e.name, l)
+	})
+	if !found {
+		return nil
+	}
+	return nativeLangs[i].spec
 }
 
 // lexNative splits code into tokens with spec in one pass. Every token is
 // a substring of code and together they are exactly code.
 func lexNative(spec *langSpec, code string) []Token {
-	spec.load()
 	var out []Token
 	emit := func(k Kind, start, end int) {
 		if end <= start {
@@ -196,7 +341,7 @@ func lexNative(spec *langSpec, code string) []Token {
 			}
 			emit(Number, i, j)
 			i = j
-		case isWordStart(code, i) || c == '#' && spec == cSpec || c == '#' && spec == cppSpec:
+		case isWordStart(code, i) || c == '#' && (spec == &cSpec || spec == &cppSpec):
 			j := i + 1
 			for j < len(code) {
 				r, size := utf8.DecodeRuneInString(code[j:])
@@ -234,8 +379,9 @@ func lineComment(spec *langSpec, s string) bool {
 // stringEnd returns the end of the string literal starting at i.
 func stringEnd(spec *langSpec, code string, i int) int {
 	q := code[i]
-	if spec.tripleQuotes && strings.HasPrefix(code[i:], strings.Repeat(string(q), 3)) {
-		j := strings.Index(code[i+3:], strings.Repeat(string(q), 3))
+	if spec.tripleQuotes && i+2 < len(code) && code[i+1] == q && code[i+2] == q {
+		triple := code[i : i+3]
+		j := strings.Index(code[i+3:], triple)
 		if j < 0 {
 			return len(code)
 		}
@@ -281,11 +427,11 @@ func wordKind(spec *langSpec, code string, i, j int) Kind {
 		w = strings.ToLower(w)
 	}
 	switch {
-	case spec.kw[w]:
+	case has(spec.keywords, w):
 		return Keyword
-	case spec.constantSet[w]:
+	case has(spec.constants, w):
 		return Number
-	case spec.typ[w]:
+	case has(spec.types, w):
 		return Type
 	}
 	k := j
@@ -301,6 +447,5 @@ func wordKind(spec *langSpec, code string, i, j int) Kind {
 // Fast reports whether lang is lexed by the native lexer, whose cost is a
 // linear pass with no start-up; other languages pay for chroma.
 func Fast(lang string) bool {
-	_, ok := nativeLangs[strings.ToLower(lang)]
-	return ok
+	return nativeSpec(lang) != nil
 }
