@@ -4,26 +4,15 @@
 // the level the caller chose.
 package theme
 
-import (
-	"fmt"
-	"strconv"
-)
+import "fmt"
 
 // Color is one palette entry: a 24-bit value and the SGR foreground code
 // (30-37 or 90-97, 0 for the terminal's default) used at the 16-color level.
+// The palettes below are composite literals of constants, so the linker
+// lays them out and no code runs for them when a process starts.
 type Color struct {
 	R, G, B uint8
 	ANSI16  uint8
-}
-
-// hex builds a Color from "#rrggbb"; it panics on a malformed literal and is
-// only used for the palette tables below.
-func hex(s string, ansi16 uint8) Color {
-	v, err := strconv.ParseUint(s[1:], 16, 32)
-	if err != nil || len(s) != 7 {
-		panic("theme: malformed color " + s)
-	}
-	return Color{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), ANSI16: ansi16}
 }
 
 // Theme is a named palette of semantic tokens.
@@ -51,26 +40,26 @@ type Theme struct {
 // Dark is the default palette, tuned for dark terminal backgrounds.
 var Dark = Theme{
 	Name:       "dark",
-	Text:       hex("#e4e4e7", 97),
-	Muted:      hex("#a1a1aa", 37),
-	Faint:      hex("#71717a", 90),
-	Accent:     hex("#60a5fa", 94),
-	Heading:    hex("#93c5fd", 94),
-	Info:       hex("#60a5fa", 94),
-	Success:    hex("#4ade80", 92),
-	Warning:    hex("#fbbf24", 93),
-	Danger:     hex("#f87171", 91),
-	Limit:      hex("#a78bfa", 95),
-	Code:       hex("#f9a8d4", 95),
-	CodeBG:     hex("#27272a", 0),
-	Keyword:    hex("#c4b5fd", 95),
-	String:     hex("#86efac", 92),
-	Number:     hex("#fdba74", 93),
-	Comment:    hex("#8b8b94", 90),
-	Function:   hex("#7dd3fc", 96),
-	Type:       hex("#67e8f9", 36),
-	Operator:   hex("#d4d4d8", 37),
-	Identifier: hex("#e4e4e7", 0),
+	Text:       Color{R: 0xe4, G: 0xe4, B: 0xe7, ANSI16: 97}, // #e4e4e7
+	Muted:      Color{R: 0xa1, G: 0xa1, B: 0xaa, ANSI16: 37}, // #a1a1aa
+	Faint:      Color{R: 0x71, G: 0x71, B: 0x7a, ANSI16: 90}, // #71717a
+	Accent:     Color{R: 0x60, G: 0xa5, B: 0xfa, ANSI16: 94}, // #60a5fa
+	Heading:    Color{R: 0x93, G: 0xc5, B: 0xfd, ANSI16: 94}, // #93c5fd
+	Info:       Color{R: 0x60, G: 0xa5, B: 0xfa, ANSI16: 94}, // #60a5fa
+	Success:    Color{R: 0x4a, G: 0xde, B: 0x80, ANSI16: 92}, // #4ade80
+	Warning:    Color{R: 0xfb, G: 0xbf, B: 0x24, ANSI16: 93}, // #fbbf24
+	Danger:     Color{R: 0xf8, G: 0x71, B: 0x71, ANSI16: 91}, // #f87171
+	Limit:      Color{R: 0xa7, G: 0x8b, B: 0xfa, ANSI16: 95}, // #a78bfa
+	Code:       Color{R: 0xf9, G: 0xa8, B: 0xd4, ANSI16: 95}, // #f9a8d4
+	CodeBG:     Color{R: 0x27, G: 0x27, B: 0x2a, ANSI16: 0},  // #27272a
+	Keyword:    Color{R: 0xc4, G: 0xb5, B: 0xfd, ANSI16: 95}, // #c4b5fd
+	String:     Color{R: 0x86, G: 0xef, B: 0xac, ANSI16: 92}, // #86efac
+	Number:     Color{R: 0xfd, G: 0xba, B: 0x74, ANSI16: 93}, // #fdba74
+	Comment:    Color{R: 0x8b, G: 0x8b, B: 0x94, ANSI16: 90}, // #8b8b94
+	Function:   Color{R: 0x7d, G: 0xd3, B: 0xfc, ANSI16: 96}, // #7dd3fc
+	Type:       Color{R: 0x67, G: 0xe8, B: 0xf9, ANSI16: 36}, // #67e8f9
+	Operator:   Color{R: 0xd4, G: 0xd4, B: 0xd8, ANSI16: 37}, // #d4d4d8
+	Identifier: Color{R: 0xe4, G: 0xe4, B: 0xe7, ANSI16: 0},  // #e4e4e7
 }
 
 // Light is the palette for light backgrounds; its status colors follow the
@@ -78,26 +67,26 @@ var Dark = Theme{
 // a light gray background.
 var Light = Theme{
 	Name:       "light",
-	Text:       hex("#1a1a1a", 30),
-	Muted:      hex("#52525b", 90),
-	Faint:      hex("#94a3b8", 37),
-	Accent:     hex("#3b82f6", 34),
-	Heading:    hex("#1d4ed8", 34),
-	Info:       hex("#3b82f6", 34),
-	Success:    hex("#15803d", 32),
-	Warning:    hex("#b45309", 33),
-	Danger:     hex("#dc2626", 31),
-	Limit:      hex("#7c3aed", 35),
-	Code:       hex("#be185d", 35),
-	CodeBG:     hex("#f4f4f5", 0),
-	Keyword:    hex("#7c3aed", 35),
-	String:     hex("#166534", 32),
-	Number:     hex("#9a3412", 33),
-	Comment:    hex("#71717a", 90),
-	Function:   hex("#0369a1", 34),
-	Type:       hex("#0e7490", 36),
-	Operator:   hex("#3f3f46", 30),
-	Identifier: hex("#1a1a1a", 0),
+	Text:       Color{R: 0x1a, G: 0x1a, B: 0x1a, ANSI16: 30}, // #1a1a1a
+	Muted:      Color{R: 0x52, G: 0x52, B: 0x5b, ANSI16: 90}, // #52525b
+	Faint:      Color{R: 0x94, G: 0xa3, B: 0xb8, ANSI16: 37}, // #94a3b8
+	Accent:     Color{R: 0x3b, G: 0x82, B: 0xf6, ANSI16: 34}, // #3b82f6
+	Heading:    Color{R: 0x1d, G: 0x4e, B: 0xd8, ANSI16: 34}, // #1d4ed8
+	Info:       Color{R: 0x3b, G: 0x82, B: 0xf6, ANSI16: 34}, // #3b82f6
+	Success:    Color{R: 0x15, G: 0x80, B: 0x3d, ANSI16: 32}, // #15803d
+	Warning:    Color{R: 0xb4, G: 0x53, B: 0x09, ANSI16: 33}, // #b45309
+	Danger:     Color{R: 0xdc, G: 0x26, B: 0x26, ANSI16: 31}, // #dc2626
+	Limit:      Color{R: 0x7c, G: 0x3a, B: 0xed, ANSI16: 35}, // #7c3aed
+	Code:       Color{R: 0xbe, G: 0x18, B: 0x5d, ANSI16: 35}, // #be185d
+	CodeBG:     Color{R: 0xf4, G: 0xf4, B: 0xf5, ANSI16: 0},  // #f4f4f5
+	Keyword:    Color{R: 0x7c, G: 0x3a, B: 0xed, ANSI16: 35}, // #7c3aed
+	String:     Color{R: 0x16, G: 0x65, B: 0x34, ANSI16: 32}, // #166534
+	Number:     Color{R: 0x9a, G: 0x34, B: 0x12, ANSI16: 33}, // #9a3412
+	Comment:    Color{R: 0x71, G: 0x71, B: 0x7a, ANSI16: 90}, // #71717a
+	Function:   Color{R: 0x03, G: 0x69, B: 0xa1, ANSI16: 34}, // #0369a1
+	Type:       Color{R: 0x0e, G: 0x74, B: 0x90, ANSI16: 36}, // #0e7490
+	Operator:   Color{R: 0x3f, G: 0x3f, B: 0x46, ANSI16: 30}, // #3f3f46
+	Identifier: Color{R: 0x1a, G: 0x1a, B: 0x1a, ANSI16: 0},  // #1a1a1a
 }
 
 // Names lists the built-in themes in the order the CLI documents them.

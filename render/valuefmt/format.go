@@ -273,28 +273,21 @@ func MediumDate(t time.Time) string {
 }
 
 // relativeUnits are the buckets of a relative time: a unit is used while
-// the distance is below its limit.
-var relativeUnits = []struct {
+// the distance is below its limit (every finite distance for years).
+// words are the en-US numeric:"auto" phrases for -1, 0 and 1. The table is
+// constants only, so no code runs for it when a process starts.
+var relativeUnits = [...]struct {
 	name  string
 	secs  float64
 	limit float64
+	words [3]string
 }{
-	{"second", 1, 60},
-	{"minute", 60, 3600},
-	{"hour", 3600, 86400},
-	{"day", 86400, 30 * 86400},
-	{"month", 30 * 86400, 365 * 86400},
-	{"year", 365 * 86400, math.Inf(1)},
-}
-
-// relativeWords are the en-US numeric:"auto" phrases for -1, 0 and 1.
-var relativeWords = map[string][3]string{
-	"second": {"1 second ago", "now", "in 1 second"},
-	"minute": {"1 minute ago", "this minute", "in 1 minute"},
-	"hour":   {"1 hour ago", "this hour", "in 1 hour"},
-	"day":    {"yesterday", "today", "tomorrow"},
-	"month":  {"last month", "this month", "next month"},
-	"year":   {"last year", "this year", "next year"},
+	{"second", 1, 60, [3]string{"1 second ago", "now", "in 1 second"}},
+	{"minute", 60, 3600, [3]string{"1 minute ago", "this minute", "in 1 minute"}},
+	{"hour", 3600, 86400, [3]string{"1 hour ago", "this hour", "in 1 hour"}},
+	{"day", 86400, 30 * 86400, [3]string{"yesterday", "today", "tomorrow"}},
+	{"month", 30 * 86400, 365 * 86400, [3]string{"last month", "this month", "next month"}},
+	{"year", 365 * 86400, math.MaxFloat64, [3]string{"last year", "this year", "next year"}},
 }
 
 // RelativeTime prints t relative to now in en-US with numeric "auto":
@@ -311,7 +304,7 @@ func RelativeTime(t, now time.Time) string {
 		}
 		n := math.Floor(diff/u.secs + 0.5)
 		if n >= -1 && n <= 1 {
-			return relativeWords[u.name][int(n)+1]
+			return u.words[int(n)+1]
 		}
 		count := formatFixed(math.Abs(n), 0, 0, 0)
 		if n < 0 {

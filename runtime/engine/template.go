@@ -30,10 +30,13 @@ type library struct {
 // Lua values only; each state gets its own tables and function objects.
 var curatedLibraries = sync.OnceValue(buildLibraries)
 
-// removedMembers are library members left out of every curated state
-// (SPEC §3.3); removedGlobals are the base library's.
-var removedMembers = map[string][]string{
-	lua.StringLibName: {"dump", "gfind", "__index"},
+// removedMembers are the members of library lib left out of every curated
+// state (SPEC §3.3); removedGlobals are the base library's.
+func removedMembers(lib string) []string {
+	if lib == lua.StringLibName {
+		return []string{"dump", "gfind", "__index"}
+	}
+	return nil
 }
 
 func buildLibraries() []library {
@@ -58,7 +61,7 @@ func buildLibraries() []library {
 	libs := []library{{name: "", members: members(g, removedGlobals)}}
 	for _, lib := range opens[1:] {
 		t := g.RawGetString(lib.name).(*lua.LTable)
-		libs = append(libs, library{name: lib.name, members: members(t, removedMembers[lib.name])})
+		libs = append(libs, library{name: lib.name, members: members(t, removedMembers(lib.name))})
 	}
 	return libs
 }
