@@ -12,7 +12,8 @@ import (
 // This file holds what the standard components share: attribute reading
 // with the ignored-value markers of SPEC §7.6, data binding, text
 // alignment and frame helpers. Each component lives in a components_*.go
-// file and appends itself to standardComponents from init.
+// file, listed by that file's table function (boxComponents and so on),
+// which standardComponents gathers when a registry is first needed.
 
 // kit is a component's view of its directive while it draws: attribute
 // readers that remember which values were ignored, so the component can
@@ -267,10 +268,6 @@ func truncate(s string, width int) string {
 
 // line is a one-span line.
 func line(text string, st ansi.Style) ansi.Line { return ansi.Line{{Text: text, Style: st}} }
-
-// register adds standard components; the component files call it from
-// init.
-func register(cs ...Component) { standardComponents = append(standardComponents, cs...) }
 
 // MissingPacks returns the packs a note's frontmatter `uses:` names for
 // which reg has no component (a pack's components are named

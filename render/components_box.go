@@ -7,22 +7,29 @@ import (
 	"github.com/markii/markii/sanitize"
 )
 
-func init() {
-	register(
-		Component{Name: "callout", Form: FormContainer, SelfSizing: true, Block: callout},
-		Component{Name: "card", Form: FormContainer, SelfSizing: true, Block: card},
-		Component{Name: "details", Form: FormContainer, Block: details},
-		Component{Name: "tabs", Form: FormContainer, Block: tabs},
-		Component{Name: "tab", Form: FormContainer, Block: tab},
-		Component{Name: "figure", Form: FormContainer, Block: figure},
-	)
+// boxComponents are the standard components drawn as boxes and sections.
+func boxComponents() []Component {
+	return []Component{
+		{Name: "callout", Form: FormContainer, SelfSizing: true, Block: callout},
+		{Name: "card", Form: FormContainer, SelfSizing: true, Block: card},
+		{Name: "details", Form: FormContainer, Block: details},
+		{Name: "tabs", Form: FormContainer, Block: tabs},
+		{Name: "tab", Form: FormContainer, Block: tab},
+		{Name: "figure", Form: FormContainer, Block: figure},
+	}
 }
 
-// calloutKinds are the callout types with their icon and label.
-var calloutKinds = map[string]struct{ icon, label string }{
-	"info":    {"ℹ", "Info"},
-	"warning": {"▲", "Warning"},
-	"danger":  {"✕", "Danger"},
+// calloutHead is the icon and label of a callout type.
+func calloutHead(kind string) string {
+	switch kind {
+	case "info":
+		return "ℹ Info"
+	case "warning":
+		return "▲ Warning"
+	case "danger":
+		return "✕ Danger"
+	}
+	return " "
 }
 
 // callout draws a colored aside: every line starts with a bar in the type's
@@ -44,7 +51,7 @@ func callout(c *Context) []ansi.Line {
 	default:
 		tone = k.st.Info
 	}
-	head := calloutKinds[kind].icon + " " + calloutKinds[kind].label
+	head := calloutHead(kind)
 	natural := 0
 	if c.Preset == PresetFit {
 		natural = 2 + max(ansi.Width(head), ansi.Width(title), c.measure(c.Blocks, max(c.Width-2, 1)))

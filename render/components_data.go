@@ -9,15 +9,16 @@ import (
 	"github.com/markii/markii/sanitize"
 )
 
-func init() {
-	register(
-		Component{Name: "rating", Form: FormLeaf, Block: rating},
-		Component{Name: "divider", Form: FormLeaf, SelfSizing: true, Block: divider},
-		Component{Name: "stat", Form: FormLeaf, Block: stat},
-		Component{Name: "progress", Form: FormLeaf, Block: progress},
-		Component{Name: "chart", Form: FormLeaf, Block: chart},
-		Component{Name: "table", Form: FormLeaf, SelfSizing: true, Block: table},
-	)
+// dataComponents are the standard components that draw data.
+func dataComponents() []Component {
+	return []Component{
+		{Name: "rating", Form: FormLeaf, Block: rating},
+		{Name: "divider", Form: FormLeaf, SelfSizing: true, Block: divider},
+		{Name: "stat", Form: FormLeaf, Block: stat},
+		{Name: "progress", Form: FormLeaf, Block: progress},
+		{Name: "chart", Form: FormLeaf, Block: chart},
+		{Name: "table", Form: FormLeaf, SelfSizing: true, Block: table},
+	}
 }
 
 // parseInt reads a string as JavaScript's parseInt(s, 10) does: leading
@@ -334,7 +335,7 @@ func capPoints(pts []chartPoint) []chartPoint {
 // round2 rounds to two decimals the way Math.round(x*100)/100 does.
 func round2(x float64) string { return valuefmt.NumberString(math.Floor(x*100+0.5) / 100) }
 
-var sparkLevels = []rune("▁▂▃▄▅▆▇█")
+var sparkLevels = [...]rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'}
 
 // chart draws a sparkline (`min ▁▂▃ max`) or one bar per point, with the
 // data's state suffix; without points it shows a dim `no data`.

@@ -4,12 +4,13 @@ import (
 	"github.com/markii/markii/ansi"
 )
 
-func init() {
-	register(
-		Component{Name: "badge", Form: FormInline, Inline: badge},
-		Component{Name: "kbd", Form: FormInline, Inline: kbd},
-		Component{Name: "value", Form: FormInline, Inline: valueRef},
-	)
+// inlineComponents are the standard components drawn inside a line.
+func inlineComponents() []Component {
+	return []Component{
+		{Name: "badge", Form: FormInline, Inline: badge},
+		{Name: "kbd", Form: FormInline, Inline: kbd},
+		{Name: "value", Form: FormInline, Inline: valueRef},
+	}
 }
 
 // badge draws a pill: ` label ` in inverse video of the variant's color,

@@ -7,18 +7,19 @@ import (
 	"github.com/markii/markii/ansi"
 )
 
-func init() {
-	register(
-		Component{Name: "row", Form: FormContainer, Block: row},
-		Component{Name: "cell", Form: FormContainer, Block: cell},
-		Component{Name: "center", Form: FormContainer, SelfSizing: true, Block: alignWrapper("center")},
-		Component{Name: "left", Form: FormContainer, SelfSizing: true, Block: alignWrapper("left")},
-		Component{Name: "right", Form: FormContainer, SelfSizing: true, Block: alignWrapper("right")},
-		Component{Name: "wide", Form: FormContainer, Block: widthWrapper(PresetWide)},
-		Component{Name: "full", Form: FormContainer, Block: widthWrapper(PresetFull)},
-		Component{Name: "narrow", Form: FormContainer, Block: widthWrapper(PresetNarrow)},
-		Component{Name: "fit", Form: FormContainer, Block: widthWrapper(PresetFit)},
-	)
+// layoutComponents are the standard components that arrange other blocks.
+func layoutComponents() []Component {
+	return []Component{
+		{Name: "row", Form: FormContainer, Block: row},
+		{Name: "cell", Form: FormContainer, Block: cell},
+		{Name: "center", Form: FormContainer, SelfSizing: true, Block: alignWrapper("center")},
+		{Name: "left", Form: FormContainer, SelfSizing: true, Block: alignWrapper("left")},
+		{Name: "right", Form: FormContainer, SelfSizing: true, Block: alignWrapper("right")},
+		{Name: "wide", Form: FormContainer, Block: widthWrapper(PresetWide)},
+		{Name: "full", Form: FormContainer, Block: widthWrapper(PresetFull)},
+		{Name: "narrow", Form: FormContainer, Block: widthWrapper(PresetNarrow)},
+		{Name: "fit", Form: FormContainer, Block: widthWrapper(PresetFit)},
+	}
 }
 
 // minRowWidth is the width below which a row stacks its cells.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/markii/markii/ansi"
@@ -52,6 +53,17 @@ func NewRegistry() *Registry {
 // component without a name, with a form that is not one of the three, or
 // without the render function its form needs.
 func (r *Registry) Register(c Component) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	cc := c
+	r.components[c.Name] = &cc
+	return nil
+}
+
+// check reports what makes c unusable: no name, a form that is not one of
+// the three, or no render function for its form.
+func (c *Component) check() error {
 	if c.Name == "" {
 		return fmt.Errorf("component has no name")
 	}
@@ -67,8 +79,6 @@ func (r *Registry) Register(c Component) error {
 	default:
 		return fmt.Errorf("component %q has an unknown form %d", c.Name, int(c.Form))
 	}
-	cc := c
-	r.components[c.Name] = &cc
 	return nil
 }
 
@@ -112,10 +122,13 @@ func (r *Registry) Lookup(name string) (c *Component, preset Attrs, target strin
 // Len returns the number of registered components.
 func (r *Registry) Len() int { return len(r.components) }
 
-// standardComponents is the table of the standard component set (SPEC §2).
-// The files that implement the components append to it from their init
-// functions; StandardRegistry registers every entry.
-var standardComponents []Component
+// standardComponents returns the table of the standard component set
+// (SPEC §2), gathered from the files that implement the components. It is
+// built when a registry is made, not at process start, so a process that
+// lays out no note pays nothing for it.
+func standardComponents() []Component {
+	return slices.Concat(boxComponents(), dataComponents(), inlineComponents(), layoutComponents())
+}
 
 var (
 	standardOnce sync.Once
@@ -133,7 +146,15 @@ func StandardRegistry() *Registry {
 // NewStandardRegistry returns a new registry holding the standard
 // components, to which a program embedding markii may add its own.
 func NewStandardRegistry() *Registry {
-	r := NewRegistry()
-	r.MustRegister(standardComponents...)
+	table := standardComponents()
+	r := &Registry{components: make(map[string]*Component, len(table)), aliases: map[string]alias{}}
+	// The table is this registry's own, so its entries are registered in
+	// place rather than copied one allocation at a time.
+	for i := range table {
+		if err := table[i].check(); err != nil {
+			panic("render: " + err.Error())
+		}
+		r.components[table[i].Name] = &table[i]
+	}
 	return r
 }

@@ -183,7 +183,7 @@ func TestOptionsRegistryDefaultsToStandard(t *testing.T) {
 	if NewStandardRegistry() == StandardRegistry() {
 		t.Fatal("NewStandardRegistry returned the shared registry")
 	}
-	if got, want := NewStandardRegistry().Len(), len(standardComponents); got != want {
+	if got, want := NewStandardRegistry().Len(), len(standardComponents()); got != want {
 		t.Fatalf("standard registry has %d components, table has %d", got, want)
 	}
 }

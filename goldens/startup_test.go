@@ -1,0 +1,50 @@
+package goldens
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// startupFreePackages build their tables on first use, or keep them as
+// constants the linker lays out, so their package init allocates nothing.
+// Every markii process runs every package's init, the script worker
+// included, whatever command it serves.
+var startupFreePackages = [...]string{
+	"github.com/markii/markii/ansi",
+	"github.com/markii/markii/render",
+	"github.com/markii/markii/render/highlight",
+	"github.com/markii/markii/render/valuefmt",
+	"github.com/markii/markii/runtime/grants",
+	"github.com/markii/markii/runtime/pack",
+	"github.com/markii/markii/sanitize",
+	"github.com/markii/markii/theme",
+}
+
+// TestPackageInitsAllocateNothing builds markii and reads the Go runtime's
+// init trace of `markii --version`. Allocation counts, unlike init times,
+// do not depend on how busy the machine is.
+func TestPackageInitsAllocateNothing(t *testing.T) {
+	cmd := exec.Command(markiiBinary(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("markii --version: %v\n%s", err, out)
+	}
+	line := regexp.MustCompile(`(?m)^init (\S+) @\S+ ms, \S+ ms clock, (\d+) bytes, (\d+) allocs$`)
+	allocs := map[string]int{}
+	for _, m := range line.FindAllStringSubmatch(string(out), -1) {
+		n, _ := strconv.Atoi(m[3])
+		allocs[m[1]] = n
+	}
+	if _, ok := allocs["github.com/markii/markii/cli"]; !ok {
+		t.Fatalf("no init trace for markii's cli package in:\n%s", out)
+	}
+	for _, pkg := range startupFreePackages {
+		if n := allocs[pkg]; n != 0 {
+			t.Errorf("init of %s makes %d allocations; build its tables on first use", pkg, n)
+		}
+	}
+}
