@@ -71,7 +71,9 @@ func (s *spanSlab) line(n int) ansi.Line {
 		return make(ansi.Line, 0, n)
 	}
 	if len(s.buf)+n > cap(s.buf) {
-		s.buf = make([]ansi.Span, 0, 2048)
+		// Blocks grow from small to large, so a short note does not
+		// touch memory it never fills.
+		s.buf = make([]ansi.Span, 0, min(max(2*cap(s.buf), 128), 2048))
 	}
 	start := len(s.buf)
 	s.buf = s.buf[:start+n]
