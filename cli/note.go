@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -96,10 +97,13 @@ func readNoteFile(path string) ([]byte, error) {
 	if info.Size() > maxNoteBytes {
 		return nil, fmt.Errorf("it is %d bytes, over the %d MiB limit for a note", info.Size(), maxNoteBytes>>20)
 	}
-	src, err := io.ReadAll(io.LimitReader(f, maxNoteBytes+1))
-	if err != nil {
+	// Sized from the file, so a long note is read into one buffer rather
+	// than copied through ever larger ones.
+	buf := bytes.NewBuffer(make([]byte, 0, info.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxNoteBytes+1)); err != nil {
 		return nil, errors.New(osReason(err))
 	}
+	src := buf.Bytes()
 	if len(src) > maxNoteBytes {
 		return nil, fmt.Errorf("it grew over the %d MiB limit for a note while being read", maxNoteBytes>>20)
 	}
