@@ -9,8 +9,9 @@ import (
 	"github.com/markii/markii/theme"
 )
 
-// colorChoices are the values of --color.
-var colorChoices = []string{"auto", "never", "16", "256", "truecolor"}
+// colorChoices are the values of --color; none, the color level's own
+// name, is a synonym of never.
+var colorChoices = []string{"auto", "never", "none", "16", "256", "truecolor"}
 
 // colorLevel turns a --color value into a level. "auto" follows SPEC §7.1
 // in order: NO_COLOR set and non-empty → none; FORCE_COLOR 0 → none, 1 or
@@ -20,7 +21,7 @@ var colorChoices = []string{"auto", "never", "16", "256", "truecolor"}
 // way the environment is read.
 func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.Level {
 	switch choice {
-	case "never":
+	case "never", "none":
 		return ansi.None
 	case "16":
 		return ansi.Color16

@@ -15,6 +15,7 @@ func TestColorLevel(t *testing.T) {
 		want   ansi.Level
 	}{
 		{"explicit never ignores env", "never", map[string]string{"FORCE_COLOR": "3"}, true, ansi.None},
+		{"none is never", "none", map[string]string{"COLORTERM": "truecolor"}, true, ansi.None},
 		{"explicit 16", "16", map[string]string{"NO_COLOR": "1"}, false, ansi.Color16},
 		{"explicit 256", "256", nil, false, ansi.Color256},
 		{"explicit truecolor", "truecolor", map[string]string{"TERM": "dumb"}, false, ansi.TrueColor},
