@@ -33,7 +33,7 @@ func parseInt(s string) (int, bool) {
 	}
 	n, digits := 0, 0
 	for digits < len(s) && s[digits] >= '0' && s[digits] <= '9' {
-		if n < 1<<40 {
+		if n < min(1<<40, math.MaxInt/10) {
 			n = n*10 + int(s[digits]-'0')
 		}
 		digits++
