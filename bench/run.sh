@@ -11,7 +11,8 @@
 #   RUNS_SMALL=20 RUNS_MEDIUM=10 RUNS_LARGE=5 bench/run.sh
 #   SKIP_GLAMOUR_LARGE=1 bench/run.sh   # glamour on 10 MB takes ~30 s a run
 #
-# It installs lowdown and GNU time with apt-get when they are missing.
+# It installs lowdown, hyperfine and GNU time with apt-get when they are
+# missing.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,6 +35,9 @@ need_apt() {
 	fi
 }
 command -v lowdown >/dev/null 2>&1 || need_apt lowdown
+# hyperfine times a command without a shell in between; the shell-loop
+# fallback below adds a process start to every run.
+command -v hyperfine >/dev/null 2>&1 || (need_apt hyperfine) || true
 [ -x /usr/bin/time ] || need_apt time
 
 echo "building markii and the peers…" >&2
