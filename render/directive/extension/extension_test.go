@@ -1,19 +1,20 @@
-package directive
+package extension
 
 import (
 	"testing"
 
+	"github.com/markii/markii/render/directive"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 )
 
 // TestExtension parses with a plain goldmark instance extended by
-// Extension and checks the directive nodes and their source positions.
+// Directives and checks the directive nodes and their source positions.
 func TestExtension(t *testing.T) {
 	src := []byte(":::note{a=1}\nHi :b[x]{k=v} there\n\n::leaf[L]\n:::\n")
-	root := goldmark.New(goldmark.WithExtensions(Extension)).Parser().Parse(text.NewReader(src))
-	c, ok := root.FirstChild().(*Container)
+	root := goldmark.New(goldmark.WithExtensions(Directives)).Parser().Parse(text.NewReader(src))
+	c, ok := root.FirstChild().(*directive.Container)
 	if !ok {
 		t.Fatalf("first child is %T", root.FirstChild())
 	}
@@ -22,16 +23,16 @@ func TestExtension(t *testing.T) {
 		t.Errorf("container %+v", c)
 	}
 	para := c.FirstChild()
-	var in *Inline
+	var in *directive.Inline
 	for n := para.FirstChild(); n != nil; n = n.NextSibling() {
-		if d, ok := n.(*Inline); ok {
+		if d, ok := n.(*directive.Inline); ok {
 			in = d
 		}
 	}
 	if in == nil || string(src[in.Start:in.Stop]) != ":b[x]{k=v}" || string(src[in.LabelStart:in.LabelStop]) != "x" {
 		t.Fatalf("inline directive %+v", in)
 	}
-	leaf, ok := para.NextSibling().(*Leaf)
+	leaf, ok := para.NextSibling().(*directive.Leaf)
 	if !ok || leaf.Name != "leaf" || string(src[leaf.Start:leaf.Stop]) != "::leaf[L]" {
 		t.Fatalf("leaf %+v", para.NextSibling())
 	}
