@@ -35,9 +35,10 @@ const maxChunkFrames = 32
 //
 // The body is cut only at a blank line followed by an unindented line that
 // ends every open block: outside fenced code and container directives, and
-// not before a list item. A note with link reference definitions (which
-// are document-wide) or raw HTML blocks (which can span blank lines) is
-// parsed whole.
+// not before a list item. A note with raw HTML blocks (which can span blank
+// lines) is parsed whole. Link reference definitions are document-wide: the
+// pieces that may hold one are parsed once first to collect them, and
+// every piece is then parsed knowing them all, first definition first.
 func ParseChunks(src []byte, fn func(doc *Document) error) error {
 	return parseChunks(src, chunkMin, fn)
 }
@@ -60,7 +61,36 @@ func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
 		pieces = append(pieces, body[start:end])
 		start = end
 	}
-	return parseAhead(pieces, front, fn)
+	return parseAhead(pieces, documentReferences(pieces), front, fn)
+}
+
+// documentReferences returns the link reference definitions of a note cut
+// into pieces, in document order; nil for a note in one piece, which
+// needs no help to see its own.
+func documentReferences(pieces [][]byte) []parser.Reference {
+	if len(pieces) < 2 {
+		return nil
+	}
+	var refs []parser.Reference
+	for _, piece := range pieces {
+		if bytes.Contains(piece, []byte("]:")) {
+			refs = append(refs, pieceReferences(piece)...)
+		}
+	}
+	return refs
+}
+
+// pieceReferences parses piece alone and returns the link reference
+// definitions it holds; none when the parse fails.
+func pieceReferences(piece []byte) (refs []parser.Reference) {
+	defer func() {
+		if recover() != nil {
+			refs = nil
+		}
+	}()
+	pc := parser.NewContext()
+	markdown().Parse(text.NewReader(piece), parser.WithContext(pc))
+	return pc.References()
 }
 
 // parseAhead parses pieces on up to GOMAXPROCS goroutines, a few pieces
@@ -70,11 +100,11 @@ func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
 // number of pieces is parsed but not yet handed over, which keeps a long
 // note's memory small. It returns the first error fn returns, once every
 // parse it started has ended.
-func parseAhead(pieces [][]byte, front *Frontmatter, fn func(doc *Document) error) error {
+func parseAhead(pieces [][]byte, refs []parser.Reference, front *Frontmatter, fn func(doc *Document) error) error {
 	ahead := min(runtime.GOMAXPROCS(0), maxParseAhead)
 	if len(pieces) == 1 || ahead < 2 {
 		for i, piece := range pieces {
-			doc := parseChunk(piece)
+			doc := parseChunk(piece, refs)
 			if i == 0 {
 				doc.Frontmatter = front
 			}
@@ -104,7 +134,7 @@ func parseAhead(pieces [][]byte, front *Frontmatter, fn func(doc *Document) erro
 			parses.Add(1)
 			go func() {
 				defer parses.Done()
-				docs[i] <- parseChunk(piece)
+				docs[i] <- parseChunk(piece, refs)
 			}()
 		}
 	}()
@@ -122,15 +152,19 @@ func parseAhead(pieces [][]byte, front *Frontmatter, fn func(doc *Document) erro
 	return nil
 }
 
-// parseChunk parses one run of top-level blocks of a note's body. Like
-// Parse it never fails: a parser defect shows the run as plain text.
-func parseChunk(body []byte) (doc *Document) {
+// parseChunk parses one run of top-level blocks of a note's body, knowing
+// the note's link reference definitions refs. Like Parse it never fails: a
+// parser defect shows the run as plain text.
+func parseChunk(body []byte, refs []parser.Reference) (doc *Document) {
 	defer func() {
 		if recover() != nil {
 			doc = &Document{Blocks: []Block{&CodeBlock{Text: sanitize.Pre(string(body))}}}
 		}
 	}()
 	pc := parser.NewContext()
+	for _, r := range refs {
+		pc.AddReference(r)
+	}
 	root := markdown().Parse(text.NewReader(body), parser.WithContext(pc))
 	doc = &Document{Flattened: pc.Get(depthHitKey) != nil}
 	c := &converter{src: body, doc: doc}
@@ -149,7 +183,7 @@ type chunkFrame struct {
 // least min bytes that goldmark parses into the same top-level blocks as
 // the whole body, or nil when the body must be parsed whole.
 func chunkCuts(body []byte, min int) []int {
-	if len(body) < 2*min || bytes.Contains(body, []byte("]:")) {
+	if len(body) < 2*min {
 		return nil
 	}
 	var cuts []int

@@ -140,12 +140,39 @@ func TestParseChunksMatchesWholeParseOnRandomNotes(t *testing.T) {
 	}
 }
 
+// TestParseChunksSeeEveryReferenceDefinition: a reference used pieces
+// before or after its definition resolves as in a whole parse, and the
+// first of two definitions of a label wins.
+func TestParseChunksSeeEveryReferenceDefinition(t *testing.T) {
+	filler := strings.Repeat("Some words to fill a piece of the note.\n\n", 40)
+	src := []byte("See [early] and [twice] and [Late One].\n\n" + filler +
+		"[twice]: https://first.example/\n\n" + filler +
+		"[early]: https://early.example/ \"Early\"\n[late one]: <https://late.example/>\n\n" + filler +
+		"[twice]: https://second.example/\n\nAnd [early] again, [missing] stays text.\n")
+	want := streamWhole(t, src, chunkOptions())
+	got, chunks := streamChunked(t, src, chunkOptions(), 1<<10)
+	if chunks < 4 {
+		t.Fatalf("the note was cut into %d chunks, want at least 4", chunks)
+	}
+	if got != want {
+		t.Fatalf("chunked render differs from the whole parse:\n%s\nwant:\n%s", got, want)
+	}
+	for _, url := range []string{"https://early.example/", "https://first.example/", "https://late.example/"} {
+		if !strings.Contains(got, url) {
+			t.Errorf("the render does not link %s", url)
+		}
+	}
+	if strings.Contains(got, "second.example") {
+		t.Error("the second definition of [twice] won over the first")
+	}
+}
+
 func TestChunkCutsRefuseDocumentWideConstructs(t *testing.T) {
 	body := []byte(strings.Repeat("para\n\n", 100))
 	if len(chunkCuts(body, 1)) == 0 {
 		t.Fatal("plain paragraphs should be cut")
 	}
-	for _, extra := range []string{"[a]: /b\n", "<div>\n", "  ```\n"} {
+	for _, extra := range []string{"<div>\n", "  ```\n"} {
 		if cuts := chunkCuts(append([]byte(extra), body...), 1); cuts != nil {
 			t.Errorf("a note with %q was cut %d times; it must be parsed whole", extra, len(cuts))
 		}
