@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/markii/markii/render/directive"
@@ -35,8 +36,8 @@ const maxChunkFrames = 32
 //
 // The body is cut only at a blank line followed by an unindented line that
 // ends every open block: outside fenced code and container directives, and
-// not before a list item. A note with raw HTML blocks (which can span blank
-// lines) is parsed whole. Link reference definitions are document-wide: the
+// not before a list item. A note with a raw HTML block of a kind that can
+// span blank lines (a comment, say) is parsed whole. Link reference definitions are document-wide: the
 // pieces that may hold one are parsed once first to collect them, and
 // every piece is then parsed knowing them all, first definition first.
 func ParseChunks(src []byte, fn func(doc *Document) error) error {
@@ -189,6 +190,12 @@ func chunkCuts(body []byte, min int) []int {
 	var cuts []int
 	var frames []chunkFrame
 	last, prevBlank := 0, false
+	// mayBeHTML is set from a line starting with '<' to the next blank
+	// line: those lines are either a raw HTML block or a paragraph, and
+	// the scanner cannot tell which. Both end at the blank line; until
+	// then a line that would open a fence or a container (content in one
+	// reading, a new block in the other) makes the note be parsed whole.
+	mayBeHTML := false
 	for at := 0; at < len(body); {
 		end := at + indexNewline(body[at:]) + 1
 		if end <= at {
@@ -205,10 +212,18 @@ func chunkCuts(body []byte, min int) []int {
 			last = at
 		}
 		prevBlank = blank
+		if blank {
+			mayBeHTML = false
+		}
 		if indent < 4 && indent < len(line) && line[indent] != '\t' {
+			open := len(frames)
+			inCode := open > 0 && frames[open-1].fence != ':'
 			var ok bool
-			if frames, ok = scanChunkLine(frames, line, indent); !ok {
+			if frames, ok = scanChunkLine(frames, line, indent); !ok || mayBeHTML && len(frames) > open {
 				return nil
+			}
+			if !inCode && line[indent] == '<' {
+				mayBeHTML = true
 			}
 		}
 		at = end
@@ -253,9 +268,35 @@ func scanChunkLine(frames []chunkFrame, line []byte, indent int) ([]chunkFrame, 
 		}
 		frames = append(frames, chunkFrame{fence: ':', n: n})
 	case '<':
-		return nil, false
+		if spansBlankLines(rest) {
+			return nil, false
+		}
 	}
 	return frames, len(frames) <= maxChunkFrames
+}
+
+// spansBlankLines reports whether a line starting with '<' may open one of
+// the raw HTML blocks that run on past blank lines (CommonMark kinds 1-5:
+// script, pre, style and textarea elements, comments, processing
+// instructions, declarations and CDATA). The other kinds end at a blank
+// line, like a paragraph, so a note may be cut after them.
+func spansBlankLines(line []byte) bool {
+	rest := line[1:]
+	if len(rest) > 0 && (rest[0] == '!' || rest[0] == '?') {
+		return true
+	}
+	for _, tag := range []string{"script", "pre", "style", "textarea"} {
+		if len(rest) >= len(tag) && strings.EqualFold(string(rest[:len(tag)]), tag) {
+			if len(rest) == len(tag) {
+				return true
+			}
+			switch rest[len(tag)] {
+			case ' ', '\t', '>', '\n', '\r', '/':
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fenceRun counts the leading bytes of b equal to c.
