@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -119,9 +120,10 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	}
 	v := &manifestValidator{m: &Manifest{Document: DefaultDocument}}
 	v.run(fields)
-	if len(v.problems) > 0 {
-		return nil, &ManifestError{v.problems}
+	if len(v.Problems) > 0 {
+		return nil, &ManifestError{v.Problems}
 	}
+	v.m.Warnings = v.Warnings
 	return v.m, nil
 }
 
@@ -162,25 +164,35 @@ func ObjectFields(data []byte) (map[string]json.RawMessage, error) {
 	return fields, nil
 }
 
+// Findings collects what a manifest check found: problems, which reject
+// the manifest, and warnings, which it keeps. The bundle and pack
+// manifest validators share it.
+type Findings struct {
+	Problems []string
+	Warnings []string
+}
+
+// Fail records a problem.
+func (f *Findings) Fail(format string, a ...any) {
+	f.Problems = append(f.Problems, fmt.Sprintf(format, a...))
+}
+
+// Warn records a warning.
+func (f *Findings) Warn(format string, a ...any) {
+	f.Warnings = append(f.Warnings, fmt.Sprintf(format, a...))
+}
+
 type manifestValidator struct {
-	m        *Manifest
-	problems []string
-}
-
-func (v *manifestValidator) fail(format string, a ...any) {
-	v.problems = append(v.problems, fmt.Sprintf(format, a...))
-}
-
-func (v *manifestValidator) warn(format string, a ...any) {
-	v.m.Warnings = append(v.m.Warnings, fmt.Sprintf(format, a...))
+	Findings
+	m *Manifest
 }
 
 func (v *manifestValidator) run(fields map[string]json.RawMessage) {
-	for _, k := range sortedKeys(fields) {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		switch k {
 		case "spec", "mark", "permissions", "uses", "document":
 		default:
-			v.warn("%s has an unknown key %s", ManifestName, quote(k))
+			v.Warn("%s has an unknown key %s", ManifestName, quote(k))
 		}
 	}
 	v.spec(fields)
@@ -202,16 +214,16 @@ func (v *manifestValidator) spec(fields map[string]json.RawMessage) {
 		raw, ok = fields["mark"]
 		name = "mark"
 		if ok {
-			v.warn("%s uses the legacy key \"mark\"; write \"spec\" instead", ManifestName)
+			v.Warn("%s uses the legacy key \"mark\"; write \"spec\" instead", ManifestName)
 		}
 	}
 	if !ok {
-		v.fail("\"spec\" is missing (a version such as \"0.1.0\")")
+		v.Fail("\"spec\" is missing (a version such as \"0.1.0\")")
 		return
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil || !semverPattern().MatchString(s) {
-		v.fail("%q must be a version string such as \"0.1.0\"", name)
+		v.Fail("%q must be a version string such as \"0.1.0\"", name)
 		return
 	}
 	v.m.Spec = s
@@ -220,10 +232,10 @@ func (v *manifestValidator) spec(fields map[string]json.RawMessage) {
 func (v *manifestValidator) permissions(raw json.RawMessage) {
 	var perms map[string]json.RawMessage
 	if json.Unmarshal(raw, &perms) != nil || perms == nil {
-		v.fail("\"permissions\" must be an object")
+		v.Fail("\"permissions\" must be an object")
 		return
 	}
-	for _, k := range sortedKeys(perms) {
+	for _, k := range slices.Sorted(maps.Keys(perms)) {
 		val := perms[k]
 		switch k {
 		case "net":
@@ -231,7 +243,7 @@ func (v *manifestValidator) permissions(raw json.RawMessage) {
 		case "bundle":
 			v.bundle(val)
 		default:
-			v.warn("%s has an unknown key permissions.%s", ManifestName, quote(k))
+			v.Warn("%s has an unknown key permissions.%s", ManifestName, quote(k))
 		}
 	}
 }
@@ -239,20 +251,20 @@ func (v *manifestValidator) permissions(raw json.RawMessage) {
 func (v *manifestValidator) net(raw json.RawMessage) {
 	var flat []json.RawMessage
 	if json.Unmarshal(raw, &flat) == nil && flat != nil {
-		v.warn("permissions.net is a list; write {\"get\": [...], \"post\": [...]} instead")
+		v.Warn("permissions.net is a list; write {\"get\": [...], \"post\": [...]} instead")
 		v.m.NetGet = v.hosts("permissions.net", flat)
 		return
 	}
 	var byMethod map[string]json.RawMessage
 	if json.Unmarshal(raw, &byMethod) != nil || byMethod == nil {
-		v.fail("permissions.net must be an object with \"get\" and \"post\" lists of hostnames")
+		v.Fail("permissions.net must be an object with \"get\" and \"post\" lists of hostnames")
 		return
 	}
-	for _, k := range sortedKeys(byMethod) {
+	for _, k := range slices.Sorted(maps.Keys(byMethod)) {
 		val := byMethod[k]
 		var list []json.RawMessage
 		if json.Unmarshal(val, &list) != nil {
-			v.fail("permissions.net.%s must be a list of hostnames", safeKey(k))
+			v.Fail("permissions.net.%s must be a list of hostnames", safeKey(k))
 			continue
 		}
 		switch k {
@@ -261,7 +273,7 @@ func (v *manifestValidator) net(raw json.RawMessage) {
 		case "post":
 			v.m.NetPost = v.hosts("permissions.net.post", list)
 		default:
-			v.warn("%s has an unknown key permissions.net.%s", ManifestName, quote(k))
+			v.Warn("%s has an unknown key permissions.net.%s", ManifestName, quote(k))
 		}
 	}
 }
@@ -271,7 +283,7 @@ func (v *manifestValidator) hosts(where string, list []json.RawMessage) []string
 	for i, raw := range list {
 		var h string
 		if json.Unmarshal(raw, &h) != nil || !ValidHostname(h) {
-			v.fail("%s[%d] must be a bare hostname such as \"api.example.com\" (no scheme, port, path or wildcard)", where, i)
+			v.Fail("%s[%d] must be a bare hostname such as \"api.example.com\" (no scheme, port, path or wildcard)", where, i)
 			continue
 		}
 		out = append(out, strings.ToLower(h))
@@ -282,23 +294,23 @@ func (v *manifestValidator) hosts(where string, list []json.RawMessage) []string
 func (v *manifestValidator) bundle(raw json.RawMessage) {
 	var list []json.RawMessage
 	if json.Unmarshal(raw, &list) != nil {
-		v.fail("permissions.bundle must be a list such as [\"read\", \"write:.cache/\"]")
+		v.Fail("permissions.bundle must be a list such as [\"read\", \"write:.cache/\"]")
 		return
 	}
 	for i, item := range list {
 		var s string
 		if json.Unmarshal(item, &s) != nil {
-			v.fail("permissions.bundle[%d] must be \"read\" or \"write:.cache/\"", i)
+			v.Fail("permissions.bundle[%d] must be \"read\" or \"write:.cache/\"", i)
 			continue
 		}
 		g := Grant(s)
 		switch s {
 		case string(GrantRead), string(GrantWriteCache):
 		case legacyWriteCache:
-			v.warn("permissions.bundle uses the legacy spelling \"write:cache/\"; write \"write:.cache/\" instead")
+			v.Warn("permissions.bundle uses the legacy spelling \"write:cache/\"; write \"write:.cache/\" instead")
 			g = GrantWriteCache
 		default:
-			v.fail("permissions.bundle[%d] %s is not a bundle permission (use \"read\" or \"write:.cache/\")", i, quote(s))
+			v.Fail("permissions.bundle[%d] %s is not a bundle permission (use \"read\" or \"write:.cache/\")", i, quote(s))
 			continue
 		}
 		if !v.m.Declares(g) {
@@ -310,14 +322,14 @@ func (v *manifestValidator) bundle(raw json.RawMessage) {
 func (v *manifestValidator) names(where string, raw json.RawMessage) []string {
 	var list []json.RawMessage
 	if json.Unmarshal(raw, &list) != nil {
-		v.fail("%q must be a list of pack names", where)
+		v.Fail("%q must be a list of pack names", where)
 		return nil
 	}
 	var out []string
 	for i, item := range list {
 		var s string
 		if json.Unmarshal(item, &s) != nil || !packNamePattern().MatchString(s) {
-			v.fail("%s[%d] must be a pack name such as \"charts\"", where, i)
+			v.Fail("%s[%d] must be a pack name such as \"charts\"", where, i)
 			continue
 		}
 		out = append(out, s)
@@ -328,22 +340,22 @@ func (v *manifestValidator) names(where string, raw json.RawMessage) []string {
 func (v *manifestValidator) document(raw json.RawMessage) {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		v.fail("\"document\" must be a bundle-relative path string")
+		v.Fail("\"document\" must be a bundle-relative path string")
 		return
 	}
 	clean, err := CleanPath(s)
 	if err != nil {
 		var pe *PathError
 		errors.As(err, &pe)
-		v.fail("\"document\" %s is refused: %s", quote(s), pe.Reason)
+		v.Fail("\"document\" %s is refused: %s", quote(s), pe.Reason)
 		return
 	}
 	switch {
 	case clean == ManifestName:
-		v.fail("\"document\" cannot be %s", ManifestName)
+		v.Fail("\"document\" cannot be %s", ManifestName)
 		return
 	case firstSegment(clean) == CacheDir:
-		v.fail("\"document\" cannot live in %s/", CacheDir)
+		v.Fail("\"document\" cannot live in %s/", CacheDir)
 		return
 	}
 	v.m.Document = clean
@@ -356,13 +368,4 @@ func safeKey(k string) string {
 		return k
 	}
 	return q
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -8,7 +8,8 @@ package pack
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,56 +133,40 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	}
 	v := &validator{m: &Manifest{Components: map[string]Component{}}}
 	v.run(fields)
-	if len(v.problems) > 0 {
-		return nil, &ManifestError{v.problems}
+	if len(v.Problems) > 0 {
+		return nil, &ManifestError{v.Problems}
 	}
+	v.m.Warnings = v.Warnings
 	return v.m, nil
 }
 
 type validator struct {
-	m        *Manifest
-	problems []string
-}
-
-func (v *validator) fail(format string, a ...any) {
-	v.problems = append(v.problems, fmt.Sprintf(format, a...))
-}
-
-func (v *validator) warn(format string, a ...any) {
-	v.m.Warnings = append(v.m.Warnings, fmt.Sprintf(format, a...))
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	bundle.Findings
+	m *Manifest
 }
 
 func (v *validator) run(fields map[string]json.RawMessage) {
-	for _, k := range sortedKeys(fields) {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		switch k {
 		case "name", "engine", "version", "components":
 		default:
-			v.warn("%s has an unknown key %s", ManifestName, strconv.Quote(k))
+			v.Warn("%s has an unknown key %s", ManifestName, strconv.Quote(k))
 		}
 	}
 	var name string
 	if json.Unmarshal(fields["name"], &name) != nil || !ValidName(name) {
-		v.fail(`"name" must be a lowercase-kebab pack name such as "charts" (no underscore; not scripts, assets or .cache)`)
+		v.Fail(`"name" must be a lowercase-kebab pack name such as "charts" (no underscore; not scripts, assets or .cache)`)
 	}
 	v.m.Name = name
 	var engine string
 	if json.Unmarshal(fields["engine"], &engine) != nil || strings.TrimSpace(engine) == "" {
-		v.fail(`"engine" must be a non-empty string`)
+		v.Fail(`"engine" must be a non-empty string`)
 	}
 	v.m.Engine = engine
 	if raw, ok := fields["version"]; ok {
 		var ver string
 		if json.Unmarshal(raw, &ver) != nil || !isVersion(ver) {
-			v.fail(`"version" must look like "1.2.3"`)
+			v.Fail(`"version" must look like "1.2.3"`)
 		}
 		v.m.Version = ver
 	}
@@ -191,21 +176,21 @@ func (v *validator) run(fields map[string]json.RawMessage) {
 func (v *validator) components(raw json.RawMessage) {
 	var comps map[string]json.RawMessage
 	if raw == nil || json.Unmarshal(raw, &comps) != nil || len(comps) == 0 {
-		v.fail(`"components" must be a non-empty object`)
+		v.Fail(`"components" must be a non-empty object`)
 		return
 	}
-	for _, local := range sortedKeys(comps) {
+	for _, local := range slices.Sorted(maps.Keys(comps)) {
 		where := "components." + local
 		if !isComponentName(local) {
 			where = "components[" + strconv.Quote(local) + "]"
-			v.fail("%s is not a component name (letters, digits, - and _)", where)
+			v.Fail("%s is not a component name (letters, digits, - and _)", where)
 			continue
 		}
 		c := Component{Name: local, Kind: "container"}
 		var src string
 		if json.Unmarshal(comps[local], &src) == nil {
 			if src == "" {
-				v.fail("%s must name a source file", where)
+				v.Fail("%s must name a source file", where)
 				continue
 			}
 			c.Source = src
@@ -214,7 +199,7 @@ func (v *validator) components(raw json.RawMessage) {
 		}
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(comps[local], &obj) != nil || obj == nil {
-			v.fail("%s must be a source path or an object with \"source\"", where)
+			v.Fail("%s must be a source path or an object with \"source\"", where)
 			continue
 		}
 		if v.component(where, obj, &c) {
@@ -225,22 +210,22 @@ func (v *validator) components(raw json.RawMessage) {
 
 func (v *validator) component(where string, obj map[string]json.RawMessage, c *Component) bool {
 	ok := true
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		raw := obj[k]
 		switch k {
 		case "source":
 			if json.Unmarshal(raw, &c.Source) != nil || c.Source == "" {
-				v.fail("%s.source must be a non-empty string", where)
+				v.Fail("%s.source must be a non-empty string", where)
 				ok = false
 			}
 		case "description":
 			if json.Unmarshal(raw, &c.Description) != nil {
-				v.fail("%s.description must be a string", where)
+				v.Fail("%s.description must be a string", where)
 				ok = false
 			}
 		case "kind":
 			if json.Unmarshal(raw, &c.Kind) != nil || (c.Kind != "inline" && c.Kind != "leaf" && c.Kind != "container") {
-				v.fail("%s.kind must be inline, leaf or container", where)
+				v.Fail("%s.kind must be inline, leaf or container", where)
 				ok = false
 			}
 		case "attributes":
@@ -248,11 +233,11 @@ func (v *validator) component(where string, obj map[string]json.RawMessage, c *C
 				ok = false
 			}
 		default:
-			v.warn("%s has an unknown key %s", where, strconv.Quote(k))
+			v.Warn("%s has an unknown key %s", where, strconv.Quote(k))
 		}
 	}
 	if c.Source == "" && ok {
-		v.fail("%s.source is missing", where)
+		v.Fail("%s.source is missing", where)
 		ok = false
 	}
 	return ok
@@ -267,12 +252,12 @@ func (v *validator) attributes(where string, raw json.RawMessage, c *Component) 
 		Default     *string   `json:"default"`
 	}
 	if json.Unmarshal(raw, &list) != nil {
-		v.fail("%s.attributes must be a list of {name, description?, required?, values?, default?}", where)
+		v.Fail("%s.attributes must be a list of {name, description?, required?, values?, default?}", where)
 		return false
 	}
 	for i, a := range list {
 		if a.Name == nil || *a.Name == "" {
-			v.fail("%s.attributes[%d].name is missing", where, i)
+			v.Fail("%s.attributes[%d].name is missing", where, i)
 			return false
 		}
 		attr := Attribute{Name: *a.Name}
