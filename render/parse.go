@@ -52,7 +52,7 @@ func markdown() parser.Parser {
 		markdownImpl = parser.NewParser(append([]parser.Option{
 			parser.WithBlockParsers(blocks...),
 			parser.WithInlineParsers(inlines...),
-			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+			parser.WithParagraphTransformers(util.Prioritized(linkRefDefinitions{}, 100)),
 		}, gfm.Options()...)...)
 	})
 	return markdownImpl
@@ -118,15 +118,67 @@ type converter struct {
 	doc *Document
 	// buf is scratch space for decoding.
 	buf []byte
+	// text is src as one string, made on first use: a run of text taken
+	// from the note unchanged is a substring of it, not a copy of its own.
+	text string
+
+	// inlineStack and blockStack hold the children being collected by
+	// every inlines and blocks call in progress, innermost last; each call
+	// copies its own out and cuts the stack back.
+	inlineStack []Inline
+	blockStack  []Block
+	cellStack   [][]Inline
+	attrStack   []Attr
+
+	inlineSlices sliceSlab[Inline]
+	blockSlices  sliceSlab[Block]
+	cellSlices   sliceSlab[[]Inline]
+	attrSlices   sliceSlab[Attr]
+
+	texts       slab[Text]
+	paragraphs  slab[Paragraph]
+	headings    slab[Heading]
+	codeBlocks  slab[CodeBlock]
+	quotes      slab[Quote]
+	lists       slab[List]
+	listItems   slab[ListItem]
+	tasks       slab[bool]
+	tables      slab[Table]
+	directives  slab[Directive]
+	emphases    slab[Emphasis]
+	strongs     slab[Strong]
+	strikes     slab[Strikethrough]
+	codeSpans   slab[CodeSpan]
+	links       slab[Link]
+	inlineDirs  slab[InlineDirective]
+	scriptNodes slab[ScriptBlock]
+}
+
+// source returns src[start:stop] as a string without copying it again.
+func (c *converter) source(start, stop int) string {
+	if len(c.text) != len(c.src) {
+		c.text = string(c.src)
+	}
+	return c.text[start:stop]
+}
+
+// newText returns a Text node holding s.
+func (c *converter) newText(s string) *Text {
+	t := c.texts.new()
+	t.Text = s
+	return t
 }
 
 func (c *converter) blocks(parent ast.Node, depth int) []Block {
-	var out []Block
+	mark := len(c.blockStack)
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
 		if b := c.block(n, depth); b != nil {
-			out = append(out, b)
+			c.blockStack = append(c.blockStack, b)
 		}
 	}
+	out := c.blockSlices.clone(c.blockStack[mark:])
+	clear(c.blockStack[mark:])
+	c.blockStack = c.blockStack[:mark]
 	return out
 }
 
@@ -137,27 +189,41 @@ func (c *converter) block(n ast.Node, depth int) Block {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
 		if content := c.inlines(n, depth+1); len(content) > 0 {
-			return &Paragraph{Content: content}
+			p := c.paragraphs.new()
+			p.Content = content
+			return p
 		}
 		return nil
 	case *ast.Heading:
-		return &Heading{Level: n.Level, Content: c.inlines(n, depth+1)}
+		h := c.headings.new()
+		h.Level, h.Content = n.Level, c.inlines(n, depth+1)
+		return h
 	case *ast.ThematicBreak:
 		return &ThematicBreak{}
 	case *ast.CodeBlock:
-		return &CodeBlock{Text: sanitize.Pre(strings.TrimSuffix(c.codeBody(n), "\n"))}
+		b := c.codeBlocks.new()
+		b.Text = sanitize.Pre(strings.TrimSuffix(c.codeBody(n), "\n"))
+		return b
 	case *ast.FencedCodeBlock:
 		return c.fenced(n)
 	case *ast.Blockquote:
-		return &Quote{Blocks: c.blocks(n, depth+1)}
+		q := c.quotes.new()
+		q.Blocks = c.blocks(n, depth+1)
+		return q
 	case *ast.List:
 		return c.list(n, depth)
 	case *extast.Table:
 		return c.table(n, depth)
 	case *directive.Container:
-		return &Directive{Name: n.Name, Form: FormContainer, Attrs: c.attrs(n.Attrs), Blocks: c.blocks(n, depth+1)}
+		d := c.directives.new()
+		d.Name, d.Form, d.Attrs = n.Name, FormContainer, c.attrs(n.Attrs)
+		d.Blocks = c.blocks(n, depth+1)
+		return d
 	case *directive.Leaf:
-		return &Directive{Name: n.Name, Form: FormLeaf, Attrs: c.attrs(n.Attrs), Label: c.inlines(n, depth+1)}
+		d := c.directives.new()
+		d.Name, d.Form, d.Attrs = n.Name, FormLeaf, c.attrs(n.Attrs)
+		d.Label = c.inlines(n, depth+1)
+		return d
 	case *ast.HTMLBlock:
 		return nil
 	}
@@ -181,6 +247,12 @@ func (c *converter) flattenBlock(n ast.Node) Block {
 // codeBody joins a code block's lines as written (tab padding restored).
 func (c *converter) codeBody(n ast.Node) string {
 	lines := n.Lines()
+	if lines.Len() == 0 {
+		return ""
+	}
+	if start, stop, ok := contiguous(lines); ok {
+		return c.source(start, stop)
+	}
 	var b strings.Builder
 	for i := 0; i < lines.Len(); i++ {
 		s := lines.At(i)
@@ -190,6 +262,21 @@ func (c *converter) codeBody(n ast.Node) string {
 		b.Write(c.src[s.Start:s.Stop])
 	}
 	return b.String()
+}
+
+// contiguous reports whether lines, as codeBody joins them, are the one
+// run src[start:stop] of the source.
+func contiguous(lines *text.Segments) (start, stop int, ok bool) {
+	first := lines.At(0)
+	start, stop = first.Start, first.Stop
+	for i := 0; i < lines.Len(); i++ {
+		s := lines.At(i)
+		if s.Padding != 0 || (i > 0 && s.Start != stop) {
+			return 0, 0, false
+		}
+		stop = s.Stop
+	}
+	return start, stop, true
 }
 
 // fenced converts a fenced code block: a runnable script when its info
@@ -206,7 +293,8 @@ func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
 	}
 	body := c.codeBody(n)
 	if m, ok := parseFenceMeta(meta); ok && m.hasName && validScriptName(m.name) {
-		s := &ScriptBlock{Name: m.name, Lang: lang, Src: m.src, HasSrc: m.hasSrc, Publish: m.publish, Source: body}
+		s := c.scriptNodes.new()
+		*s = ScriptBlock{Name: m.name, Lang: lang, Src: m.src, HasSrc: m.hasSrc, Publish: m.publish, Source: body}
 		label := lang
 		if m.hasSrc {
 			label = m.src
@@ -218,16 +306,20 @@ func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
 		c.doc.Scripts = append(c.doc.Scripts, s)
 		return s
 	}
-	return &CodeBlock{Lang: sanitize.Inline(lang), Text: sanitize.Pre(strings.TrimSuffix(body, "\n"))}
+	b := c.codeBlocks.new()
+	b.Lang, b.Text = sanitize.Inline(lang), sanitize.Pre(strings.TrimSuffix(body, "\n"))
+	return b
 }
 
 func (c *converter) list(n *ast.List, depth int) Block {
-	l := &List{Ordered: n.IsOrdered(), Start: n.Start, Tight: n.IsTight}
+	l := c.lists.new()
+	l.Ordered, l.Start, l.Tight = n.IsOrdered(), n.Start, n.IsTight
 	if n.IsOrdered() && n.Marker == ')' {
 		l.Delimiter = ')'
 	}
+	l.Items = make([]*ListItem, 0, n.ChildCount())
 	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
-		item := &ListItem{}
+		item := c.listItems.new()
 		if depth+1 >= MaxDepth {
 			if b := c.flattenBlock(it); b != nil {
 				item.Blocks = []Block{b}
@@ -235,8 +327,8 @@ func (c *converter) list(n *ast.List, depth int) Block {
 		} else {
 			if first := it.FirstChild(); first != nil {
 				if box, ok := first.FirstChild().(*extast.TaskCheckBox); ok {
-					checked := box.IsChecked
-					item.Task = &checked
+					item.Task = c.tasks.new()
+					*item.Task = box.IsChecked
 				}
 			}
 			item.Blocks = c.blocks(it, depth+2)
@@ -247,7 +339,8 @@ func (c *converter) list(n *ast.List, depth int) Block {
 }
 
 func (c *converter) table(n *extast.Table, depth int) Block {
-	t := &Table{}
+	t := c.tables.new()
+	t.Align = make([]Align, 0, len(n.Alignments))
 	for _, a := range n.Alignments {
 		switch a {
 		case extast.AlignLeft:
@@ -261,18 +354,25 @@ func (c *converter) table(n *extast.Table, depth int) Block {
 		}
 	}
 	cols := len(t.Align)
+	if rows := n.ChildCount() - 1; rows > 0 {
+		t.Rows = make([][][]Inline, 0, rows)
+	}
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
-		cells := make([][]Inline, 0, cols)
+		// Cells hold no tables, so the stack is never in use here.
+		cells := c.cellStack[:0]
 		for cell := r.FirstChild(); cell != nil && len(cells) < cols; cell = cell.NextSibling() {
 			cells = append(cells, c.inlines(cell, depth+1))
 		}
 		for len(cells) < cols {
 			cells = append(cells, nil)
 		}
+		row := c.cellSlices.clone(cells)
+		clear(cells)
+		c.cellStack = cells[:0]
 		if _, ok := r.(*extast.TableHeader); ok {
-			t.Header = cells
+			t.Header = row
 		} else {
-			t.Rows = append(t.Rows, cells)
+			t.Rows = append(t.Rows, row)
 		}
 	}
 	return t
@@ -285,7 +385,7 @@ func (c *converter) attrs(in []directive.Attr) Attrs {
 	if len(in) == 0 {
 		return nil
 	}
-	out := make(Attrs, 0, len(in))
+	out := c.attrStack[:0]
 	for _, a := range in {
 		v := a.Value
 		if strings.IndexByte(v, '&') >= 0 {
@@ -293,41 +393,63 @@ func (c *converter) attrs(in []directive.Attr) Attrs {
 		}
 		out = append(out, Attr{Key: sanitize.Inline(a.Key), Value: sanitize.Inline(v), Bare: a.Bare})
 	}
-	return out
+	attrs := c.attrSlices.clone(out)
+	clear(out)
+	c.attrStack = out[:0]
+	return attrs
 }
 
 // inlines converts parent's inline children, merging adjacent text.
 func (c *converter) inlines(parent ast.Node, depth int) []Inline {
-	var out []Inline
+	mark := len(c.inlineStack)
 	// pending reuses the converter's scratch buffer: it is always flushed
-	// before a nested call, which then starts from empty.
+	// before a nested call, which then starts from empty. While verbatim
+	// is set, pending equals src[from:to].
 	pending := c.buf[:0]
-	defer func() { c.buf = pending[:0] }()
+	verbatim, from, to := false, 0, 0
 	flush := func() {
 		if len(pending) > 0 {
-			out = append(out, &Text{Text: sanitize.Inline(string(pending))})
+			var s string
+			if verbatim {
+				s = c.source(from, to)
+			} else {
+				s = string(pending)
+			}
+			c.inlineStack = append(c.inlineStack, c.newText(sanitize.Inline(s)))
 			pending = pending[:0]
 		}
 	}
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n := n.(type) {
 		case *ast.Text:
-			v := n.Segment.Value(c.src)
-			if n.IsRaw() {
+			seg := n.Segment
+			v := seg.Value(c.src)
+			asIs := n.IsRaw() || !needsDecoding(v)
+			switch {
+			case len(pending) == 0:
+				verbatim, from = asIs && seg.Padding == 0 && !seg.ForceNewline, seg.Start
+			case !asIs || seg.Padding != 0 || seg.ForceNewline || seg.Start != to:
+				verbatim = false
+			}
+			to = seg.Stop
+			if asIs {
 				pending = append(pending, v...)
 			} else {
 				pending = appendDecoded(pending, v, true)
 			}
 			if n.HardLineBreak() {
 				flush()
-				out = append(out, &HardBreak{})
+				c.inlineStack = append(c.inlineStack, &HardBreak{})
 			} else if n.SoftLineBreak() {
 				flush()
-				out = append(out, &SoftBreak{})
+				c.inlineStack = append(c.inlineStack, &SoftBreak{})
 			}
 			continue
 		case *ast.String:
-			pending = append(pending, n.Value...)
+			if len(n.Value) > 0 {
+				verbatim = false
+				pending = append(pending, n.Value...)
+			}
 			continue
 		case *extast.TaskCheckBox:
 			// The list item carries the box; drop the blank that follows it.
@@ -342,11 +464,21 @@ func (c *converter) inlines(parent ast.Node, depth int) []Inline {
 		}
 		flush()
 		if in := c.inline(n, depth); in != nil {
-			out = append(out, in)
+			c.inlineStack = append(c.inlineStack, in)
 		}
 	}
 	flush()
+	c.buf = pending[:0]
+	out := c.inlineSlices.clone(c.inlineStack[mark:])
+	clear(c.inlineStack[mark:])
+	c.inlineStack = c.inlineStack[:mark]
 	return out
+}
+
+// needsDecoding reports whether appendDecoded could change b: only a
+// backslash escape or a character reference does.
+func needsDecoding(b []byte) bool {
+	return bytes.IndexByte(b, '&') >= 0 || bytes.IndexByte(b, '\\') >= 0
 }
 
 // inline converts one non-text inline node.
@@ -354,30 +486,32 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 	if depth >= MaxDepth {
 		c.doc.Flattened = true
 		if t := sanitize.Inline(string(c.plain(n, nil))); t != "" {
-			return &Text{Text: t}
+			return c.newText(t)
 		}
 		return nil
 	}
 	switch n := n.(type) {
 	case *ast.Emphasis:
 		if n.Level >= 2 {
-			return &Strong{Content: c.inlines(n, depth+1)}
+			s := c.strongs.new()
+			s.Content = c.inlines(n, depth+1)
+			return s
 		}
-		return &Emphasis{Content: c.inlines(n, depth+1)}
+		e := c.emphases.new()
+		e.Content = c.inlines(n, depth+1)
+		return e
 	case *extast.Strikethrough:
-		return &Strikethrough{Content: c.inlines(n, depth+1)}
+		s := c.strikes.new()
+		s.Content = c.inlines(n, depth+1)
+		return s
 	case *ast.CodeSpan:
-		var b []byte
-		for t := n.FirstChild(); t != nil; t = t.NextSibling() {
-			if s, ok := t.(*ast.Text); ok {
-				b = append(b, s.Segment.Value(c.src)...)
-			} else if s, ok := t.(*ast.String); ok {
-				b = append(b, s.Value...)
-			}
-		}
-		return &CodeSpan{Text: sanitize.Inline(string(b))}
+		cs := c.codeSpans.new()
+		cs.Text = sanitize.Inline(c.codeSpanText(n))
+		return cs
 	case *ast.Link:
-		return &Link{URL: c.url(n.Destination), Content: c.inlines(n, depth+1)}
+		l := c.links.new()
+		l.URL, l.Content = c.url(n.Destination), c.inlines(n, depth+1)
+		return l
 	case *ast.Image:
 		return &Image{URL: c.url(n.Destination), Alt: sanitize.Inline(string(c.plain(n, nil)))}
 	case *ast.AutoLink:
@@ -386,16 +520,41 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 			u = "mailto:" + u
 		}
 		label := sanitize.Inline(string(n.Label(c.src)))
-		return &Link{URL: sanitize.LinkURL(u), Auto: true, Content: []Inline{&Text{Text: label}}}
+		l := c.links.new()
+		l.URL, l.Auto = sanitize.LinkURL(u), true
+		l.Content = c.inlineSlices.clone([]Inline{c.newText(label)})
+		return l
 	case *directive.Inline:
-		return &InlineDirective{Name: n.Name, Attrs: c.attrs(n.Attrs), Content: c.inlines(n, depth+1)}
+		d := c.inlineDirs.new()
+		d.Name, d.Attrs = n.Name, c.attrs(n.Attrs)
+		d.Content = c.inlines(n, depth+1)
+		return d
 	}
 	if n.HasChildren() {
 		if t := sanitize.Inline(string(c.plain(n, nil))); t != "" {
-			return &Text{Text: t}
+			return c.newText(t)
 		}
 	}
 	return nil
+}
+
+// codeSpanText joins a code span's text as written; a span of one
+// segment is a substring of the source.
+func (c *converter) codeSpanText(n *ast.CodeSpan) string {
+	if t, ok := n.FirstChild().(*ast.Text); ok && t.NextSibling() == nil {
+		if s := t.Segment; s.Padding == 0 && !s.ForceNewline {
+			return c.source(s.Start, s.Stop)
+		}
+	}
+	var b []byte
+	for t := n.FirstChild(); t != nil; t = t.NextSibling() {
+		if s, ok := t.(*ast.Text); ok {
+			b = append(b, s.Segment.Value(c.src)...)
+		} else if s, ok := t.(*ast.String); ok {
+			b = append(b, s.Value...)
+		}
+	}
+	return string(b)
 }
 
 // url decodes a link destination and keeps it only if its scheme is safe.

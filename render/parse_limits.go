@@ -88,3 +88,27 @@ func indexNewline(b []byte) int {
 	}
 	return -1
 }
+
+// linkRefDefinitions is goldmark's link reference definition transformer
+// (its only default paragraph transformer) run only on paragraphs that can
+// start with a definition. goldmark's own makes a block reader for every
+// paragraph; a definition begins with '[' after blanks, so a paragraph
+// whose first other byte is not '[' keeps its lines untouched either way.
+type linkRefDefinitions struct{}
+
+func (linkRefDefinitions) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines := node.Lines()
+	source := reader.Source()
+	for i := 0; i < lines.Len(); i++ {
+		s := lines.At(i)
+		for _, c := range source[s.Start:s.Stop] {
+			if !util.IsSpace(c) {
+				if c == '[' {
+					parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
+				}
+				return
+			}
+		}
+	}
+	parser.LinkReferenceParagraphTransformer.Transform(node, reader, pc)
+}
