@@ -1,6 +1,8 @@
 package directive
 
 import (
+	"math"
+
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -20,10 +22,11 @@ type fenceLine struct {
 }
 
 // parseFenceLine reads an opening directive line from the reader's current
-// line. It accepts colons, a name not followed by ':', an optional
-// single-line label, an optional single-line attribute block, then only
-// blanks. It reports ok=false for anything else, which then stays text.
-func parseFenceLine(reader text.Reader, pc parser.Context) (f fenceLine, ok bool) {
+// line. It accepts a run of minColons to maxColons colons, a name not
+// followed by ':', an optional single-line label, an optional single-line
+// attribute block, then only blanks. It reports ok=false for anything
+// else, which then stays text.
+func parseFenceLine(reader text.Reader, pc parser.Context, minColons, maxColons int) (f fenceLine, ok bool) {
 	line, seg := reader.PeekLine()
 	pos := pc.BlockOffset()
 	if pos < 0 || pos >= len(line) || line[pos] != ':' {
@@ -34,11 +37,14 @@ func parseFenceLine(reader text.Reader, pc parser.Context) (f fenceLine, ok bool
 		i++
 	}
 	f.colons = i - pos
+	if f.colons < minColons || f.colons > maxColons {
+		return f, false
+	}
+	nameStart := i
 	end := scanName(line, i)
 	if end < 0 {
 		return f, false
 	}
-	f.name = string(line[i:end])
 	i = end
 	if i < len(line) && line[i] == ':' {
 		return f, false
@@ -54,13 +60,13 @@ func parseFenceLine(reader text.Reader, pc parser.Context) (f fenceLine, ok bool
 		f.label = text.NewSegment(abs(i+1), abs(close))
 		i = close + 1
 	}
+	var buf [8]attrSpan
+	var spans []attrSpan
 	if i < len(line) && line[i] == '{' {
-		attrs, end, good := ScanAttrs(line, i, false)
-		if !good {
+		var good bool
+		if spans, i, good = scanAttrSpans(line, i, false, buf[:0]); !good {
 			return f, false
 		}
-		f.attrs = attrs
-		i = end
 	}
 	stop := i
 	for i < len(line) && isBlank(line[i]) {
@@ -73,6 +79,7 @@ func parseFenceLine(reader text.Reader, pc parser.Context) (f fenceLine, ok bool
 		return f, false
 	}
 	f.start, f.stop = abs(pos), abs(stop)
+	f.name, f.attrs = nameAndAttrs(line, nameStart, end, spans)
 	return f, true
 }
 
@@ -104,8 +111,8 @@ func NewContainerParser() parser.BlockParser { return containerParser{} }
 func (containerParser) Trigger() []byte { return []byte{':'} }
 
 func (containerParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	f, ok := parseFenceLine(reader, pc)
-	if !ok || f.colons < 3 {
+	f, ok := parseFenceLine(reader, pc, 3, math.MaxInt)
+	if !ok {
 		return nil, parser.NoChildren
 	}
 	n := &Container{
@@ -149,8 +156,8 @@ func NewLeafParser() parser.BlockParser { return leafParser{} }
 func (leafParser) Trigger() []byte { return []byte{':'} }
 
 func (leafParser) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
-	f, ok := parseFenceLine(reader, pc)
-	if !ok || f.colons != 2 {
+	f, ok := parseFenceLine(reader, pc, 2, 2)
+	if !ok {
 		return nil, parser.NoChildren
 	}
 	n := &Leaf{Name: f.name, Attrs: f.attrs, Start: f.start, Stop: f.stop}
@@ -199,7 +206,8 @@ func OpensContainer(line []byte) (colons int, ok bool) {
 		i = close + 1
 	}
 	if i < len(line) && line[i] == '{' {
-		_, end, good := ScanAttrs(line, i, false)
+		var buf [8]attrSpan
+		_, end, good := scanAttrSpans(line, i, false, buf[:0])
 		if !good {
 			return 0, false
 		}

@@ -54,13 +54,38 @@ func literalDelimiters(op ast.Node, pc parser.Context) {
 
 var blockTextKey = parser.NewContextKey()
 
+// currentBlockText returns the blockText of the block being inline-parsed,
+// reusing the one the previous block of the parse released.
 func currentBlockText(parent ast.Node, pc parser.Context) *blockText {
-	if bt, ok := pc.Get(blockTextKey).(*blockText); ok && bt.node == parent {
-		return bt
+	if bt, ok := pc.Get(blockTextKey).(*blockText); ok {
+		if bt.node == nil {
+			bt.node = parent
+		}
+		if bt.node == parent {
+			return bt
+		}
 	}
 	bt := &blockText{node: parent}
 	pc.Set(blockTextKey, bt)
 	return bt
+}
+
+// reuseOpeners is the most openers a block may have had for its opener
+// list and label map to be kept for the next block; clearing a larger map
+// for every block would cost more than a new one.
+const reuseOpeners = 64
+
+// release ends bt's block and keeps its opener list and label map, emptied,
+// for the next block of the parse.
+func (bt *blockText) release() {
+	openers, pending := bt.openers, bt.pending
+	if len(openers) > reuseOpeners {
+		openers, pending = nil, nil
+	} else {
+		clear(openers)
+		clear(pending)
+	}
+	*bt = blockText{openers: openers[:0], pending: pending}
 }
 
 // load copies the block's lines into flat, using source. It runs once per
@@ -183,7 +208,6 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	if end < 0 || (end < len(b) && b[end] == ':') {
 		return nil
 	}
-	n := &Inline{Name: string(b[at+1 : end]), LabelStart: -1, LabelStop: -1}
 	i := end
 	labelOpen, labelClose := -1, -1
 	if i < len(b) && b[i] == '[' {
@@ -194,14 +218,15 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 		labelOpen = i
 		i = labelClose + 1
 	}
+	var buf [8]attrSpan
+	var spans []attrSpan
 	if i < len(b) && b[i] == '{' {
-		attrs, next, ok := ScanAttrs(b, i, true)
-		if !ok {
+		var ok bool
+		if spans, i, ok = scanAttrSpans(b, i, true, buf[:0]); !ok {
 			return nil
 		}
-		n.Attrs = attrs
-		i = next
 	}
+	n, op := newInline(b, at+1, end, spans, labelOpen >= 0)
 	n.Start = bt.sourcePos(at)
 	n.Stop = bt.sourcePos(i-1) + 1
 	if labelOpen < 0 {
@@ -211,14 +236,38 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	n.LabelStart = bt.sourcePos(labelOpen + 1)
 	n.LabelStop = bt.sourcePos(labelClose)
 	block.Advance(labelOpen + 1 - at)
-	return bt.open(n, bt.sourcePos(labelOpen)+1, i-labelClose)
+	return bt.open(op, n, bt.sourcePos(labelOpen)+1, i-labelClose)
 }
 
-// open records the opener of a labelled directive whose label starts at
-// source offset labelFrom; after is the distance from the label's `]` to
-// the directive's end.
-func (bt *blockText) open(n *Inline, labelFrom, after int) *opener {
-	op := &opener{dir: n, closeAt: n.LabelStop, afterAt: after}
+// newInline makes the node of a well-formed inline directive whose name
+// is b[nameStart:nameEnd]; spans are its attributes. A labelled one comes
+// with the opener that stands for it while its label is parsed.
+func newInline(b []byte, nameStart, nameEnd int, spans []attrSpan, labelled bool) (*Inline, *opener) {
+	name, attrs := nameAndAttrs(b, nameStart, nameEnd, spans)
+	var n *Inline
+	var op *opener
+	if labelled {
+		both := &labelledInline{}
+		n, op = &both.dir, &both.op
+	} else {
+		n = &Inline{}
+	}
+	n.Name, n.Attrs, n.LabelStart, n.LabelStop = name, attrs, -1, -1
+	return n, op
+}
+
+// labelledInline holds a labelled directive and its opener in one
+// allocation.
+type labelledInline struct {
+	dir Inline
+	op  opener
+}
+
+// open records op as the opener of the labelled directive n whose label
+// starts at source offset labelFrom; after is the distance from the
+// label's `]` to the directive's end.
+func (bt *blockText) open(op *opener, n *Inline, labelFrom, after int) *opener {
+	op.dir, op.closeAt, op.afterAt = n, n.LabelStop, after
 	op.segment = [2]int{n.Start, labelFrom}
 	if bt.pending == nil {
 		bt.pending = make(map[int]*opener)
@@ -240,7 +289,6 @@ func parseOnLine(line []byte, start int, block text.Reader, bt *blockText) ast.N
 	if end < 0 || (end < len(line) && line[end] == ':') {
 		return nil
 	}
-	n := &Inline{Name: string(line[1:end]), LabelStart: -1, LabelStop: -1}
 	i := end
 	labelOpen, labelClose := -1, -1
 	if i < len(line) && line[i] == '[' {
@@ -252,14 +300,15 @@ func parseOnLine(line []byte, start int, block text.Reader, bt *blockText) ast.N
 		labelOpen = i
 		i = labelClose + 1
 	}
+	var buf [8]attrSpan
+	var spans []attrSpan
 	if i < len(line) && line[i] == '{' {
-		attrs, next, ok := ScanAttrs(line, i, true)
-		if !ok {
+		var ok bool
+		if spans, i, ok = scanAttrSpans(line, i, true, buf[:0]); !ok {
 			return nil
 		}
-		n.Attrs = attrs
-		i = next
 	}
+	n, op := newInline(line, 1, end, spans, labelOpen >= 0)
 	n.Start, n.Stop = start, start+i
 	if labelOpen < 0 {
 		block.Advance(i)
@@ -267,7 +316,7 @@ func parseOnLine(line []byte, start int, block text.Reader, bt *blockText) ast.N
 	}
 	n.LabelStart, n.LabelStop = start+labelOpen+1, start+labelClose
 	block.Advance(labelOpen + 1)
-	return bt.open(n, start+labelOpen+1, i-labelClose)
+	return bt.open(op, n, start+labelOpen+1, i-labelClose)
 }
 
 // CloseBlock turns openers whose label never closed back into text.
@@ -281,7 +330,7 @@ func (inlineParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Con
 			p.ReplaceChild(p, op, ast.NewTextSegment(text.NewSegment(op.segment[0], op.segment[1])))
 		}
 	}
-	pc.Set(blockTextKey, nil)
+	bt.release()
 }
 
 type labelCloser struct{}

@@ -86,6 +86,30 @@ func isValueStop(c byte) bool {
 // its last value; `.class` shorthands accumulate into one space-separated
 // class value.
 func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) {
+	var buf [8]attrSpan
+	spans, end, ok := scanAttrSpans(b, i, allowEOL, buf[:0])
+	if !ok {
+		return nil, i, false
+	}
+	if len(spans) == 0 {
+		return nil, end, true
+	}
+	return attrsOf(string(b[i:end]), i, spans), end, true
+}
+
+// attrSpan is one entry of an attribute block as offsets into the scanned
+// bytes: the key (unless kind is '#' or '.') and the value.
+type attrSpan struct {
+	// kind is '=' for key=value, 'b' for a bare key, '#' for an id and '.'
+	// for a class shorthand.
+	kind       byte
+	key0, key1 int
+	val0, val1 int
+}
+
+// scanAttrSpans scans the attribute block at b[i] as ScanAttrs does,
+// appending its entries to spans without making a string.
+func scanAttrSpans(b []byte, i int, allowEOL bool, spans []attrSpan) (_ []attrSpan, end int, ok bool) {
 	if i >= len(b) || b[i] != '{' {
 		return nil, i, false
 	}
@@ -101,7 +125,7 @@ func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) 
 		c := b[j]
 		switch {
 		case c == '}':
-			return dedupe(attrs), j + 1, true
+			return spans, j + 1, true
 		case c == '#' || c == '.':
 			k := j + 1
 			for k < len(b) && !isValueStop(b[k]) && b[k] != '#' && b[k] != '.' {
@@ -110,12 +134,7 @@ func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) 
 			if k == j+1 {
 				return nil, i, false
 			}
-			v := string(b[j+1 : k])
-			if c == '#' {
-				attrs = append(attrs, Attr{Key: "id", Value: v})
-			} else {
-				attrs = append(attrs, Attr{Key: classShorthand, Value: v})
-			}
+			spans = append(spans, attrSpan{kind: c, val0: j + 1, val1: k})
 			j = k
 			continue
 		case isKeyStart(c):
@@ -123,13 +142,12 @@ func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) 
 			for k < len(b) && isKeyChar(b[k]) {
 				k++
 			}
-			key := string(b[j:k])
 			m := k
 			for m < len(b) && space(b[m]) {
 				m++
 			}
 			if m >= len(b) || b[m] != '=' {
-				attrs = append(attrs, Attr{Key: key, Bare: true})
+				spans = append(spans, attrSpan{kind: 'b', key0: j, key1: k})
 				j = k
 				if k < len(b) && !space(b[k]) && b[k] != '}' && b[k] != '#' && b[k] != '.' {
 					return nil, i, false
@@ -143,7 +161,7 @@ func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) 
 			if m >= len(b) {
 				return nil, i, false
 			}
-			var val string
+			span := attrSpan{kind: '=', key0: j, key1: k}
 			if q := b[m]; q == '"' || q == '\'' {
 				n := m + 1
 				for n < len(b) && b[n] != q {
@@ -155,11 +173,8 @@ func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) 
 				if n >= len(b) {
 					return nil, i, false
 				}
-				val = string(b[m+1 : n])
+				span.val0, span.val1 = m+1, n
 				j = n + 1
-				if j < len(b) && !space(b[j]) && b[j] != '}' {
-					return nil, i, false
-				}
 			} else {
 				n := m
 				for n < len(b) && !isValueStop(b[n]) {
@@ -168,17 +183,65 @@ func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) 
 				if n == m {
 					return nil, i, false
 				}
-				val = string(b[m:n])
+				span.val0, span.val1 = m, n
 				j = n
-				if j < len(b) && !space(b[j]) && b[j] != '}' {
-					return nil, i, false
-				}
 			}
-			attrs = append(attrs, Attr{Key: key, Value: val})
+			if j < len(b) && !space(b[j]) && b[j] != '}' {
+				return nil, i, false
+			}
+			spans = append(spans, span)
 		default:
 			return nil, i, false
 		}
 	}
+}
+
+// nameAndAttrs makes the name b[nameStart:nameEnd] of a directive and the
+// attributes of spans. When the attribute block directly follows the name
+// one string holds both; a label between them is not copied.
+func nameAndAttrs(b []byte, nameStart, nameEnd int, spans []attrSpan) (string, []Attr) {
+	if len(spans) == 0 {
+		return string(b[nameStart:nameEnd]), nil
+	}
+	// The block's last entry ends before its closing brace.
+	attrStart, attrStop := spans[0].key0, max(spans[len(spans)-1].key1, spans[len(spans)-1].val1)
+	if spans[0].kind == '#' || spans[0].kind == '.' {
+		attrStart = spans[0].val0
+	}
+	if attrStart-nameEnd <= 8 {
+		attrStart = nameStart
+	}
+	s := string(b[attrStart:attrStop])
+	var name string
+	if attrStart == nameStart {
+		name = s[:nameEnd-nameStart]
+	} else {
+		name = string(b[nameStart:nameEnd])
+	}
+	return name, attrsOf(s, attrStart, spans)
+}
+
+// attrsOf makes the attributes of spans, whose offsets are into bytes of
+// which s is a copy from offset base on; every key and value is a
+// substring of s. It returns nil for no spans.
+func attrsOf(s string, base int, spans []attrSpan) []Attr {
+	if len(spans) == 0 {
+		return nil
+	}
+	attrs := make([]Attr, len(spans))
+	for k, sp := range spans {
+		switch sp.kind {
+		case '#':
+			attrs[k] = Attr{Key: "id", Value: s[sp.val0-base : sp.val1-base]}
+		case '.':
+			attrs[k] = Attr{Key: classShorthand, Value: s[sp.val0-base : sp.val1-base]}
+		case 'b':
+			attrs[k] = Attr{Key: s[sp.key0-base : sp.key1-base], Bare: true}
+		default:
+			attrs[k] = Attr{Key: s[sp.key0-base : sp.key1-base], Value: s[sp.val0-base : sp.val1-base]}
+		}
+	}
+	return dedupe(attrs)
 }
 
 // classShorthand is the internal key of a `.class` entry until dedupe
@@ -193,6 +256,9 @@ const classShorthand = " class"
 func dedupe(attrs []Attr) []Attr {
 	if len(attrs) == 0 {
 		return nil
+	}
+	if distinctKeys(attrs) {
+		return attrs
 	}
 	out := attrs[:0:0]
 	index := make(map[string]int, len(attrs))
@@ -221,4 +287,24 @@ func dedupe(attrs []Attr) []Attr {
 		out[k] = Attr{Key: "class", Value: strings.Join(classes, " ")}
 	}
 	return out
+}
+
+// distinctKeys reports, for a short list, that no key repeats and no
+// entry is a `.class` shorthand: dedupe would return the list unchanged.
+// It reports false for a long list, which dedupe then indexes.
+func distinctKeys(attrs []Attr) bool {
+	if len(attrs) > 16 {
+		return false
+	}
+	for k, a := range attrs {
+		if a.Key == classShorthand {
+			return false
+		}
+		for _, b := range attrs[:k] {
+			if a.Key == b.Key {
+				return false
+			}
+		}
+	}
+	return true
 }
