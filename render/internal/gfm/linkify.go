@@ -43,18 +43,33 @@ func (linkifyParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 	var m []int
 	var protocol []byte
 	var typ ast.AutoLinkType = ast.AutoLinkURL
-	if bytes.HasPrefix(line, protoHTTP) || bytes.HasPrefix(line, protoHTTPS) || bytes.HasPrefix(line, protoFTP) {
-		m = matchURL(line)
-	}
-	if m == nil && bytes.HasPrefix(line, domainWWW) {
-		m = matchWWW(line)
-		protocol = []byte("http")
+	// Most triggers start an ordinary word: look at its first byte before
+	// comparing prefixes.
+	if len(line) > 0 {
+		switch line[0] {
+		case 'h':
+			if bytes.HasPrefix(line, protoHTTP) || bytes.HasPrefix(line, protoHTTPS) {
+				m = matchURL(line)
+			}
+		case 'f':
+			if bytes.HasPrefix(line, protoFTP) {
+				m = matchURL(line)
+			}
+		case 'w':
+			if bytes.HasPrefix(line, domainWWW) {
+				m = matchWWW(line)
+				protocol = []byte("http")
+			}
+		}
 	}
 	if m != nil && m[0] != 0 {
 		m = nil
 	}
 	if m == nil {
 		if len(line) > 0 && util.IsPunct(line[0]) {
+			return nil
+		}
+		if !hasAtSign(block.Source(), pc) {
 			return nil
 		}
 		typ = ast.AutoLinkEmail
@@ -121,6 +136,19 @@ endfor:
 	link := ast.NewAutoLink(typ, n)
 	link.Protocol = protocol
 	return link
+}
+
+var atSignKey = parser.NewContextKey()
+
+// hasAtSign reports whether source holds an '@', which every email
+// autolink needs; a parse asks once and keeps the answer in pc.
+func hasAtSign(source []byte, pc parser.Context) bool {
+	if has, ok := pc.Get(atSignKey).(bool); ok {
+		return has
+	}
+	has := bytes.IndexByte(source, '@') >= 0
+	pc.Set(atSignKey, has)
+	return has
 }
 
 func (linkifyParser) CloseBlock(parent ast.Node, pc parser.Context) {}
