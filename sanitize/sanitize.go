@@ -19,12 +19,13 @@ func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f)
 }
 
-// clean reports whether s is valid UTF-8 with no control characters and, if
-// noSpace is set, no spaces. It lets the common case return s unchanged.
-func clean(s string, noSpace bool) bool {
+// clean reports whether s is valid UTF-8 with no control characters
+// (line feeds aside when keepLF is set) and, if noSpace is set, no spaces.
+// It lets the common case return s unchanged.
+func clean(s string, noSpace, keepLF bool) bool {
 	for i := 0; i < len(s); i++ {
 		b := s[i]
-		if b < 0x20 || b == 0x7f || (noSpace && b == ' ') {
+		if (b < 0x20 && !(keepLF && b == '\n')) || b == 0x7f || (noSpace && b == ' ') {
 			return false
 		}
 		if b >= 0x80 {
@@ -33,7 +34,7 @@ func clean(s string, noSpace bool) bool {
 				return false
 			}
 			for _, r := range s[i:] {
-				if isControl(r) || (noSpace && r == ' ') {
+				if (isControl(r) && !(keepLF && r == '\n')) || (noSpace && r == ' ') {
 					return false
 				}
 			}
@@ -49,7 +50,7 @@ func clean(s string, noSpace bool) bool {
 // removed, except that tab, carriage return and line feed each become one
 // space so words do not run together. Invalid UTF-8 becomes U+FFFD.
 func Inline(s string) string {
-	if clean(s, false) {
+	if clean(s, false, false) {
 		return s
 	}
 	var b strings.Builder
@@ -71,6 +72,14 @@ func Inline(s string) string {
 // TabWidth columns (counted in runes), and every other C0 control, DEL and
 // C1 control is removed. Invalid UTF-8 becomes U+FFFD.
 func Pre(s string) string {
+	if clean(s, false, true) {
+		return s
+	}
+	return pre(s)
+}
+
+// pre is Pre without the shortcut for text that needs no change.
+func pre(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	col := 0
@@ -106,7 +115,7 @@ func Pre(s string) string {
 // C0 control, DEL, C1 control and space is removed, and invalid UTF-8
 // becomes U+FFFD.
 func URL(s string) string {
-	if clean(s, true) {
+	if clean(s, true, false) {
 		return s
 	}
 	var b strings.Builder

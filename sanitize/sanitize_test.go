@@ -31,6 +31,9 @@ func TestPre(t *testing.T) {
 		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
 		{"keep\x00 \u009dgone\x7f", "keep gone"},
 		{"\xc3", "\uFFFD"},
+		{"clean\ncode {\n}\n", "clean\ncode {\n}\n"},
+		{"日本\n語\u0085", "日本\n語"},
+		{"", ""},
 	} {
 		if got := Pre(c.in); got != c.want {
 			t.Errorf("Pre(%q) = %q, want %q", c.in, got, c.want)
@@ -57,6 +60,14 @@ func TestURLAndSafeURL(t *testing.T) {
 	}
 }
 
+// Clean text comes back as the same string, with no allocation.
+func TestCleanInputNotCopied(t *testing.T) {
+	code, inline := "func main() {\n    x := \"é\"\n}\n", "a plain line é"
+	if n := testing.AllocsPerRun(10, func() { Pre(code); Inline(inline); URL("https://example.org/") }); n != 0 {
+		t.Errorf("clean input allocated %v times", n)
+	}
+}
+
 // Every output of every class is valid UTF-8 with no C0, DEL or C1
 // control (Pre keeps only line feeds).
 func FuzzSanitize(f *testing.F) {
@@ -64,6 +75,9 @@ func FuzzSanitize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if Pre(s) != pre(s) {
+			t.Fatalf("Pre(%q) = %q, but the full pass gives %q", s, Pre(s), pre(s))
+		}
 		for name, out := range map[string]string{"inline": Inline(s), "pre": Pre(s), "url": URL(s)} {
 			if !utf8.ValidString(out) {
 				t.Fatalf("%s: invalid UTF-8 %q", name, out)
