@@ -26,8 +26,20 @@ func EncodeWindow(lines []Line, from, to int, level Level) []byte {
 // AppendLines appends the encoding of lines (each followed by a line feed)
 // to dst and returns the extended slice.
 func AppendLines(dst []byte, lines []Line, level Level) []byte {
+	var e Encoder
+	return e.AppendLines(dst, lines, level)
+}
+
+// Encoder encodes lines exactly as AppendLines does, remembering across
+// calls the escape sequences of the styles it met, so that a page encoded
+// a block at a time does not rebuild them for every block. The zero
+// Encoder is ready to use; it is not safe for concurrent use.
+type Encoder struct{ e encoder }
+
+// AppendLines is AppendLines using what e remembers.
+func (e *Encoder) AppendLines(dst []byte, lines []Line, level Level) []byte {
 	for _, l := range lines {
-		dst = AppendLine(dst, l, level)
+		dst = e.e.appendLine(dst, l, level)
 		dst = append(dst, '\n')
 	}
 	return dst
@@ -38,8 +50,9 @@ func AppendLines(dst []byte, lines []Line, level Level) []byte {
 func WriteLines(w io.Writer, lines []Line, level Level) error {
 	const chunk = 64 << 10
 	buf := make([]byte, 0, chunk+4096)
+	var e encoder
 	for _, l := range lines {
-		buf = AppendLine(buf, l, level)
+		buf = e.appendLine(buf, l, level)
 		buf = append(buf, '\n')
 		if len(buf) >= chunk {
 			if _, err := w.Write(buf); err != nil {
@@ -64,13 +77,81 @@ func EncodeLine(b *strings.Builder, l Line, level Level) {
 // AppendLine appends the encoding of one line, without a line feed, to
 // dst. Consecutive spans of one style and link are merged into one run.
 func AppendLine(dst []byte, l Line, level Level) []byte {
+	var e *encoder
+	return e.appendLine(dst, l, level)
+}
+
+// sgrCacheSize is how many recently used styles an encoder remembers the
+// SGR sequence of; a page uses a handful of styles over and over.
+const sgrCacheSize = 8
+
+// maxSGR bounds the length of one SGR sequence: six attributes and two
+// 24-bit colors come to 48 bytes.
+const maxSGR = 48
+
+// encoder encodes lines, remembering the SGR sequences of the styles it
+// met last and whether the link it met last may be written. A nil
+// encoder remembers nothing, for a single line.
+type encoder struct {
+	sgr  [sgrCacheSize]cachedSGR
+	next int
+
+	link        string
+	linkAllowed bool
+}
+
+// cachedSGR is the SGR sequence that opens style at level (n bytes of
+// seq; none when n is 0).
+type cachedSGR struct {
+	style Style
+	level Level
+	used  bool
+	n     uint8
+	seq   [maxSGR]byte
+}
+
+// appendOpen appends the SGR sequence that opens st at level, or nothing
+// when st has no effect at level.
+func (e *encoder) appendOpen(dst []byte, st Style, level Level) []byte {
+	if e == nil {
+		return appendSGR(dst, st, level)
+	}
+	for i := range e.sgr {
+		c := &e.sgr[i]
+		if c.used && c.style == st && c.level == level {
+			return append(dst, c.seq[:c.n]...)
+		}
+	}
+	n := len(dst)
+	dst = appendSGR(dst, st, level)
+	if seq := dst[n:]; len(seq) <= maxSGR {
+		c := &e.sgr[e.next]
+		e.next = (e.next + 1) % sgrCacheSize
+		c.style, c.level, c.used, c.n = st, level, true, uint8(copy(c.seq[:], seq))
+	}
+	return dst
+}
+
+// allowed is LinkAllowed, remembering the answer for the last URL.
+func (e *encoder) allowed(u string) bool {
+	if e == nil {
+		return LinkAllowed(u)
+	}
+	if u != e.link {
+		e.link, e.linkAllowed = u, LinkAllowed(u)
+	}
+	return e.linkAllowed
+}
+
+// appendLine is AppendLine.
+func (e *encoder) appendLine(dst []byte, l Line, level Level) []byte {
 	for i := 0; i < len(l); {
-		s := l[i]
+		s := &l[i]
 		j := i + 1
 		for j < len(l) && l[j].Style == s.Style && l[j].Link == s.Link {
 			j++
 		}
-		link := level != None && s.Link != "" && LinkAllowed(s.Link)
+		link := level != None && s.Link != "" && e.allowed(s.Link)
 		if link {
 			dst = append(dst, "\x1b]8;;"...)
 			dst = append(dst, s.Link...)
@@ -79,7 +160,7 @@ func AppendLine(dst []byte, l Line, level Level) []byte {
 		n := len(dst)
 		sgr := level != None && !s.Style.IsZero()
 		if sgr {
-			dst = appendSGR(dst, s.Style, level)
+			dst = e.appendOpen(dst, s.Style, level)
 			// A style whose colors do not exist at this level and that has
 			// no attribute writes nothing rather than an empty SGR.
 			sgr = len(dst) > n
