@@ -34,8 +34,10 @@ func Layout(doc *Document, opt Options) *Page {
 // Stream lays doc out exactly as Layout does but hands the lines to emit a
 // top-level block at a time (with the blank separator lines) instead of
 // keeping the whole page, so a long note is never held twice. It consumes
-// doc: each top-level block is released once it has been drawn. It
-// returns the page's diagnostics, or the first error emit returns.
+// doc: each top-level block is released once it has been drawn. emit must
+// not keep the lines it is handed after it returns (encode or copy them):
+// their storage is reused for the next block. It returns the page's
+// diagnostics, or the first error emit returns.
 func Stream(doc *Document, opt Options, emit func(lines []ansi.Line) error) ([]string, error) {
 	s := NewStreamer(opt, emit)
 	if doc == nil {
@@ -56,11 +58,14 @@ type Streamer struct {
 }
 
 // NewStreamer returns a Streamer that hands each block's lines to emit.
+// As with Stream, emit must not keep the lines after it returns.
 func NewStreamer(opt Options, emit func(lines []ansi.Line) error) *Streamer {
 	if opt.Width < 1 {
 		opt.Width = 1
 	}
-	return &Streamer{l: newLayouter(opt), emit: emit}
+	l := newLayouter(opt)
+	l.streaming = true
+	return &Streamer{l: l, emit: emit}
 }
 
 // Add lays out the next piece of the note. The first piece carries the
@@ -73,13 +78,16 @@ func (s *Streamer) Add(doc *Document) error {
 		l.packNotice(doc)
 	}
 	for i, b := range doc.Blocks {
+		// Every line handed out so far has been emitted, so the line
+		// storage is drawn from again.
+		l.slab.recycle()
 		lines := l.block(b, l.opt.Width)
 		doc.Blocks[i] = nil
 		if len(lines) == 0 {
 			continue
 		}
 		if s.started {
-			if err := s.emit([]ansi.Line{nil}); err != nil {
+			if err := s.emit(append(l.slab.lines(1), nil)); err != nil {
 				return err
 			}
 		}
@@ -135,6 +143,15 @@ type layouter struct {
 	slab spanSlab
 	// scratch is a reusable run buffer; it is nil while borrowed.
 	scratch []run
+	// lineBufs are line buffers free for borrowLines.
+	lineBufs [][]ansi.Line
+	// spanScratch collects the spans of a line being built.
+	spanScratch ansi.Line
+	// cellEnds is a table's reusable cell index; nil while borrowed.
+	cellEnds []int
+	// streaming is set when the page's headings are dropped after every
+	// block, so that their text is not worth extracting.
+	streaming bool
 }
 
 func newLayouter(opt Options) *layouter {
@@ -174,11 +191,14 @@ func (l *layouter) blocks(bs []Block, width int) []ansi.Line {
 }
 
 func (l *layouter) blocksSep(bs []Block, width int, blankBetween bool) []ansi.Line {
-	var out []ansi.Line
-	if len(bs) > 64 {
-		// A long sequence (a whole note) grows its slice once or twice
+	// A sequence of one drawn block (the usual list item) is that block's
+	// lines; a longer one is collected in a borrowed buffer.
+	var single, out []ansi.Line
+	collecting, long := false, len(bs) > 64
+	if long {
+		// A long sequence (a whole note) grows its own slice once or twice
 		// rather than copying it at every doubling from one block.
-		out = make([]ansi.Line, 0, 6*len(bs))
+		out, collecting = make([]ansi.Line, 0, 6*len(bs)), true
 	}
 	for _, b := range bs {
 		m := l.mark()
@@ -186,17 +206,57 @@ func (l *layouter) blocksSep(bs []Block, width int, blankBetween bool) []ansi.Li
 		if len(lines) == 0 {
 			continue
 		}
-		if len(out) > 0 && blankBetween {
+		if single == nil && !collecting {
+			single = lines
+			continue
+		}
+		if !collecting {
+			collecting = true
+			out = append(l.borrowLines(), single...)
+			single = nil
+		}
+		if blankBetween && len(out) > 0 {
 			out = append(out, nil)
 		}
 		l.shift(m, len(out))
-		if out == nil {
-			out = lines
-			continue
-		}
 		out = append(out, lines...)
 	}
-	return out
+	switch {
+	case !collecting:
+		return single
+	case long:
+		return out
+	}
+	return l.keepLines(out)
+}
+
+// borrowLines returns an empty line buffer to collect a block's lines in;
+// keepLines hands it back.
+func (l *layouter) borrowLines() []ansi.Line {
+	n := len(l.lineBufs)
+	if n == 0 {
+		return nil
+	}
+	buf := l.lineBufs[n-1]
+	l.lineBufs = l.lineBufs[:n-1]
+	return buf
+}
+
+// keepLines returns the lines collected in buf in exactly sized storage
+// and takes buf back for reuse.
+func (l *layouter) keepLines(buf []ansi.Line) []ansi.Line {
+	lines := l.slab.copyLines(buf)
+	l.returnLines(buf)
+	return lines
+}
+
+// returnLines takes back a buffer from borrowLines whose lines are no
+// longer needed.
+func (l *layouter) returnLines(buf []ansi.Line) {
+	clear(buf)
+	if cap(buf) <= 1<<16 {
+		l.lineBufs = append(l.lineBufs, buf[:0])
+	}
 }
 
 // block lays out one block at width.
@@ -256,10 +316,14 @@ func (l *layouter) heading(h *Heading, width int) []ansi.Line {
 		}
 		lines = append(lines, ansi.Line{{Text: strings.Repeat("━", w), Style: l.st.HeadingRule}})
 	}
+	text := ""
+	if !l.streaming {
+		text = plainText(h.Content)
+	}
 	l.page.Headings = append(l.page.Headings, HeadingRef{
 		ID:      BlockID(l.headings),
 		Level:   lvl,
-		Text:    plainText(h.Content),
+		Text:    text,
 		Line:    0,
 		EndLine: len(lines),
 	})
@@ -313,8 +377,9 @@ func (l *layouter) quote(q *Quote, width int) []ansi.Line {
 	return l.prefixLines(inner, bar, bar)
 }
 
-// bullets are the list marker glyphs by nesting depth.
-var bullets = [...]string{"•", "◦", "▪", "▫"}
+// bullets are the list marker glyphs by nesting depth, each followed by
+// the space that separates it from the item.
+var bullets = [...]string{"• ", "◦ ", "▪ ", "▫ "}
 
 func (l *layouter) list(ls *List, width int) []ansi.Line {
 	indent := l.depth < maxIndentDepth && width-2 >= minIndentWidth
@@ -334,18 +399,24 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 	}
 	l.depth++
 	defer func() { l.depth-- }()
-	var out []ansi.Line
+	// The ordered markers are written into one string and sliced.
+	var numbers string
+	var ends []int
+	if ls.Ordered {
+		numbers, ends = orderedMarkers(ls.Start, len(ls.Items), markW, delim)
+	}
+	out := l.borrowLines()
 	for i, it := range ls.Items {
 		var marker string
 		markStyle := l.st.Accent
 		if ls.Ordered {
-			n := strconv.Itoa(ls.Start + i)
-			marker = blank(markW-len(n)-1) + n + delim
+			marker = numbers[ends[i]:ends[i+1]]
 			markStyle = l.st.Muted
 		} else {
-			marker = bullets[(l.lists-1)%len(bullets)] + " "
+			marker = bullets[(l.lists-1)%len(bullets)]
 		}
-		first := []ansi.Span{{Text: marker, Style: markStyle}}
+		first := l.slab.line(3)
+		first = append(first, ansi.Span{Text: marker, Style: markStyle})
 		hang := ansi.Width(marker)
 		if it.Task != nil {
 			if *it.Task {
@@ -360,27 +431,43 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		}
 		m := l.mark()
 		body := l.blocksSep(it.Blocks, width-hang, !ls.Tight)
+		if len(out) > 0 && !ls.Tight {
+			out = append(out, nil)
+		}
 		if len(body) == 0 {
 			body = []ansi.Line{nil}
 		}
 		if indent {
 			pad := ansi.Span{Text: blank(hang)}
 			body = l.prefixLines(body, pad, pad)
-			nl := make(ansi.Line, 0, len(body[0])+len(first))
+			nl := l.slab.line(len(body[0]) + len(first))
 			nl = append(nl, first...)
 			if len(body[0]) > 0 {
 				nl = append(nl, body[0][1:]...)
 			}
 			body[0] = nl
 		} else {
-			body = append([]ansi.Line{first}, body...)
-			l.shift(m, 1)
-		}
-		if len(out) > 0 && !ls.Tight {
-			out = append(out, nil)
+			// The marker takes a line of its own above the body.
+			out = append(out, first)
 		}
 		l.shift(m, len(out))
 		out = append(out, body...)
 	}
-	return out
+	return l.keepLines(out)
+}
+
+// orderedMarkers writes the markers of count ordered items from start,
+// each number right-aligned in width-1 cells and followed by delim, into
+// one string; marker i is markers[ends[i]:ends[i+1]].
+func orderedMarkers(start, count, width int, delim string) (markers string, ends []int) {
+	var b []byte
+	ends = make([]int, 1, count+1)
+	for i := range count {
+		n := strconv.Itoa(start + i)
+		b = append(b, blank(width-len(n)-1)...)
+		b = append(b, n...)
+		b = append(b, delim...)
+		ends = append(ends, len(b))
+	}
+	return string(b), ends
 }

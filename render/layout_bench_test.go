@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"math/rand"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,6 +91,45 @@ func BenchmarkRenderChunked(b *testing.B) {
 		})
 		if err := ParseChunks(src, s.Add); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStreamLayout is the layout and encode stages of `markii render`
+// alone: a 1 MB note parsed once into pieces, then laid out through a
+// Streamer and encoded at truecolor on every iteration. Set
+// MARKII_BENCH_NOTE to a file to lay out that note instead of the
+// generated one.
+func BenchmarkStreamLayout(b *testing.B) {
+	src := benchNote(1 << 20)
+	if path := os.Getenv("MARKII_BENCH_NOTE"); path != "" {
+		var err error
+		if src, err = os.ReadFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var docs []*Document
+	if err := ParseChunks(src, func(d *Document) error {
+		docs = append(docs, d)
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{Width: 100, Level: ansi.TrueColor, Theme: theme.Dark}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		s := NewStreamer(opt, func(lines []ansi.Line) error {
+			buf = ansi.AppendLines(buf[:0], lines, ansi.TrueColor)
+			return nil
+		})
+		for _, d := range docs {
+			piece := *d
+			piece.Blocks = slices.Clone(d.Blocks)
+			if err := s.Add(&piece); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

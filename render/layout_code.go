@@ -8,8 +8,13 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// codeIndent is how far code block lines are indented.
-const codeIndent = 4
+// codeIndent is how far code block lines are indented, and
+// codeContinuation the indent of a continuation piece: the marker in its
+// last two cells.
+const (
+	codeIndent       = 4
+	codeContinuation = "  ↪ "
+)
 
 // Highlighting budgets: how many bytes of code one layout highlights with
 // the native lexer, and with chroma's slower lexers (each block counted
@@ -36,9 +41,11 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 		indent = 0
 	}
 	avail := max(width-indent, 1)
-	var out []ansi.Line
+	out := l.borrowLines()
 	if c.Lang != "" {
-		out = append(out, ansi.Line{{Text: " " + c.Lang, Style: l.st.CodeLang}})
+		// The leading space and the name are two spans of one style, which
+		// the encoder writes as one run.
+		out = append(out, append(l.slab.line(2), ansi.Span{Text: " ", Style: l.st.CodeLang}, ansi.Span{Text: c.Lang, Style: l.st.CodeLang}))
 	}
 	var code []ansi.Line
 	if l.opt.Level != ansi.None && c.Lang != "" && l.highlightAllowed(c.Lang, text) {
@@ -47,26 +54,44 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 		}
 	}
 	if code == nil {
-		for _, ln := range strings.Split(text, "\n") {
+		code = l.borrowLines()
+		for rest := text; ; {
+			ln, tail, more := strings.Cut(rest, "\n")
 			if ln == "" {
 				code = append(code, nil)
-				continue
+			} else {
+				code = append(code, append(l.slab.line(1), ansi.Span{Text: ln}))
 			}
-			code = append(code, ansi.Line{{Text: ln}})
+			if !more {
+				break
+			}
+			rest = tail
 		}
 	}
 	pad := ansi.Span{Text: blank(indent)}
 	// A continuation piece keeps the indent, its last two cells replaced
 	// by the marker; with no indent the marker takes one cell of its own.
-	cont := ansi.Span{Text: blank(indent-2) + "↪ ", Style: l.st.Dim}
+	cont := ansi.Span{Text: "↪", Style: l.st.Dim}
 	contAvail := avail
-	if indent < 2 {
-		cont.Text = "↪"
+	switch {
+	case indent == codeIndent:
+		cont.Text = codeContinuation
+	case indent < 2:
 		contAvail = max(avail-1, 1)
+	default:
+		cont.Text = blank(indent-2) + "↪ "
 	}
 	for _, ln := range code {
 		if len(ln) == 0 {
 			out = append(out, nil)
+			continue
+		}
+		if ln.Width() <= avail {
+			// The usual case: the line fits and is only indented.
+			if pad.Text != "" {
+				ln = append(append(l.slab.line(len(ln)+1), pad), ln...)
+			}
+			out = append(out, ln)
 			continue
 		}
 		for i, part := range breakLine(ln, avail, contAvail) {
@@ -75,13 +100,13 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 				p = cont
 			}
 			if p.Text != "" {
-				nl := make(ansi.Line, 0, len(part)+1)
-				part = append(append(nl, p), part...)
+				part = append(append(l.slab.line(len(part)+1), p), part...)
 			}
 			out = append(out, part)
 		}
 	}
-	return out
+	l.returnLines(code)
+	return l.keepLines(out)
 }
 
 // highlightAllowed charges a code block to its lexer's budget and reports
@@ -102,10 +127,21 @@ func (l *layouter) highlightAllowed(lang, text string) bool {
 	return true
 }
 
-// tokenLines splits highlighted tokens into lines of styled spans.
+// tokenLines splits highlighted tokens into lines of styled spans, in a
+// borrowed line buffer (see borrowLines).
 func (l *layouter) tokenLines(toks []highlight.Token) []ansi.Line {
-	var out []ansi.Line
-	var cur ansi.Line
+	out := l.borrowLines()
+	// cur collects a line's spans; each finished line is copied into
+	// exactly sized storage.
+	cur := l.spanScratch[:0]
+	end := func() {
+		var ln ansi.Line
+		if len(cur) > 0 {
+			ln = append(l.slab.line(len(cur)), cur...)
+		}
+		out = append(out, ln)
+		cur = cur[:0]
+	}
 	for _, t := range toks {
 		st := l.syntaxStyle(t.Kind)
 		s := t.Text
@@ -121,12 +157,17 @@ func (l *layouter) tokenLines(toks []highlight.Token) []ansi.Line {
 			if i < 0 {
 				break
 			}
-			out = append(out, cur)
-			cur = nil
+			end()
 			s = s[i+1:]
 		}
 	}
-	return append(out, cur)
+	end()
+	if cap(cur) > 256 {
+		cur = nil
+	}
+	clear(cur[:cap(cur)])
+	l.spanScratch = cur[:0]
+	return out
 }
 
 // syntaxStyle maps a token kind to the theme's style.

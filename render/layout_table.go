@@ -22,30 +22,33 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 		return nil
 	}
 	headStyle := Over(l.st.Strong, ansi.Style{})
-	// Flatten every cell once; wrapping reuses the runs.
-	flat := func(row [][]Inline, st ansi.Style) [][]run {
-		out := make([][]run, cols)
-		for i := 0; i < cols && i < len(row); i++ {
-			out[i] = l.flatten(nil, row[i], st, "")
+	// Every cell is flattened once into one run buffer; cell c of the grid
+	// (header first, row by row) is runs[ends[c-1]:ends[c]].
+	runs := l.scratch[:0]
+	l.scratch = nil
+	ends := l.cellEnds[:0]
+	l.cellEnds = nil
+	flat := func(row [][]Inline, st ansi.Style) {
+		for i := range cols {
+			if i < len(row) {
+				runs = l.flatten(runs, row[i], st, "")
+			}
+			ends = append(ends, len(runs))
 		}
-		return out
 	}
-	header := flat(t.Header, headStyle)
-	rows := make([][][]run, len(t.Rows))
-	for i, r := range t.Rows {
-		rows[i] = flat(r, ansi.Style{})
+	flat(t.Header, headStyle)
+	for _, r := range t.Rows {
+		flat(r, ansi.Style{})
+	}
+	cellRuns := func(c int) []run {
+		if c == 0 {
+			return runs[:ends[0]]
+		}
+		return runs[ends[c-1]:ends[c]]
 	}
 	widths := make([]int, cols)
-	measure := func(cells [][]run) {
-		for i, c := range cells {
-			for _, ln := range wrapRuns(c, 1<<30, nil) {
-				widths[i] = max(widths[i], ln.Width())
-			}
-		}
-	}
-	measure(header)
-	for _, r := range rows {
-		measure(r)
+	for c := range ends {
+		widths[c%cols] = max(widths[c%cols], runsWidth(cellRuns(c)))
 	}
 	for i := range widths {
 		widths[i] = max(widths[i], 1)
@@ -53,17 +56,19 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	shrinkColumns(widths, width-(3*cols+1))
 
 	frame := l.st.Frame
+	// A rule is drawn as a span per glyph run, all in the frame style, so
+	// it is sliced from constants rather than built; the encoder joins
+	// the spans back into one run.
 	rule := func(left, mid, right string) ansi.Line {
-		var b strings.Builder
-		b.WriteString(left)
+		ln := l.slab.line(2*cols + 1)
+		ln = append(ln, ansi.Span{Text: left, Style: frame})
 		for i, w := range widths {
 			if i > 0 {
-				b.WriteString(mid)
+				ln = append(ln, ansi.Span{Text: mid, Style: frame})
 			}
-			b.WriteString(strings.Repeat("─", w+2))
+			ln = append(ln, ansi.Span{Text: horizontal(w + 2), Style: frame})
 		}
-		b.WriteString(right)
-		return ansi.Line{{Text: b.String(), Style: frame}}
+		return append(ln, ansi.Span{Text: right, Style: frame})
 	}
 	align := func(i int) Align {
 		if i < len(t.Align) {
@@ -71,23 +76,36 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 		}
 		return AlignNone
 	}
-	out := []ansi.Line{rule("┌", "┬", "┐")}
-	emitRow := func(cells [][]run) {
-		wrapped := make([][]ansi.Line, cols)
+	out := append(l.borrowLines(), rule("┌", "┬", "┐"))
+	// wrapped holds the wrapped lines of a row's cells, cell i's lines
+	// being wrapped[from[i]:from[i+1]].
+	wrapped := l.borrowLines()
+	from := make([]int, cols+1)
+	emitRow := func(first int) {
+		wrapped = wrapped[:0]
 		height := 1
-		for i := range cells {
-			wrapped[i] = wrapRuns(cells[i], widths[i], nil)
-			height = max(height, len(wrapped[i]))
+		for i := range cols {
+			from[i] = len(wrapped)
+			wrapped = wrapRunsSlab(cellRuns(first+i), widths[i], wrapped, &l.slab)
+			height = max(height, len(wrapped)-from[i])
 		}
+		from[cols] = len(wrapped)
 		for k := 0; k < height; k++ {
-			ln := make(ansi.Line, 0, 4*cols+1)
-			ln = append(ln, ansi.Span{Text: "│", Style: frame})
-			for i := range cells {
-				var cell ansi.Line
-				if k < len(wrapped[i]) {
-					cell = wrapped[i][k]
+			spans := 1
+			for i := range cols {
+				spans += 3
+				if from[i]+k < from[i+1] {
+					spans += len(wrapped[from[i]+k])
 				}
-				pad := widths[i] - cell.Width()
+			}
+			ln := l.slab.line(spans)
+			ln = append(ln, ansi.Span{Text: "│", Style: frame})
+			for i := range cols {
+				var text ansi.Line
+				if from[i]+k < from[i+1] {
+					text = wrapped[from[i]+k]
+				}
+				pad := widths[i] - text.Width()
 				left := 0
 				switch align(i) {
 				case AlignRight:
@@ -96,20 +114,38 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 					left = pad / 2
 				}
 				ln = append(ln, ansi.Span{Text: blank(1 + left)})
-				ln = append(ln, cell...)
+				ln = append(ln, text...)
 				ln = append(ln, ansi.Span{Text: blank(max(pad-left, 0) + 1)}, ansi.Span{Text: "│", Style: frame})
 			}
 			out = append(out, ln)
 		}
 	}
-	emitRow(header)
-	if len(rows) > 0 {
+	emitRow(0)
+	if len(t.Rows) > 0 {
 		out = append(out, rule("├", "┼", "┤"))
 	}
-	for _, r := range rows {
-		emitRow(r)
+	for r := range t.Rows {
+		emitRow((r + 1) * cols)
 	}
-	return append(out, rule("└", "┴", "┘"))
+	out = append(out, rule("└", "┴", "┘"))
+	clear(runs)
+	l.scratch = runs[:0]
+	l.cellEnds = ends[:0]
+	l.returnLines(wrapped)
+	return l.keepLines(out)
+}
+
+// horizontals is sliced for the horizontal runs of table rules: 128
+// glyphs, a constant so that no package initialization builds it.
+const horizontals = "────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────────"
+
+// horizontal returns a run of n horizontal rule glyphs, without
+// allocating for common widths.
+func horizontal(n int) string {
+	if n <= 128 {
+		return horizontals[:n*len("─")]
+	}
+	return strings.Repeat("─", n)
 }
 
 // shrinkColumns narrows widths until their sum fits avail: the widest

@@ -42,8 +42,21 @@ type wrapper struct {
 	out   []ansi.Line
 	slab  *spanSlab
 
+	// line collects the current line's spans; a finished line is copied
+	// into exactly sized storage, so the buffer is reused line after line.
 	line  ansi.Line
 	lineW int
+	// lines collects the lines when the caller passed no slice to append
+	// to; they are copied into exactly sized storage at the end.
+	lines []ansi.Line
+
+	// measuring makes the wrapper build no line at all but only record in
+	// widest the width that Line.Width reports for the widest line it
+	// would have built. spansW is the width of the current line's spans
+	// other than the last one.
+	measuring bool
+	spansW    int
+	widest    int
 
 	// The run and byte range that the line's last span was sliced from,
 	// so the next word of the same run can extend it.
@@ -56,14 +69,41 @@ type wrapper struct {
 	wordW int
 }
 
-// wrappers recycles wrappers and their word buffers: a paragraph or table
-// cell is wrapped by every layout, often more than once.
+// wrappers recycles wrappers and their buffers: a paragraph or table cell
+// is wrapped by every layout, often more than once.
 var wrappers = sync.Pool{New: func() any { return &wrapper{word: make([]piece, 0, 16)} }}
 
-// spanSlab hands out the span storage of lines in large blocks, so that
-// laying out a long note does not allocate once per line. Each line gets
-// a capped window; a line that outgrows it moves to its own array.
-type spanSlab struct{ buf []ansi.Span }
+// getWrapper returns a pooled wrapper set up to wrap runs at width.
+func getWrapper(runs []run, width int, slab *spanSlab) *wrapper {
+	w := wrappers.Get().(*wrapper)
+	*w = wrapper{runs: runs, width: width, slab: slab, lastRun: -1, gapRun: -1,
+		word: w.word[:0], line: w.line[:0], lines: w.lines[:0]}
+	return w
+}
+
+// putWrapper returns w to the pool, dropping its references to the runs
+// and the caller's lines. Its buffers keep stale spans and lines until
+// they are overwritten; oversized buffers are dropped instead.
+func putWrapper(w *wrapper) {
+	line, lines := w.line, w.lines
+	if cap(line) > 256 {
+		line = nil
+	}
+	if cap(lines) > 4096 {
+		lines = nil
+	}
+	*w = wrapper{word: w.word[:0], line: line[:0], lines: lines[:0]}
+	wrappers.Put(w)
+}
+
+// spanSlab hands out the span storage of lines, and the storage of line
+// lists, in large blocks, so that laying out a long note does not
+// allocate once per line. Each request gets a capped window; a line or
+// list that outgrows it moves to its own array.
+type spanSlab struct {
+	buf  []ansi.Span
+	rows []ansi.Line
+}
 
 // line returns an empty line with room for n spans.
 func (s *spanSlab) line(n int) ansi.Line {
@@ -80,6 +120,35 @@ func (s *spanSlab) line(n int) ansi.Line {
 	return s.buf[start : start : start+n]
 }
 
+// lines returns an empty line list with room for n lines.
+func (s *spanSlab) lines(n int) []ansi.Line {
+	if s == nil || n > 256 {
+		return make([]ansi.Line, 0, n)
+	}
+	if len(s.rows)+n > cap(s.rows) {
+		s.rows = make([]ansi.Line, 0, max(min(2*cap(s.rows), 1024), 64, n))
+	}
+	start := len(s.rows)
+	s.rows = s.rows[:start+n]
+	return s.rows[start : start : start+n]
+}
+
+// copyLines returns lines copied into exactly sized storage from s.
+func (s *spanSlab) copyLines(lines []ansi.Line) []ansi.Line {
+	if len(lines) == 0 {
+		return nil
+	}
+	return append(s.lines(len(lines)), lines...)
+}
+
+// recycle lets s hand out its current blocks again from the start. Only
+// a caller that no longer holds any line or list s handed out may call
+// it; what the blocks still reference is overwritten as they refill.
+func (s *spanSlab) recycle() {
+	s.buf = s.buf[:0]
+	s.rows = s.rows[:0]
+}
+
 // piece is a word fragment: runs[r].text[start:end], w cells wide.
 type piece struct{ r, start, end, w int }
 
@@ -93,19 +162,40 @@ func wrapRunsSlab(runs []run, width int, out []ansi.Line, slab *spanSlab) []ansi
 	if width < 1 {
 		width = 1
 	}
-	if out == nil {
-		n := 0
-		for i := range runs {
-			n += len(runs[i].text)
-		}
-		out = make([]ansi.Line, 0, n/width+1)
+	w := getWrapper(runs, width, slab)
+	defer putWrapper(w)
+	own := out == nil
+	if own {
+		out = w.lines
 	}
-	w := wrappers.Get().(*wrapper)
-	*w = wrapper{runs: runs, width: width, out: out, slab: slab, lastRun: -1, gapRun: -1, word: w.word[:0]}
-	defer func() {
-		*w = wrapper{word: w.word[:0]}
-		wrappers.Put(w)
-	}()
+	w.out = out
+	w.run()
+	if !own {
+		return w.out
+	}
+	if len(w.out) == 0 {
+		return []ansi.Line{}
+	}
+	lines := slab.copyLines(w.out)
+	clear(w.out)
+	w.lines = w.out[:0]
+	return lines
+}
+
+// runsWidth returns the width of the widest line wrapRuns(runs, n, nil)
+// draws for any n at least as wide as that line, as Line.Width measures
+// it, without building the lines.
+func runsWidth(runs []run) int {
+	w := getWrapper(runs, 1<<30, nil)
+	defer putWrapper(w)
+	w.measuring = true
+	w.run()
+	return w.widest
+}
+
+// run wraps the runs.
+func (w *wrapper) run() {
+	runs := w.runs
 	for i := range runs {
 		r := &runs[i]
 		if r.brk {
@@ -114,16 +204,22 @@ func wrapRunsSlab(runs []run, width int, out []ansi.Line, slab *spanSlab) []ansi
 			continue
 		}
 		t := r.text
+		// In ASCII text a word's width is its length.
+		ascii := isASCII(t)
 		pos := 0
 		for pos < len(t) {
-			j := strings.IndexByte(t[pos:], ' ')
-			if j < 0 {
-				w.addPiece(i, pos, len(t))
+			// Words are short: a plain loop finds the next space faster
+			// than a call to strings.IndexByte.
+			j := pos
+			for j < len(t) && t[j] != ' ' {
+				j++
+			}
+			if j == len(t) {
+				w.addPiece(i, pos, len(t), ascii)
 				break
 			}
-			j += pos
 			if j > pos {
-				w.addPiece(i, pos, j)
+				w.addPiece(i, pos, j, ascii)
 			}
 			w.flushWord()
 			k := j
@@ -140,26 +236,53 @@ func wrapRunsSlab(runs []run, width int, out []ansi.Line, slab *spanSlab) []ansi
 		}
 	}
 	w.flushWord()
+	if w.measuring {
+		w.closeSpan()
+		w.widest = max(w.widest, w.spansW)
+		return
+	}
 	if len(w.line) > 0 {
 		w.emit()
 	}
-	return w.out
 }
 
-func (w *wrapper) addPiece(r, start, end int) {
-	pw := ansi.Width(w.runs[r].text[start:end])
+// addPiece adds runs[r].text[start:end] to the word being collected;
+// ascii says the run's text is all ASCII.
+func (w *wrapper) addPiece(r, start, end int, ascii bool) {
+	pw := end - start
+	if !ascii {
+		pw = ansi.Width(w.runs[r].text[start:end])
+	}
 	w.word = append(w.word, piece{r, start, end, pw})
 	w.wordW += pw
 }
 
 // emit ends the current line.
 func (w *wrapper) emit() {
-	w.out = append(w.out, w.line)
-	w.line = nil
+	if w.measuring {
+		w.closeSpan()
+		w.widest = max(w.widest, w.spansW)
+		w.spansW = 0
+	} else {
+		var ln ansi.Line
+		if len(w.line) > 0 {
+			ln = append(w.slab.line(len(w.line)), w.line...)
+			w.line = w.line[:0]
+		}
+		w.out = append(w.out, ln)
+	}
 	w.lineW = 0
 	w.lastRun = -1
 	w.gap = 0
 	w.gapRun = -1
+}
+
+// closeSpan adds the width of the span the last piece went into to
+// spansW (measuring only).
+func (w *wrapper) closeSpan() {
+	if w.lastRun >= 0 {
+		w.spansW += ansi.Width(w.runs[w.lastRun].text[w.lastStart:w.lastEnd])
+	}
 }
 
 // flushWord places the word collected so far.
@@ -198,10 +321,17 @@ func (w *wrapper) appendGap() {
 	if w.gap == 0 {
 		return
 	}
-	if w.gapRun >= 0 && w.gapRun == w.lastRun && w.gapStart == w.lastEnd {
+	switch {
+	case w.gapRun >= 0 && w.gapRun == w.lastRun && w.gapStart == w.lastEnd:
 		w.lastEnd += w.gap
-		w.line[len(w.line)-1].Text = w.runs[w.lastRun].text[w.lastStart:w.lastEnd]
-	} else {
+		if !w.measuring {
+			w.line[len(w.line)-1].Text = w.runs[w.lastRun].text[w.lastStart:w.lastEnd]
+		}
+	case w.measuring:
+		w.closeSpan()
+		w.spansW += w.gap
+		w.lastRun = -1
+	default:
 		st, link := ansi.Style{}, ""
 		if w.gapRun >= 0 {
 			st, link = w.runs[w.gapRun].style, w.runs[w.gapRun].link
@@ -215,14 +345,17 @@ func (w *wrapper) appendGap() {
 
 // appendPiece adds a word fragment that fits on the current line.
 func (w *wrapper) appendPiece(p piece) {
-	if p.r == w.lastRun && p.start == w.lastEnd {
+	switch {
+	case p.r == w.lastRun && p.start == w.lastEnd:
 		w.lastEnd = p.end
-		w.line[len(w.line)-1].Text = w.runs[p.r].text[w.lastStart:w.lastEnd]
-	} else {
-		r := &w.runs[p.r]
-		if w.line == nil {
-			w.line = w.slab.line(4)
+		if !w.measuring {
+			w.line[len(w.line)-1].Text = w.runs[p.r].text[w.lastStart:w.lastEnd]
 		}
+	case w.measuring:
+		w.closeSpan()
+		w.lastRun, w.lastStart, w.lastEnd = p.r, p.start, p.end
+	default:
+		r := &w.runs[p.r]
 		w.line = append(w.line, ansi.Span{Text: r.text[p.start:p.end], Style: r.style, Link: r.link})
 		w.lastRun, w.lastStart, w.lastEnd = p.r, p.start, p.end
 	}
@@ -245,6 +378,16 @@ func (w *wrapper) breakPiece(p piece) {
 		w.appendPiece(piece{p.r, pos, pos + len(cluster), cw})
 		pos += len(cluster)
 	}
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // hardBreak splits text (no line feeds) into lines of at most width
