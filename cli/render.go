@@ -66,8 +66,9 @@ func runRender(c *invocation) error {
 	warnings = n.Warnings
 	w := bufio.NewWriterSize(c.stdio.Out, 64<<10)
 	var buf []byte
+	var enc ansi.Encoder
 	emit := func(lines []ansi.Line) error {
-		buf = ansi.AppendLines(buf[:0], lines, level)
+		buf = enc.AppendLines(buf[:0], lines, level)
 		_, err := w.Write(buf)
 		return err
 	}
