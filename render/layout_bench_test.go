@@ -76,6 +76,15 @@ func BenchmarkLayoutPlain(b *testing.B) {
 	}
 }
 
+// encodingStreamer is a Streamer that encodes each block's lines into
+// *buf at opt's level, as `markii render` does before writing them.
+func encodingStreamer(opt Options, buf *[]byte) *Streamer {
+	return NewStreamer(opt, func(lines []ansi.Line) error {
+		*buf = ansi.AppendLines((*buf)[:0], lines, opt.Level)
+		return nil
+	})
+}
+
 // BenchmarkRenderChunked is what `markii render` does with a 1 MB note:
 // parse, lay out and encode it a chunk at a time.
 func BenchmarkRenderChunked(b *testing.B) {
@@ -85,10 +94,7 @@ func BenchmarkRenderChunked(b *testing.B) {
 	b.ReportAllocs()
 	var buf []byte
 	for b.Loop() {
-		s := NewStreamer(opt, func(lines []ansi.Line) error {
-			buf = ansi.AppendLines(buf[:0], lines, ansi.TrueColor)
-			return nil
-		})
+		s := encodingStreamer(opt, &buf)
 		if err := ParseChunks(src, s.Add); err != nil {
 			b.Fatal(err)
 		}
@@ -120,10 +126,7 @@ func BenchmarkStreamLayout(b *testing.B) {
 	b.ReportAllocs()
 	var buf []byte
 	for b.Loop() {
-		s := NewStreamer(opt, func(lines []ansi.Line) error {
-			buf = ansi.AppendLines(buf[:0], lines, ansi.TrueColor)
-			return nil
-		})
+		s := encodingStreamer(opt, &buf)
 		for _, d := range docs {
 			piece := *d
 			piece.Blocks = slices.Clone(d.Blocks)
