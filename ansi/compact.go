@@ -1,16 +1,13 @@
 package ansi
 
-import "unsafe"
-
 // Compact merges neighbouring spans of each line that share a style and a
 // link and moves every line's spans into one new, exactly sized array, so
 // the arrays the lines were cut from can be freed. It rewrites lines in
 // place and returns it. The encoded bytes do not change
 // (Encode merges such runs anyway), but a long page held in memory, as the
-// viewer holds it, keeps far fewer spans. Layout usually cuts a run of text
-// into words taken from one string, so the merged text is resliced from
-// that string without copying; only pieces that are not neighbours in
-// memory are concatenated.
+// viewer holds it, keeps far fewer spans. Layout already keeps the words
+// of one run of text as one substring, so what is left to merge here is
+// text from different strings, which is concatenated.
 func Compact(lines []Line) []Line {
 	total := 0
 	for i, l := range lines {
@@ -39,16 +36,13 @@ func Compact(lines []Line) []Line {
 	return lines
 }
 
-// join returns a+b, reslicing when b starts where a ends in memory.
+// join returns a+b without copying when either is empty.
 func join(a, b string) string {
 	switch {
 	case b == "":
 		return a
 	case a == "":
 		return b
-	}
-	if unsafe.StringData(b) == (*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(a)), len(a))) {
-		return unsafe.String(unsafe.StringData(a), len(a)+len(b))
 	}
 	return a + b
 }
