@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -204,11 +203,4 @@ func TestZipGarbage(t *testing.T) {
 	os.WriteFile(p, nil, 0o644)
 	_, err = Open(p)
 	wantArchiveError(t, err, "it is not a zip archive")
-}
-
-func TestZipNamedPipeRefusedWithoutBlocking(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "pipe.mkz")
-	must(t, syscall.Mkfifo(p, 0o600))
-	_, err := Open(p)
-	wantArchiveError(t, err, p+" is not a valid Markii bundle: it is not a regular file")
 }
