@@ -95,8 +95,8 @@ func (s *Streamer) Add(doc *Document) error {
 		if err := s.emit(lines); err != nil {
 			return err
 		}
-		// Lines already emitted are not kept; only their spans' slab
-		// block may still be shared with the next block's lines.
+		// Lines already emitted are not kept: their storage is drawn
+		// from again for the next block.
 		l.page.Headings = l.page.Headings[:0]
 		l.page.Focusables = l.page.Focusables[:0]
 	}

@@ -237,8 +237,7 @@ func (w *wrapper) run() {
 	}
 	w.flushWord()
 	if w.measuring {
-		w.closeSpan()
-		w.widest = max(w.widest, w.spansW)
+		w.measureLine()
 		return
 	}
 	if len(w.line) > 0 {
@@ -260,9 +259,7 @@ func (w *wrapper) addPiece(r, start, end int, ascii bool) {
 // emit ends the current line.
 func (w *wrapper) emit() {
 	if w.measuring {
-		w.closeSpan()
-		w.widest = max(w.widest, w.spansW)
-		w.spansW = 0
+		w.measureLine()
 	} else {
 		var ln ansi.Line
 		if len(w.line) > 0 {
@@ -275,6 +272,14 @@ func (w *wrapper) emit() {
 	w.lastRun = -1
 	w.gap = 0
 	w.gapRun = -1
+}
+
+// measureLine ends the line being measured: the widest line so far is
+// at least as wide as it (measuring only).
+func (w *wrapper) measureLine() {
+	w.closeSpan()
+	w.widest = max(w.widest, w.spansW)
+	w.spansW = 0
 }
 
 // closeSpan adds the width of the span the last piece went into to
