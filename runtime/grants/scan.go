@@ -50,8 +50,23 @@ type Result struct {
 }
 
 // Scan walks every piece of c's code with gopher-lua's own parser and
-// collects the hosts of net.fetch_json, net.post and net.patch calls whose
-// first argument is one string literal holding an absolute http(s) URL.
+// lists the hosts that may be asked about. Two rules contribute a host:
+//
+//   - the call rule (the reference's): a net.fetch_json, net.post or
+//     net.patch call whose first argument is one string literal holding an
+//     absolute http(s) URL;
+//   - the literal rule (markii's own): any string literal anywhere in the
+//     code that is an absolute http(s) URL whose authority is closed inside
+//     the literal, that is, the host (and port) is followed by "/", "?" or
+//     "#" within the same literal. Nothing concatenated after such a
+//     literal can change its host, so `"https://api.example/v1?" .. query`
+//     lists api.example, while `"https://a.example" .. "@b.example"` and
+//     `"http://127.0.0.1" .. ":9/x"` list nothing.
+//
+// Listing a host only decides what to ask. It never widens what a run may
+// reach: each request's real host must be granted, and a net call whose
+// address is not one literal still sets RuntimeAddresses. The grant key
+// covers the code, not the scan, so neither rule changes it.
 // d is compared with the result for diagnostics only.
 func Scan(c Closure, d Declared) Result {
 	s := &scanner{hosts: map[string]bool{}}
@@ -299,7 +314,43 @@ func (s *scanner) expr(e ast.Expr, depth int) {
 		s.expr(n.Expr, depth+1)
 	case *ast.FunctionExpr:
 		s.stmts(n.Stmts, depth)
+	case *ast.StringExpr:
+		if host, ok := closedURLHost(n.Value); ok {
+			s.hosts[host] = true
+		}
 	}
+}
+
+// closedURLHost returns the canonical host of lit when lit is an absolute
+// http or https URL whose authority ends inside lit: the text after
+// "scheme://" holds a "/", "?" or "#", and everything before it is a host
+// with an optional port and no credentials. Any other literal has no host
+// that concatenation could not still change.
+func closedURLHost(lit string) (string, bool) {
+	scheme, rest, ok := strings.Cut(lit, "://")
+	if !ok {
+		return "", false
+	}
+	if sch := strings.ToLower(scheme); sch != "http" && sch != "https" {
+		return "", false
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end <= 0 {
+		return "", false
+	}
+	authority := rest[:end]
+	if strings.ContainsAny(authority, "@\\") {
+		return "", false
+	}
+	u, err := url.Parse(lit)
+	if err != nil || u.Opaque != "" || u.User != nil || u.Host != authority {
+		return "", false
+	}
+	host, err := netclient.CanonicalHost(u.Hostname())
+	if err != nil {
+		return "", false
+	}
+	return host, true
 }
 
 func (s *scanner) call(n *ast.FuncCallExpr, depth int) {

@@ -33,27 +33,31 @@ return { net.fetch_json("https://api.github.com/other") }
 	}
 }
 
+// TestScanRunTimeAddresses checks the call rule: a net call whose address
+// is not one literal counts as building addresses at run time. The
+// literals here leave the authority open (no "/" after the host), so the
+// literal rule lists nothing either.
 func TestScanRunTimeAddresses(t *testing.T) {
 	cases := map[string]string{
-		"variable":        `local u = "https://a.example/" return net.fetch_json(u)`,
-		"concatenation":   `return net.fetch_json("https://a.example/" .. id)`,
-		"method call":     `return net:fetch_json("https://a.example/")`,
-		"alias":           `local f = net.fetch_json return f("https://a.example/")`,
-		"table alias":     `local n = net return n.fetch_json("https://a.example/")`,
-		"dynamic key":     `return net["fetch" .. "_json"]("https://a.example/")`,
-		"passed along":    `return pcall(net.post, "https://a.example/", "x")`,
+		"variable":        `local u = "https://a.example" return net.fetch_json(u)`,
+		"concatenation":   `return net.fetch_json("https://a.example" .. id)`,
+		"method call":     `return net:fetch_json("https://a.example")`,
+		"alias":           `local f = net.fetch_json return f("https://a.example")`,
+		"table alias":     `local n = net return n.fetch_json("https://a.example")`,
+		"dynamic key":     `return net["fetch" .. "_json"]("https://a.example")`,
+		"passed along":    `return pcall(net.post, "https://a.example", "x")`,
 		"no argument":     `return net.fetch_json()`,
 		"relative":        `return net.fetch_json("/api")`,
 		"other scheme":    `return net.fetch_json("ftp://a.example/")`,
 		"credentials":     `return net.fetch_json("https://u:p@a.example/")`,
 		"bad numeric":     `return net.fetch_json("http://256.1.1.1/")`,
-		"does not parse":  `return net.fetch_json("https://a.example/"`,
+		"does not parse":  `return net.fetch_json("https://a.example"`,
 		"lua 5.3 syntax":  `return 7 // 2`,
 		"call result":     `return net.fetch_json(url())`,
 		"bidi host":       "return net.fetch_json(\"https://exa\u202emple.com/\")",
 		"mixed script":    `return net.fetch_json("https://xn--pple-43d.com/")`,
 		"deeply nested":   "return " + strings.Repeat("(", 400) + "net.fetch_json(x)" + strings.Repeat(")", 400),
-		"in table":        `local t = { f = net } return t.f.fetch_json("https://a.example/")`,
+		"in table":        `local t = { f = net } return t.f.fetch_json("https://a.example")`,
 		"in deep table":   "local t = " + strings.Repeat("{", 300) + "1" + strings.Repeat("}", 300),
 		"field as string": `return net["fetch_json"] and 1`,
 	}
@@ -70,6 +74,51 @@ func TestScanRunTimeAddresses(t *testing.T) {
 	r := scanCode(`if net and net ~= nil and not (net == nil) then return net.fetch_json("https://ok.example/") end`)
 	if r.RuntimeAddresses || !slices.Equal(r.Hosts, []string{"ok.example"}) {
 		t.Fatalf("net existence check: %+v", r)
+	}
+}
+
+// TestScanClosedURLLiterals checks the literal rule: a string literal
+// anywhere in the code whose http(s) authority is closed inside it lists
+// its host; one that concatenation could still extend lists nothing.
+func TestScanClosedURLLiterals(t *testing.T) {
+	cases := []struct {
+		name    string
+		code    string
+		hosts   []string
+		runtime bool
+	}{
+		{"weather: query appended at run time",
+			`local params = {"a=1"} local url = "https://api.open-meteo.com/v1/forecast?" .. table.concat(params, "&") return net.fetch_json(url)`,
+			[]string{"api.open-meteo.com"}, true},
+		{"hacker news: base kept in a variable",
+			`local FRONT_URL = "https://hn.algolia.com/api/v1/search?" return net.fetch_json(FRONT_URL .. "tags=front_page")`,
+			[]string{"hn.algolia.com"}, true},
+		{"fragment closes", `local u = "http://Frag.Example#x" return net.fetch_json(u)`, []string{"frag.example"}, true},
+		{"query closes", `local u = "https://q.example?x=1" return net.fetch_json(u)`, []string{"q.example"}, true},
+		{"port then path", `local u = "http://127.0.0.1:9/x" return net.fetch_json(u)`, []string{"127.0.0.1"}, true},
+		{"ipv6 with port", `local u = "http://[::1]:9/" return net.fetch_json(u)`, []string{"::1"}, true},
+		{"in a table", `local t = { base = "https://t.example/" } return net.fetch_json(t.base .. "x")`, []string{"t.example"}, true},
+		{"never used for a call", `local docs = "https://docs.example/help"`, []string{"docs.example"}, false},
+		{"long string", "local u = [[https://long.example/]] return net.fetch_json(u)", []string{"long.example"}, true},
+		{"credentials appended", `return net.fetch_json("https://a.example" .. "@b.example/")`, nil, true},
+		{"port appended", `return net.fetch_json("http://127.0.0.1" .. ":9/x")`, nil, true},
+		{"host appended", `return net.fetch_json("https://" .. "a.example/")`, nil, true},
+		{"label appended", `local u = "https://a" return net.fetch_json(u .. ".example/")`, nil, true},
+		{"credentials inside", `local u = "https://u:p@a.example/" return net.fetch_json(u)`, nil, true},
+		{"backslash inside", `local u = "https://a.example\\@b.example/" return net.fetch_json(u)`, nil, true},
+		{"percent-encoded host", `local u = "https://%61.example/" return net.fetch_json(u)`, nil, true},
+		{"other scheme", `local u = "ftp://a.example/" return net.fetch_json(u)`, nil, true},
+		{"no scheme", `local u = "//a.example/" return net.fetch_json(u)`, nil, true},
+		{"leading space", `local u = " https://a.example/" return net.fetch_json(u)`, nil, true},
+		{"empty host", `local u = "https:///x" return net.fetch_json(u)`, nil, true},
+		{"bidi host", "local u = \"https://exa\u202emple.com/\" return net.fetch_json(u)", nil, true},
+		{"does not parse", `local u = "https://a.example/" return net.fetch_json(u`, nil, true},
+	}
+	for _, c := range cases {
+		r := scanCode(c.code)
+		if !slices.Equal(r.Hosts, c.hosts) || r.RuntimeAddresses != c.runtime {
+			t.Errorf("%s: hosts %v runtime %v, want %v %v (reasons %v)", c.name, r.Hosts, r.RuntimeAddresses, c.hosts, c.runtime, r.Reasons)
+		}
 	}
 }
 

@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/script"
+)
+
+// The two published vault patterns whose address is a literal base with a
+// query appended at run time, with the host replaced by a local server.
+const (
+	weatherNote = "# Weather\n\nNow: :value[weather.current.temperature] degrees.\n\n" +
+		"```lua {name=weather}\n" +
+		"local params = { \"latitude=52.52\", \"longitude=13.41\", \"current=temperature\" }\n" +
+		"local url = \"http://127.0.0.1:%s/v1/forecast?\" .. table.concat(params, \"&\")\n" +
+		"return net.fetch_json(url)\n" +
+		"```\n"
+	hackerNewsNote = "# Front page\n\nTop story: :value[front.title].\n\n" +
+		"```lua {name=front}\n" +
+		"local FRONT_URL = \"http://127.0.0.1:%s/api/v1/search?\"\n" +
+		"local function fetch(n)\n" +
+		"  return net.fetch_json(FRONT_URL .. \"tags=front_page&hitsPerPage=\" .. n)\n" +
+		"end\n" +
+		"return fetch(5)\n" +
+		"```\n"
+)
+
+// vaultServer answers the two patterns' requests and counts them.
+func vaultServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		switch r.URL.Path {
+		case "/v1/forecast":
+			fmt.Fprint(w, `{"current":{"temperature":17.5}}`)
+		case "/api/v1/search":
+			fmt.Fprint(w, `{"title":"Show HN: local server","hits":5}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+// TestLiteralBaseChild is the process tmux starts for
+// TestLiteralBaseGrantOnTerminal: for each note it runs `markii run` on the
+// terminal (which asks), then `markii render --run` (which never asks and
+// uses the grant just given) to draw the value.
+func TestLiteralBaseChild(t *testing.T) {
+	notes := os.Getenv("MARKII_LITERAL_CHILD")
+	if notes == "" {
+		t.Skip("runs only as the child of TestLiteralBaseGrantOnTerminal")
+	}
+	scriptRunner = engine.Run
+	stdio := Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	for _, p := range strings.Split(notes, string(os.PathListSeparator)) {
+		fmt.Printf("run exit %d\n", Main([]string{"run", p}, stdio))
+		fmt.Printf("render exit %d\n", Main([]string{"render", "--run", "--color", "never", "--width", "70", p}, stdio))
+	}
+	fmt.Println("child done")
+	os.Exit(0)
+}
+
+// TestLiteralBaseGrantOnTerminal answers `y` on a real terminal for each
+// vault pattern: the prompt names the host from the literal base, the
+// request reaches the local server, and the value is drawn.
+func TestLiteralBaseGrantOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a terminal session")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	srv, hits := vaultServer(t)
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	dir := t.TempDir()
+	weather := filepath.Join(dir, "weather.mk.md")
+	hn := filepath.Join(dir, "hn.mk.md")
+	for p, text := range map[string]string{weather: weatherNote, hn: hackerNewsNote} {
+		if err := os.WriteFile(p, []byte(fmt.Sprintf(text, port)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	tm := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	cmd := fmt.Sprintf("exec env TERM=xterm-256color HOME=%q XDG_CONFIG_HOME=%q MARKII_LITERAL_CHILD=%q %q -test.run='^TestLiteralBaseChild$'",
+		dir, filepath.Join(dir, "config"), weather+string(os.PathListSeparator)+hn, self)
+	tm("new-session", "-d", "-s", "g", "-x", "200", "-y", "60", "sh", "-c", cmd)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	tm("set-option", "-t", "g", "remain-on-exit", "on")
+	pane := func() string { return tm("capture-pane", "-p", "-J", "-S", "-", "-t", "g") }
+	// waitCount waits until want occurs n times in the pane.
+	waitCount := func(want string, n int) string {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			p := pane()
+			if strings.Count(p, want) >= n {
+				return p
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pane never showed %q %d times:\n%s", want, n, p)
+			}
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+	answered := 0
+	for note := 1; note <= 2; note++ {
+		// One question names the host; a second says the rest of the
+		// address is built at run time. Both are answered yes.
+		for q := 0; q < 2; q++ {
+			waitCount("[y/N]", answered+1)
+			tm("send-keys", "-t", "g", "y", "Enter")
+			answered++
+		}
+		waitCount("render exit", note)
+	}
+	p := waitCount("child done", 1)
+	if c := strings.Count(p, "send data to 127.0.0.1"); c != 2 {
+		t.Errorf("the host prompt named 127.0.0.1 %d times, want 2:\n%s", c, p)
+	}
+	for _, want := range []string{"run exit 0", "weather: ok", "front: ok",
+		"Now: 17.5 degrees.", "Top story: Show HN: local server."} {
+		if !strings.Contains(p, want) {
+			t.Errorf("pane lacks %q:\n%s", want, p)
+		}
+	}
+	// One request per run and one per render --run, for each note.
+	if got := hits.Load(); got != 4 {
+		t.Errorf("the local server saw %d requests, want 4", got)
+	}
+}
+
+// yesPrompter allows everything and records each question.
+type yesPrompter struct{ asked []string }
+
+func (y *yesPrompter) Ask(q string) (bool, error) {
+	y.asked = append(y.asked, q)
+	return true, nil
+}
+
+// TestConcatenatedAuthorityListsNothing runs notes whose literal leaves the
+// authority open, so what is concatenated after it could change the host:
+// nothing is listed, nothing is asked although every answer would be yes,
+// and nothing reaches the server.
+func TestConcatenatedAuthorityListsNothing(t *testing.T) {
+	withInProcessRunner(t)
+	withGrantState(t)
+	withSettings(t, config.Settings{})
+	srv, hits := countingServer(t)
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	cases := map[string]string{
+		"port after":        `return net.fetch_json("http://127.0.0.1" .. ":` + port + `/x")`,
+		"credentials after": `local base = "http://127.0.0.1:` + port + `" return net.fetch_json(base .. "@evil.example/")`,
+		"host after":        `return net.fetch_json("http://" .. "127.0.0.1:` + port + `/x")`,
+	}
+	for name, code := range cases {
+		p := writeNote(t, "# n\n\n```lua {name=x}\n"+code+"\n```\n")
+		n, err := loadNote(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := render.Parse(n.Source)
+		y := &yesPrompter{}
+		plan, err := planRun(context.Background(), n, doc, script.Manual, y, &strings.Builder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan.Prepared.Scan.Hosts) != 0 || len(y.asked) != 0 || len(plan.Prepared.Decision.Hosts) != 0 {
+			t.Errorf("%s: listed %v, asked %q, allowed %v", name, plan.Prepared.Scan.Hosts, y.asked, plan.Prepared.Decision.Hosts)
+		}
+		out := runPlanned(t, plan, script.TierManual)
+		if o := out["x"]; o.Kind != script.CapabilityDenied {
+			t.Errorf("%s: outcome %+v, want capability denied", name, o)
+		}
+	}
+	if got := hits.Load(); got != 0 {
+		t.Fatalf("the server saw %d requests, want 0", got)
+	}
+}
