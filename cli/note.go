@@ -40,7 +40,8 @@ type note struct {
 // zip bundle; any other path is read as a plain .mk.md text. Errors are
 // one line and exit 1: "cannot read PATH: …", "bundle has no
 // manifest.json", "bundle has no <document>", "PATH is not a valid Markii
-// bundle: …" or "manifest.json is invalid: …".
+// bundle: …", "manifest.json is invalid: …" or "PATH looks like a binary
+// file". The source is UTF-8 text: see decodeNoteText.
 func loadNote(path string, stdin io.Reader) (*note, error) {
 	if path == "-" {
 		if stdin == nil {
@@ -53,7 +54,7 @@ func loadNote(path string, stdin io.Reader) (*note, error) {
 		if len(src) > maxNoteBytes {
 			return nil, failf("cannot read stdin: the note is over the %d MiB limit", maxNoteBytes>>20)
 		}
-		return &note{Source: src, Name: "stdin"}, nil
+		return decoded(&note{Source: src, Name: "stdin"}, "stdin")
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -70,11 +71,22 @@ func loadNote(path string, stdin io.Reader) (*note, error) {
 			return nil, bundleFailure(path, err)
 		}
 		n.Bundle, n.Source, n.Warnings = b, b.Document(), b.Warnings()
-		return n, nil
+		return decoded(n, "the document of "+path)
 	}
 	if n.Source, err = readNoteFile(path); err != nil {
 		return nil, failf("cannot read %s: %s", path, err)
 	}
+	return decoded(n, path)
+}
+
+// decoded returns n with its source replaced by its UTF-8 text (see
+// decodeNoteText), or refuses it as "NAME looks like a binary file".
+func decoded(n *note, name string) (*note, error) {
+	text, ok := decodeNoteText(n.Source)
+	if !ok {
+		return nil, failf("%s looks like a binary file", name)
+	}
+	n.Source = text
 	return n, nil
 }
 

@@ -22,6 +22,9 @@ type badInput struct {
 	Make func(t *testing.T, path string)
 	// Long marks inputs skipped under -short.
 	Long bool
+	// Binary marks inputs that are not text: markii refuses them with
+	// "PATH looks like a binary file" and exit 1.
+	Binary bool
 }
 
 // writeFile writes data to path or fails the test.
@@ -38,7 +41,7 @@ func nested(prefix string, n int, tail string) []byte {
 }
 
 var badInputs = []badInput{
-	{Name: "random binary", Make: func(t *testing.T, path string) {
+	{Name: "random binary", Binary: true, Make: func(t *testing.T, path string) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		b := make([]byte, 1<<20)
 		for i := range b {
@@ -46,14 +49,14 @@ var badInputs = []badInput{
 		}
 		writeFile(t, path, b)
 	}},
-	{Name: "an executable", Make: func(t *testing.T, path string) {
+	{Name: "an executable", Binary: true, Make: func(t *testing.T, path string) {
 		b, err := os.ReadFile(markiiBinary(t))
 		if err != nil {
 			t.Fatal(err)
 		}
 		writeFile(t, path, b)
 	}},
-	{Name: "invalid UTF-8", Make: func(t *testing.T, path string) {
+	{Name: "invalid UTF-8", Binary: true, Make: func(t *testing.T, path string) {
 		var b bytes.Buffer
 		for i := 0; i < 2000; i++ {
 			b.WriteString("# head\xff\xfe\n\ntext \xc3\x28 \xe2\x82 \xf0\x9f\x98 \xed\xa0\x80 surrogate \xc0\xaf overlong *\x80em\x9b* `\xfe`\n\n")
@@ -61,7 +64,7 @@ var badInputs = []badInput{
 		}
 		writeFile(t, path, b.Bytes())
 	}},
-	{Name: "NUL bytes", Make: func(t *testing.T, path string) {
+	{Name: "NUL bytes", Binary: true, Make: func(t *testing.T, path string) {
 		writeFile(t, path, bytes.Repeat([]byte("text\x00\x00 more\x00\n\n# \x00\n\n"), 10000))
 	}},
 	{Name: "10000-deep quotes", Make: func(t *testing.T, path string) {
@@ -183,6 +186,7 @@ ordinary prose to give the layout a realistic amount of work to do.
 // TestBadInput runs `markii render` on each bad input: it must finish in
 // bounded time and memory and either print valid output and exit 0, or
 // print a one-line error and exit 1; never a panic or a Go stack trace.
+// What is not text must be refused as a binary file.
 func TestBadInput(t *testing.T) {
 	bin := markiiBinary(t)
 	dir := t.TempDir()
@@ -207,6 +211,9 @@ func TestBadInput(t *testing.T) {
 			for _, color := range colors {
 				res := runBounded(t, bin, []string{"render", "--width", "80", "--color", color, path}, env)
 				checkBadInputResult(t, color, size, res)
+				if want := "markii: " + path + " looks like a binary file\n"; in.Binary && (res.code != 1 || res.stderr != want) {
+					t.Errorf("--color %s: exit %d, stderr %q; want exit 1 and %q", color, res.code, res.stderr, want)
+				}
 			}
 		})
 	}
