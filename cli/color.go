@@ -13,12 +13,18 @@ import (
 // name, is a synonym of never.
 var colorChoices = []string{"auto", "never", "none", "16", "256", "truecolor"}
 
-// colorLevel turns a --color value into a level. "auto" follows SPEC §7.1
-// in order: NO_COLOR set and non-empty → none; FORCE_COLOR 0 → none, 1 or
-// true → 16, 2 → 256, 3 → truecolor (other values fall through); stdout
-// not a terminal → none; TERM=dumb → none; COLORTERM truecolor or 24bit →
-// truecolor; TERM containing 256color → 256; else 16. getenv is the only
-// way the environment is read.
+// colorLevel turns a --color value into a level. "auto" follows the
+// conventions other command-line tools share, first match wins:
+//
+//  1. NO_COLOR set and non-empty → none;
+//  2. CLICOLOR_FORCE set, non-empty and not 0 → the terminal's level as if
+//     stdout were a terminal, at least 16;
+//  3. FORCE_COLOR 0 → none, 1 or true → 16, 2 → 256, 3 → truecolor (other
+//     values fall through);
+//  4. CLICOLOR=0 → none;
+//  5. stdout not a terminal → none; otherwise terminalLevel.
+//
+// getenv is the only way the environment is read.
 func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.Level {
 	switch choice {
 	case "never", "none":
@@ -33,6 +39,9 @@ func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.
 	if getenv("NO_COLOR") != "" {
 		return ansi.None
 	}
+	if force := getenv("CLICOLOR_FORCE"); force != "" && force != "0" {
+		return max(terminalLevel(getenv), ansi.Color16)
+	}
 	switch getenv("FORCE_COLOR") {
 	case "0":
 		return ansi.None
@@ -43,9 +52,16 @@ func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.
 	case "3":
 		return ansi.TrueColor
 	}
-	if !stdoutTTY {
+	if getenv("CLICOLOR") == "0" || !stdoutTTY {
 		return ansi.None
 	}
+	return terminalLevel(getenv)
+}
+
+// terminalLevel is the level a terminal supports by its TERM and
+// COLORTERM: TERM=dumb → none; COLORTERM truecolor or 24bit → truecolor;
+// TERM containing 256color → 256; else 16.
+func terminalLevel(getenv func(string) string) ansi.Level {
 	term := getenv("TERM")
 	if term == "dumb" {
 		return ansi.None

@@ -34,6 +34,18 @@ func TestColorLevel(t *testing.T) {
 		{"COLORTERM beats TERM", "auto", map[string]string{"TERM": "xterm-256color", "COLORTERM": "truecolor"}, true, ansi.TrueColor},
 		{"plain tty", "auto", map[string]string{"TERM": "xterm"}, true, ansi.Color16},
 		{"no TERM at all", "auto", nil, true, ansi.Color16},
+		{"CLICOLOR_FORCE without tty", "auto", map[string]string{"CLICOLOR_FORCE": "1"}, false, ansi.Color16},
+		{"CLICOLOR_FORCE keeps the terminal's level", "auto", map[string]string{"CLICOLOR_FORCE": "1", "COLORTERM": "truecolor"}, false, ansi.TrueColor},
+		{"CLICOLOR_FORCE is at least 16 on a dumb terminal", "auto", map[string]string{"CLICOLOR_FORCE": "yes", "TERM": "dumb"}, false, ansi.Color16},
+		{"CLICOLOR_FORCE beats FORCE_COLOR 0", "auto", map[string]string{"CLICOLOR_FORCE": "1", "FORCE_COLOR": "0", "TERM": "xterm-256color"}, false, ansi.Color256},
+		{"CLICOLOR_FORCE beats CLICOLOR 0", "auto", map[string]string{"CLICOLOR_FORCE": "1", "CLICOLOR": "0"}, true, ansi.Color16},
+		{"NO_COLOR beats CLICOLOR_FORCE", "auto", map[string]string{"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}, true, ansi.None},
+		{"CLICOLOR_FORCE 0 is ignored", "auto", map[string]string{"CLICOLOR_FORCE": "0"}, false, ansi.None},
+		{"empty CLICOLOR_FORCE is ignored", "auto", map[string]string{"CLICOLOR_FORCE": ""}, false, ansi.None},
+		{"FORCE_COLOR beats CLICOLOR 0", "auto", map[string]string{"FORCE_COLOR": "2", "CLICOLOR": "0"}, false, ansi.Color256},
+		{"CLICOLOR 0 on a tty", "auto", map[string]string{"CLICOLOR": "0", "COLORTERM": "truecolor"}, true, ansi.None},
+		{"CLICOLOR 1 on a tty", "auto", map[string]string{"CLICOLOR": "1", "TERM": "xterm-256color"}, true, ansi.Color256},
+		{"CLICOLOR 1 without tty", "auto", map[string]string{"CLICOLOR": "1"}, false, ansi.None},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			getenv := func(k string) string { return tc.env[k] }

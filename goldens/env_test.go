@@ -18,12 +18,13 @@ import (
 // colorEnv are the variables that influence color detection; the
 // environment test controls all of them.
 var colorEnv = map[string][]string{
-	"NO_COLOR":    {"", "1"},
-	"FORCE_COLOR": {"0", "1", "3"},
-	"TERM":        {"dumb", "xterm-256color"},
-	"COLORTERM":   {"truecolor"},
-	"CLICOLOR":    {"0", "1"},
-	"CI":          {"true"},
+	"NO_COLOR":       {"", "1"},
+	"FORCE_COLOR":    {"0", "1", "3"},
+	"TERM":           {"dumb", "xterm-256color"},
+	"COLORTERM":      {"truecolor"},
+	"CLICOLOR":       {"0", "1"},
+	"CLICOLOR_FORCE": {"1"},
+	"CI":             {"true"},
 }
 
 // unset marks a variable left out of the environment.
@@ -137,6 +138,54 @@ func TestEnvironmentDoesNotChangeOutput(t *testing.T) {
 			t.Error(f)
 		}
 		t.Logf("--color %s: %d environments, all byte-identical: %v", color, len(combos), len(failures) == 0)
+	}
+}
+
+// TestAutoColorFollowsTheEnvironment runs the real binary with --color auto
+// on a pipe, under the variables people set to ask for color: the first
+// that applies of NO_COLOR, CLICOLOR_FORCE, FORCE_COLOR and CLICOLOR
+// decides, and a pipe is otherwise colorless.
+func TestAutoColorFollowsTheEnvironment(t *testing.T) {
+	bin := markiiBinary(t)
+	note := filepath.Join(repoRoot(t), "fixtures", "readme.mk.md")
+	base := baseEnv()
+	ref := map[ansi.Level][]byte{}
+	for _, l := range levels {
+		color := l.String()
+		if l == ansi.None {
+			color = "never"
+		}
+		out, err := runMarkii(bin, []string{"render", "--color", color, "--width", "80", note}, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref[l] = out
+	}
+	for _, tc := range []struct {
+		env  []string
+		want ansi.Level
+	}{
+		{nil, ansi.None},
+		{[]string{"CLICOLOR_FORCE=1"}, ansi.Color16},
+		{[]string{"CLICOLOR_FORCE=1", "TERM=dumb"}, ansi.Color16},
+		{[]string{"CLICOLOR_FORCE=1", "TERM=xterm-256color"}, ansi.Color256},
+		{[]string{"CLICOLOR_FORCE=1", "COLORTERM=truecolor"}, ansi.TrueColor},
+		{[]string{"CLICOLOR_FORCE=1", "FORCE_COLOR=0"}, ansi.Color16},
+		{[]string{"CLICOLOR_FORCE=1", "CLICOLOR=0"}, ansi.Color16},
+		{[]string{"CLICOLOR_FORCE=1", "NO_COLOR=1"}, ansi.None},
+		{[]string{"CLICOLOR_FORCE=0", "COLORTERM=truecolor"}, ansi.None},
+		{[]string{"FORCE_COLOR=3", "CLICOLOR=0"}, ansi.TrueColor},
+		{[]string{"FORCE_COLOR=2", "CLICOLOR_FORCE=0"}, ansi.Color256},
+		{[]string{"CLICOLOR=1", "COLORTERM=truecolor"}, ansi.None},
+	} {
+		args := []string{"render", "--color", "auto", "--width", "80", note}
+		out, err := runMarkii(bin, args, append(append([]string{}, base...), tc.env...))
+		if err != nil {
+			t.Fatalf("%s: %v", strings.Join(tc.env, " "), err)
+		}
+		if !bytes.Equal(out, ref[tc.want]) {
+			t.Errorf("--color auto with %q does not print the %s rendering: %s", tc.env, tc.want, firstDifference(out, ref[tc.want]))
+		}
 	}
 }
 
