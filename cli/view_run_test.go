@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/viewer"
 )
@@ -34,7 +35,7 @@ func TestViewerRunAsksTheDialog(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		want := "This note's scripts can send data to " + u.Hostname() + ". Allow?"
+		want := grants.HostQuestion(u.Hostname())
 		if len(asked) != 1 || asked[0] != want {
 			t.Fatalf("allow=%v: asked %q, want exactly %q", allow, asked, want)
 		}

@@ -10,8 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
-	"github.com/markii/markii/sanitize"
 )
 
 const manualTrigger = script.Manual
@@ -45,7 +45,7 @@ type question struct {
 }
 
 func (q *question) lines() []string {
-	return []string{sanitize.Inline(q.text), "", "y allow    n or esc deny"}
+	return append(grants.QuestionLines(q.text), "", "y allow    n or esc deny")
 }
 
 // Messages of a run; gen tells a current run's messages from a cancelled

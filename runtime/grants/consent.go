@@ -5,25 +5,141 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/netip"
 	"strings"
 	"sync"
 
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/sanitize"
 )
 
 // MaxHostPrompts is the most hosts asked about one at a time; more fold
 // into one consolidated prompt.
 const MaxHostPrompts = 10
 
-// HostQuestion is the prompt for one host.
-func HostQuestion(host string) string {
-	return "This note's scripts can send data to " + host + ". Allow?"
+// The prompts below are the whole wording of a grant question, for the
+// terminal and for the viewer's dialog alike: lines joined by "\n", the
+// last one the question itself. Hosts reach them only after Presentable,
+// so they carry no control character.
+
+// rememberedLine says what a yes means: how long it lasts, how far it
+// reaches and who else may use it.
+func rememberedLine(where string) string {
+	return "A yes is remembered for this exact code (any change asks again), covers every path and port on " +
+		where + ", and may be used by unattended runs if you turned those on in your settings."
 }
 
+// HostQuestion is the prompt for one host: what the scripts can do, a
+// warning when host is an address on the user's own machine or network,
+// and what a yes means.
+func HostQuestion(host string) string {
+	lines := []string{"This note's scripts can send data to " + host + "."}
+	if w := localWarning([]string{host}); w != "" {
+		lines = append(lines, w)
+	}
+	lines = append(lines, rememberedLine(host), "Allow?")
+	return strings.Join(lines, "\n")
+}
+
+// maxListedHosts is how many hosts the consolidated prompt names.
+const maxListedHosts = 10
+
 // ManyHostsQuestion is the consolidated prompt for more than
-// MaxHostPrompts hosts.
-func ManyHostsQuestion(n int) string {
-	return fmt.Sprintf("This note requests network access to many hosts (%d). Allow all or deny all?", n)
+// MaxHostPrompts hosts: it names the first maxListedHosts and counts the
+// rest, warns about local addresses among them, and says what a yes means.
+func ManyHostsQuestion(hosts []string) string {
+	shown := hosts[:min(len(hosts), maxListedHosts)]
+	list := strings.Join(shown, ", ")
+	if rest := len(hosts) - len(shown); rest > 0 {
+		list += fmt.Sprintf(" and %d more", rest)
+	}
+	lines := []string{fmt.Sprintf("This note requests network access to many hosts (%d): %s.", len(hosts), list)}
+	if w := localWarning(hosts); w != "" {
+		lines = append(lines, w)
+	}
+	lines = append(lines, rememberedLine("each of them"), "Allow all or deny all?")
+	return strings.Join(lines, "\n")
+}
+
+// Reach is where an address written in a note points, for the prompt's
+// warning line.
+type Reach int
+
+// The reaches a prompt warns about.
+const (
+	// Public is an ordinary internet address or name: no warning.
+	Public Reach = iota
+	// OwnMachine is a loopback address or a localhost name.
+	OwnMachine
+	// OwnNetwork is a private, link-local, carrier-grade NAT or other
+	// special-purpose address, cloud metadata addresses included.
+	OwnNetwork
+)
+
+// ReachOf tells where the canonical host h points. Names other than
+// localhost are Public: what they resolve to is vetted at connect time.
+func ReachOf(h string) Reach {
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return OwnMachine
+	}
+	a, err := netip.ParseAddr(h)
+	if err != nil {
+		return Public
+	}
+	a = a.Unmap()
+	switch {
+	case a.IsLoopback():
+		return OwnMachine
+	case netclient.Vet(a, false) != nil:
+		return OwnNetwork
+	}
+	return Public
+}
+
+// localWarning is the warning line for the hosts among hosts that point at
+// the user's own machine or network, or "" when there are none.
+func localWarning(hosts []string) string {
+	var local []string
+	machine := false
+	network := false
+	for _, h := range hosts {
+		switch ReachOf(h) {
+		case OwnMachine:
+			machine = true
+			local = append(local, h)
+		case OwnNetwork:
+			network = true
+			local = append(local, h)
+		}
+	}
+	if len(local) == 0 {
+		return ""
+	}
+	where := "your own machine"
+	switch {
+	case machine && network:
+		where = "your own machine or network"
+	case network:
+		where = "your own network (or a cloud metadata service)"
+	}
+	if len(local) == 1 {
+		return "Warning: " + local[0] + " is an address on " + where + ", not on the internet."
+	}
+	if len(local) > maxListedHosts {
+		local = append(local[:maxListedHosts:maxListedHosts], fmt.Sprintf("%d more", len(local)-maxListedHosts))
+	}
+	return "Warning: " + strings.Join(local, ", ") + " are addresses on " + where + ", not on the internet."
+}
+
+// QuestionLines splits a prompt into its lines, each sanitized as inline
+// text, for a display that draws lines itself (the viewer's dialog).
+func QuestionLines(question string) []string {
+	lines := strings.Split(question, "\n")
+	for i, l := range lines {
+		lines[i] = sanitize.Inline(l)
+	}
+	return lines
 }
 
 // RuntimeAddressQuestion is the gate shown when the code also builds
@@ -125,7 +241,7 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 	}
 	var allowed []string
 	if len(hosts) > MaxHostPrompts {
-		yes, err := ask(ManyHostsQuestion(len(hosts)))
+		yes, err := ask(ManyHostsQuestion(hosts))
 		if err != nil {
 			return Decision{BundleGrants: bundle, Asked: d.Asked}, err
 		}

@@ -3,6 +3,7 @@ package grants
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,10 +133,7 @@ func TestConsentFlow(t *testing.T) {
 	if err != nil || !slices.Equal(d.Hosts, []string{"a.example"}) || !d.Stored {
 		t.Fatalf("%+v %v", d, err)
 	}
-	if !slices.Equal(p.asked, []string{
-		"This note's scripts can send data to a.example. Allow?",
-		"This note's scripts can send data to b.example. Allow?",
-	}) {
+	if !slices.Equal(p.asked, []string{HostQuestion("a.example"), HostQuestion("b.example")}) {
 		t.Fatalf("asked %q", p.asked)
 	}
 	// Same key: no prompt, the stored answer is reused (manual and auto).
@@ -166,6 +164,56 @@ func TestConsentFlow(t *testing.T) {
 	}
 }
 
+// TestQuestionWording checks what each prompt says a yes means, the
+// consolidated prompt's list, and the warning for local addresses.
+func TestQuestionWording(t *testing.T) {
+	remembered := "A yes is remembered for this exact code (any change asks again), covers every path and port on api.example, and may be used by unattended runs if you turned those on in your settings."
+	if got, want := HostQuestion("api.example"), "This note's scripts can send data to api.example.\n"+remembered+"\nAllow?"; got != want {
+		t.Fatalf("host question:\n%s\nwant:\n%s", got, want)
+	}
+	for host, warning := range map[string]string{
+		"127.0.0.1":       "Warning: 127.0.0.1 is an address on your own machine, not on the internet.",
+		"::1":             "Warning: ::1 is an address on your own machine, not on the internet.",
+		"localhost":       "Warning: localhost is an address on your own machine, not on the internet.",
+		"10.1.2.3":        "Warning: 10.1.2.3 is an address on your own network (or a cloud metadata service), not on the internet.",
+		"192.168.0.1":     "Warning: 192.168.0.1 is an address on your own network (or a cloud metadata service), not on the internet.",
+		"169.254.169.254": "Warning: 169.254.169.254 is an address on your own network (or a cloud metadata service), not on the internet.",
+		"fe80::1":         "Warning: fe80::1 is an address on your own network (or a cloud metadata service), not on the internet.",
+		"fd00:ec2::254":   "Warning: fd00:ec2::254 is an address on your own network (or a cloud metadata service), not on the internet.",
+		"100.64.0.1":      "Warning: 100.64.0.1 is an address on your own network (or a cloud metadata service), not on the internet.",
+		"8.8.8.8":         "",
+		"example.com":     "",
+	} {
+		lines := strings.Split(HostQuestion(host), "\n")
+		got := ""
+		if len(lines) == 4 {
+			got = lines[1]
+		}
+		if got != warning || lines[0] != "This note's scripts can send data to "+host+"." || lines[len(lines)-1] != "Allow?" {
+			t.Errorf("%s: %q", host, lines)
+		}
+	}
+	var hosts []string
+	for i := 0; i < 13; i++ {
+		hosts = append(hosts, fmt.Sprintf("h%02d.example", i))
+	}
+	hosts = append(hosts, "127.0.0.1", "10.0.0.1")
+	got := strings.Split(ManyHostsQuestion(hosts), "\n")
+	want := []string{
+		"This note requests network access to many hosts (15): h00.example, h01.example, h02.example, h03.example, h04.example, h05.example, h06.example, h07.example, h08.example, h09.example and 5 more.",
+		"Warning: 127.0.0.1, 10.0.0.1 are addresses on your own machine or network, not on the internet.",
+		"A yes is remembered for this exact code (any change asks again), covers every path and port on each of them, and may be used by unattended runs if you turned those on in your settings.",
+		"Allow all or deny all?",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("many hosts:\n%q\nwant:\n%q", got, want)
+	}
+	// The dialog's lines are sanitized one by one.
+	if l := QuestionLines("a\x1b[2J\tb\nc"); !slices.Equal(l, []string{"a[2J b", "c"}) {
+		t.Fatalf("QuestionLines: %q", l)
+	}
+}
+
 func TestConsentRuntimeGateAndManyHosts(t *testing.T) {
 	ctx := context.Background()
 	s, _ := stateWith(t, "")
@@ -185,9 +233,9 @@ func TestConsentRuntimeGateAndManyHosts(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		hosts = append(hosts, "h"+string(rune('a'+i))+".example")
 	}
-	many := &person{answers: map[string]bool{ManyHostsQuestion(12): true}}
+	many := &person{answers: map[string]bool{ManyHostsQuestion(hosts): true}}
 	d, _ = Consent(ctx, many, s, Request{DocKey: "d3", Key: goodKey, Scan: Result{Hosts: hosts}})
-	if len(many.asked) != 1 || many.asked[0] != "This note requests network access to many hosts (12). Allow all or deny all?" || len(d.Hosts) != 12 {
+	if len(many.asked) != 1 || !strings.HasPrefix(many.asked[0], "This note requests network access to many hosts (12): ha.example, hb.example,") || len(d.Hosts) != 12 {
 		t.Fatalf("many: %+v %q", d, many.asked)
 	}
 	// A host failing the shape check is never shown even if a caller
