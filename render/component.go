@@ -393,6 +393,9 @@ func alignLines(lines []ansi.Line, align string, width int, asBlock bool) []ansi
 func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style, link string) []run {
 	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
 	if !ok {
+		if isEmoticon(d) {
+			return append(dst, run{text: ":" + d.Name, style: st, link: link})
+		}
 		return l.inlineFallback(dst, unknownLabel(target, l.opt.Packs), d.Content, st, link)
 	}
 	if comp.Form != FormInline {

@@ -108,6 +108,18 @@ func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (line
 	return append(out, ansi.Line{{Text: "└" + edge + "┘", Style: dim}}), at
 }
 
+// maxEmoticonName is the longest name a bare text directive may have and
+// still be read as an emoticon.
+const maxEmoticonName = 2
+
+// isEmoticon reports whether d, which no component answers to, is an
+// emoticon such as `:D` or `:P` rather than a directive: a bare `:name` of
+// one or two characters. It is drawn as its source, with no fallback
+// label; the parse still lists it as a directive, as the reference does.
+func isEmoticon(d *InlineDirective) bool {
+	return d.Bare && len(d.Name) <= maxEmoticonName
+}
+
 // inlineFallback draws an inline directive that cannot be drawn by a
 // component: the dim label, a colon, then its text (or the label alone).
 func (l *layouter) inlineFallback(dst []run, label string, content []Inline, st ansi.Style, link string) []run {

@@ -32,3 +32,36 @@ func TestUnknownFallbackNamesThePack(t *testing.T) {
 		t.Errorf("diagnostics %q, want exactly [%q]", page.Diagnostics, want)
 	}
 }
+
+// An emoticon is a bare one- or two-character text directive nobody
+// registered: it stays its source text, with no fallback label and no
+// diagnostic, and the listing still holds it as a directive.
+func TestEmoticonsStayText(t *testing.T) {
+	for src, want := range map[string]string{
+		"Great :D":                  "Great :D",
+		"Oops :P and :O.":           "Oops :P and :O.",
+		"Two letters :Dx":           "Two letters :Dx",
+		"**bold :D**":               "bold :D",
+		"[link :D](https://a.b/)":   "link :D",
+		"Smile :-) stays":           "Smile :-) stays",
+		"Label :D[x] is not":        "Label unknown component `D`: x is not",
+		"Attrs :D{a=1} is not":      "Attrs unknown component `D` is not",
+		"Empty attrs :D{} is not":   "Empty attrs unknown component `D` is not",
+		"Three letters :Dxy is not": "Three letters unknown component `Dxy` is not",
+		"Known :kbd stays a kbd":    "Known [] (kbd: no content",
+	} {
+		doc := Parse([]byte(src + "\n"))
+		page := Layout(doc, Options{Width: 80, Level: ansi.None, Theme: theme.Dark})
+		out := string(ansi.Encode(page.Lines, ansi.None))
+		if !strings.Contains(out, want) {
+			t.Errorf("%q renders %q, want it to contain %q", src, out, want)
+		}
+		if len(page.Diagnostics) != 0 {
+			t.Errorf("%q: diagnostics %q", src, page.Diagnostics)
+		}
+	}
+	items, _ := Listing(Parse([]byte("Great :D\n")))
+	if len(items) != 1 || items[0].Name != "D" {
+		t.Fatalf("the listing lost the emoticon's directive: %+v", items)
+	}
+}

@@ -526,7 +526,7 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 		return l
 	case *directive.Inline:
 		d := c.inlineDirs.new()
-		d.Name, d.Attrs = n.Name, c.attrs(n.Attrs)
+		d.Name, d.Attrs, d.Bare = n.Name, c.attrs(n.Attrs), n.Bare()
 		d.Content = c.inlines(n, depth+1)
 		return d
 	}

@@ -231,6 +231,9 @@ type InlineDirective struct {
 	Name    string
 	Attrs   Attrs
 	Content []Inline
+	// Bare is set when it was written as `:name` alone, with neither a
+	// label nor an attribute block.
+	Bare bool
 }
 
 func (*Text) inline()            {}

@@ -93,6 +93,10 @@ type Inline struct {
 // Kind implements ast.Node.
 func (*Inline) Kind() ast.NodeKind { return KindInline }
 
+// Bare reports whether the directive was written as `:name` alone, with
+// neither a label nor an attribute block (not even an empty one).
+func (n *Inline) Bare() bool { return n.Stop-n.Start == 1+len(n.Name) }
+
 // Dump implements ast.Node.
 func (n *Inline) Dump(source []byte, level int) {
 	ast.DumpHelper(n, source, level, map[string]string{"Name": n.Name}, nil)
