@@ -222,7 +222,7 @@ func (l *layouter) directive(d *Directive, width int) []ansi.Line {
 	l.fitChildren = false
 	defer func() { l.fitChildren = fit }()
 	if !ok {
-		return l.unknownBlock(target, d, width)
+		return l.unknownBlock(target, d, attrs, width)
 	}
 	if fit && preset == "" && comp.SelfSizing {
 		preset = PresetFit

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -10,14 +11,31 @@ import (
 // This file holds the fallbacks of SPEC §2: what a directive looks like
 // when no component answers to its name, when it is written in the wrong
 // form, or when its component fails. Content is never lost.
+//
+// A pack cannot declare a terminal layout of its own for these boxes (a
+// template naming which attribute is the title, the value, the caption):
+// the box already shows every attribute, so nothing is hidden without one,
+// and a template is a new manifest contract that the reference's packs do
+// not have. When one is added it belongs in the pack manifest as data
+// read from the user's installed packs, never from the note.
 
 // unknownBlock draws a leaf or container directive nobody registered: a
-// dim dashed box across the width naming the component, then its content.
-func (l *layouter) unknownBlock(name string, d *Directive, width int) []ansi.Line {
+// dim dashed box across the width naming the component, then its content:
+// the label, the attributes (attrs, the reserved width and align already
+// taken out) as `key: value` lines, and the body. A reader of a pack
+// component markii cannot draw still gets its numbers, columns and
+// questions, which packs usually keep in attributes.
+func (l *layouter) unknownBlock(name string, d *Directive, attrs Attrs, width int) []ansi.Line {
 	inner := max(width-4, 1)
 	var content []ansi.Line
 	if len(d.Label) > 0 {
 		content = l.paragraph(d.Label, ansi.Style{}, inner)
+	}
+	if len(attrs) > 0 {
+		if len(content) > 0 {
+			content = append(content, nil)
+		}
+		content = l.attrLines(content, attrs, inner)
 	}
 	m := l.mark()
 	if len(d.Blocks) > 0 {
@@ -33,6 +51,34 @@ func (l *layouter) unknownBlock(name string, d *Directive, width int) []ansi.Lin
 	lines, at := l.dashedBox(unknownLabel(name, l.opt.Packs), content, width)
 	l.shift(m, at)
 	return lines
+}
+
+// maxFallbackAttrs is how many attributes a fallback box lists; the rest
+// are counted. maxFallbackValue is the most cells of one value it shows.
+const (
+	maxFallbackAttrs = 24
+	maxFallbackValue = 240
+)
+
+// attrLines appends attrs to dst as `key: value` lines (a bare key alone),
+// wrapped to width: the key dim, the value as written. Keys and values
+// were sanitized on their way into the tree; a value longer than
+// maxFallbackValue cells is cut with "…", and attributes past
+// maxFallbackAttrs are counted on a last line.
+func (l *layouter) attrLines(dst []ansi.Line, attrs Attrs, width int) []ansi.Line {
+	dim := l.st.Dim
+	for i, a := range attrs {
+		if i == maxFallbackAttrs {
+			more := fmt.Sprintf("… %d more attributes", len(attrs)-i)
+			return wrapRuns([]run{{text: more, style: dim}}, width, dst)
+		}
+		runs := []run{{text: a.Key, style: dim}}
+		if !a.Bare {
+			runs = append(runs, run{text: ":", style: dim}, run{text: " "}, run{text: truncate(a.Value, maxFallbackValue)})
+		}
+		dst = wrapRuns(runs, width, dst)
+	}
+	return dst
 }
 
 // unknownLabel names a component nobody registered. A pack component

@@ -65,3 +65,23 @@ func TestEmoticonsStayText(t *testing.T) {
 		t.Fatalf("the listing lost the emoticon's directive: %+v", items)
 	}
 }
+
+// A fallback box lists every attribute as `key: value`, a bare key alone,
+// with a value past maxFallbackValue cells cut; reserved width and align
+// are placement, not content, and are left out.
+func TestUnknownFallbackListsAttributes(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	doc := Parse([]byte("::data_number[Caption]{value=200 unit=\"10 GB\" flag width=wide align=center long=" + long + "}\n"))
+	page := Layout(doc, Options{Width: 400, Level: ansi.None, Theme: theme.Dark})
+	out := string(ansi.Encode(page.Lines, ansi.None))
+	for _, want := range []string{"┆ Caption ", "┆ value: 200 ", "┆ unit: 10 GB ", "┆ flag ", "┆ long: " + strings.Repeat("x", maxFallbackValue-1) + "… "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"width:", "align:", strings.Repeat("x", maxFallbackValue)} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output has %q:\n%s", bad, out)
+		}
+	}
+}

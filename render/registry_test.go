@@ -77,6 +77,8 @@ func TestUnknownComponentBlock(t *testing.T) {
 	check(t, got, ""+
 		"┌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌┐\n"+
 		"┆ unknown component `totally-unknown`  ┆\n"+
+		"┆                                      ┆\n"+
+		"┆ foo: bar                             ┆\n"+
 		"└╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌┘\n")
 
 	// A container keeps its content, wrapped inside the box.
