@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"os"
+	"strconv"
 	"strings"
+	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/theme"
@@ -93,7 +97,77 @@ func themeName(choice string, stdoutTTY bool, darkBackground func() bool) string
 	return "dark"
 }
 
-// terminalIsDark reports whether the terminal on stdout has a dark
-// background. The answer comes from the one background query the terminal
-// library makes when markii starts on a terminal; nothing is asked again.
-func terminalIsDark() bool { return lipgloss.HasDarkBackground() }
+// backgroundBudget bounds the whole background query: a terminal that
+// answers does so within milliseconds, and one that never answers (a pty
+// that is not a terminal emulator, an editor's shell buffer) costs no
+// more than this.
+const backgroundBudget = 150 * time.Millisecond
+
+// terminalIsDark reports whether the terminal on out has a dark
+// background. termenv asks it once (OSC 11, then a cursor position report
+// every terminal answers, so a terminal without OSC 11 is told apart
+// without waiting for it); the whole exchange ends by backgroundBudget.
+// No answer in time, or none at all, counts as dark. Only `render` and
+// `view` with --theme auto on a terminal come here.
+func terminalIsDark(out *os.File) bool {
+	tty, err := openBudgetTTY(out, time.Now().Add(backgroundBudget))
+	if err != nil {
+		return true
+	}
+	defer tty.close()
+	// Unsafe: the terminal is set up here (raw, with a read deadline)
+	// rather than by termenv, whose own wait is five seconds a byte. The
+	// profile is fixed so termenv reads nothing from the environment for
+	// color: markii chooses its color level itself.
+	return termenv.NewOutput(tty, termenv.WithUnsafe(), termenv.WithProfile(termenv.Ascii)).HasDarkBackground()
+}
+
+// budgetTTY is the controlling terminal, opened anew so reads can carry
+// a deadline, in raw mode for the length of the query.
+type budgetTTY struct {
+	*os.File
+	fd      uintptr
+	restore *term.State
+}
+
+// openBudgetTTY opens the terminal on out anew (its device where the
+// system names it, else the controlling terminal), puts it in raw mode
+// (no echo, bytes as they come) and makes every read end by deadline.
+func openBudgetTTY(out *os.File, deadline time.Time) (*budgetTTY, error) {
+	name := "/dev/tty"
+	if dev, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(out.Fd()))); err == nil && strings.HasPrefix(dev, "/dev/") {
+		name = dev
+	}
+	f, err := os.OpenFile(name, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	t := &budgetTTY{File: f}
+	// File.Fd would turn the file blocking and its deadlines off; the
+	// descriptor is borrowed through the raw connection instead.
+	rc, err := f.SyscallConn()
+	if err == nil {
+		err = rc.Control(func(fd uintptr) {
+			t.fd = fd
+			t.restore, err = term.MakeRaw(fd)
+		})
+	}
+	if err == nil {
+		err = f.SetReadDeadline(deadline)
+	}
+	if err != nil {
+		t.close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Fd is the terminal's descriptor, as termenv's File wants it.
+func (t *budgetTTY) Fd() uintptr { return t.fd }
+
+func (t *budgetTTY) close() {
+	if t.restore != nil {
+		_ = term.Restore(t.fd, t.restore)
+	}
+	_ = t.File.Close()
+}

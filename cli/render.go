@@ -138,7 +138,8 @@ func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, e
 	if opt.Width, err = c.positiveInt("width", width); err != nil {
 		return opt, err
 	}
-	if opt.Theme, err = theme.ByName(themeName(c.str("theme", defTheme), outTTY, terminalIsDark)); err != nil {
+	dark := func() bool { return terminalIsDark(c.stdio.Out.(*os.File)) }
+	if opt.Theme, err = theme.ByName(themeName(c.str("theme", defTheme), outTTY, dark)); err != nil {
 		return opt, usagef("%s", err)
 	}
 	if c.set["now"] {

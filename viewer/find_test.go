@@ -20,7 +20,7 @@ func TestSearchHighlightsRenderedTextIncrementally(t *testing.T) {
 	}
 	// The current match is drawn in the current-match style, the others in
 	// the match style, as spans the ansi encoder wrote.
-	frame := m.View()
+	frame := m.frame()
 	cur := string(m.chrome.paint("bo", m.chrome.current))
 	if !strings.Contains(frame, cur) && !strings.Contains(frame, string(m.chrome.paint("bold", m.chrome.current))) {
 		t.Fatalf("current match not highlighted:\n%q", frame)

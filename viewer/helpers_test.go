@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/markii/markii/ansi"
@@ -48,19 +48,32 @@ func newTest(t *testing.T, src string, w, h int, edit func(*Options)) *Model {
 	return m
 }
 
-// keyMsg turns a key name as bubbletea spells it into a key message.
-func keyMsg(k string) tea.KeyMsg {
-	names := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+// keyMsg turns a key name as bubbletea spells it into a key press.
+func keyMsg(k string) tea.KeyPressMsg {
+	names := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab,
 		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
 		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
-		"ctrl+d": tea.KeyCtrlD, "ctrl+u": tea.KeyCtrlU, "ctrl+c": tea.KeyCtrlC,
 		"backspace": tea.KeyBackspace, "space": tea.KeySpace,
 	}
-	if kt, ok := names[k]; ok {
-		return tea.KeyMsg{Type: kt}
+	if c, ok := names[k]; ok {
+		msg := tea.KeyPressMsg{Code: c}
+		if c == tea.KeySpace {
+			msg.Text = " "
+		}
+		return msg
 	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+	if k == "shift+tab" {
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	}
+	if c, ok := strings.CutPrefix(k, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: []rune(c)[0], Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	if len(r) != 1 {
+		panic("keyMsg: not one key: " + k)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: k}
 }
 
 // press sends keys and runs the commands they return that finish at
@@ -80,12 +93,12 @@ func typeText(m *Model, s string) {
 			m.Update(keyMsg("space"))
 			continue
 		}
-		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 }
 
 // screen is the frame without escape sequences.
-func screen(m *Model) string { return xansi.Strip(m.View()) }
+func screen(m *Model) string { return xansi.Strip(m.frame()) }
 
 // rows is the frame's lines without escapes.
 func rows(m *Model) []string { return strings.Split(screen(m), "\n") }

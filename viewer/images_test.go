@@ -19,7 +19,7 @@ func TestViewerDrawsPicturesAndKnowsPacks(t *testing.T) {
 		o.Note.Images = map[string]*render.Picture{"cat.png": pic}
 		o.Packs = map[string]string{"dash": "react"}
 	})
-	view := m.View()
+	view := m.frame()
 	if !strings.Contains(view, "38;2;200;0;0;48;2;200;0;0m") || strings.Count(view, "▀") == 0 {
 		t.Fatalf("no picture in the view:\n%s", view)
 	}
@@ -32,7 +32,7 @@ func TestViewerDrawsPicturesAndKnowsPacks(t *testing.T) {
 		t.Fatalf("the pack's engine is not named:\n%s", view)
 	}
 	plain := newTest(t, src, 20, 12, nil)
-	if strings.Contains(plain.View(), "▀") {
+	if strings.Contains(plain.frame(), "▀") {
 		t.Fatal("a note without pictures drew one")
 	}
 }

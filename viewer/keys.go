@@ -1,6 +1,6 @@
 package viewer
 
-import "github.com/charmbracelet/bubbles/key"
+import "charm.land/bubbles/v2/key"
 
 // keyMap is every key the reader answers; the help overlay lists them all.
 type keyMap struct {
@@ -13,7 +13,7 @@ type keyMap struct {
 var keys = keyMap{
 	Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j ↓", "scroll down a line (next block in focus mode)")),
 	Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k ↑", "scroll up a line (previous block in focus mode)")),
-	PageDown:    key.NewBinding(key.WithKeys(" ", "pgdown", "f"), key.WithHelp("space PgDn", "page down")),
+	PageDown:    key.NewBinding(key.WithKeys("space", "pgdown", "f"), key.WithHelp("space PgDn", "page down")),
 	PageUp:      key.NewBinding(key.WithKeys("b", "pgup"), key.WithHelp("b PgUp", "page up")),
 	HalfDown:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half a page down")),
 	HalfUp:      key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half a page up")),

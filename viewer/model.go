@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
@@ -201,19 +201,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			w = m.width
 		}
 		return m.resize(w, msg.Height)
-	case tea.MouseMsg:
-		if msg.Action != tea.MouseActionPress {
-			return nil
-		}
+	case tea.MouseWheelMsg:
 		switch msg.Button {
-		case tea.MouseButtonWheelDown:
+		case tea.MouseWheelDown:
 			m.scrollTo(m.top + 3)
-		case tea.MouseButtonWheelUp:
+		case tea.MouseWheelUp:
 			m.scrollTo(m.top - 3)
 		}
 		return nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
 	case panicMsg:
 		m.failure = msg.err
 		return tea.Quit
@@ -301,7 +300,7 @@ func (m *Model) restore(a anchor) {
 
 // key handles one key press: the dialog first, then the search prompt,
 // then an open pane, then the reader.
-func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.run.asking != nil {
 		return m.dialogKey(msg)
 	}
@@ -314,18 +313,60 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return m.readerKey(msg)
 }
 
-func (m *Model) searchKey(msg tea.KeyMsg) tea.Cmd {
+// paste handles bracketed paste: the open search prompt takes the text
+// as typed (line breaks become spaces); anywhere else each character is
+// a key, as a terminal without bracketed paste would deliver it.
+func (m *Model) paste(text string) tea.Cmd {
+	if m.search.editing && m.run.asking == nil {
+		m.search.insert(text)
+		m.searchChanged()
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, r := range text {
+		if k := runeKey(r); k.Code != 0 {
+			cmds = append(cmds, m.key(k))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// runeKey is the key press that types r.
+func runeKey(r rune) tea.KeyPressMsg {
+	switch r {
+	case '\n', '\r':
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case '\t':
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case 0x7f, '\b':
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case 0x1b:
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	}
+	if r < 0x20 || (r >= 0x80 && r <= 0x9f) {
+		return tea.KeyPressMsg{}
+	}
+	return tea.KeyPressMsg{Code: r, Text: string(r)}
+}
+
+func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.search.update(msg) {
 	case searchChanged:
-		m.search.run(m.pg, string(m.search.input))
-		m.search.firstFrom(m.topLine())
-		m.showMatch()
+		m.searchChanged()
 	case searchCancel:
 		m.search.run(m.pg, "")
 	case searchDone:
 		m.showMatch()
 	}
 	return nil
+}
+
+// searchChanged finds the prompt's text as it is typed, from the top of
+// the screen on.
+func (m *Model) searchChanged() {
+	m.search.run(m.pg, string(m.search.input))
+	m.search.firstFrom(m.topLine())
+	m.showMatch()
 }
 
 // showMatch scrolls the current match into view, unfolding its section.
@@ -341,8 +382,8 @@ func (m *Model) showMatch() {
 	}
 }
 
-func (m *Model) paneKey(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyCtrlC {
+func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.String() == "ctrl+c" {
 		return m.quit()
 	}
 	switch m.pane.update(msg, m.bodyHeight()-1) {
@@ -391,16 +432,16 @@ func (m *Model) openPane(k paneKind) {
 }
 
 // readerKey handles a key on the note itself.
-func (m *Model) readerKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	h := m.bodyHeight()
 	m.shown = ""
-	if m.confirm != "" && msg.Type != tea.KeyEnter {
+	if m.confirm != "" && msg.String() != "enter" {
 		m.confirm = ""
 	}
 	switch {
-	case msg.Type == tea.KeyCtrlC:
+	case msg.String() == "ctrl+c":
 		return m.quit()
-	case msg.Type == tea.KeyEsc:
+	case msg.String() == "esc":
 		switch {
 		case m.run.active():
 			m.cancelRun("run cancelled")
@@ -572,9 +613,18 @@ func (m *Model) foldAll() {
 	m.scrollTo(r)
 }
 
-// View draws the frame: the visible window of the note (or the open
-// pane) and the status bar.
-func (m *Model) View() (out string) {
+// View draws the frame on the alternate screen, with the mouse wheel
+// reported.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.frame())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	return v
+}
+
+// frame draws the visible window of the note (or the open pane) and the
+// status bar.
+func (m *Model) frame() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			m.failure = fmt.Errorf("the viewer stopped after an internal error (%v); please report it", r)

@@ -3,8 +3,8 @@ package viewer
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/markii/markii/sanitize"
@@ -33,7 +33,7 @@ const (
 var (
 	paneDown     = key.NewBinding(key.WithKeys("j", "down"))
 	paneUp       = key.NewBinding(key.WithKeys("k", "up"))
-	panePgDown   = key.NewBinding(key.WithKeys(" ", "pgdown", "ctrl+d", "f"))
+	panePgDown   = key.NewBinding(key.WithKeys("space", "pgdown", "ctrl+d", "f"))
 	panePgUp     = key.NewBinding(key.WithKeys("b", "pgup", "ctrl+u"))
 	paneTop      = key.NewBinding(key.WithKeys("g", "home"))
 	paneBottom   = key.NewBinding(key.WithKeys("G", "end"))
@@ -51,7 +51,7 @@ func newPane(title string, items []string, selectable bool) *pane {
 }
 
 // update handles a key; height is the number of item rows shown.
-func (p *pane) update(msg tea.KeyMsg, height int) paneAction {
+func (p *pane) update(msg tea.KeyPressMsg, height int) paneAction {
 	height = max(height, 1)
 	last := max(len(p.items)-1, 0)
 	move := func(d int) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
@@ -92,7 +92,7 @@ func TestPerf10MB(t *testing.T) {
 	start := time.Now()
 	m := New(Options{Note: &Note{Name: "big.mk.md", Source: src}, Level: ansi.TrueColor, Theme: theme.Dark, Width: 100, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	frame := m.View()
+	frame := m.frame()
 	open := time.Since(start)
 	if !strings.Contains(frame, "Big note") || !m.loading {
 		t.Fatal("first frame lacks the note or did not come from the prefix")
@@ -119,14 +119,14 @@ func TestPerf10MB(t *testing.T) {
 		k := keysToPress[rng.IntN(len(keysToPress))]
 		s := time.Now()
 		m.Update(keyMsg(k))
-		_ = m.View()
+		_ = m.frame()
 		lat = append(lat, time.Since(s))
 	}
 	// Jumps to the ends and search steps.
 	for _, k := range []string{"G", "g", "end", "home"} {
 		s := time.Now()
 		m.Update(keyMsg(k))
-		_ = m.View()
+		_ = m.frame()
 		lat = append(lat, time.Since(s))
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
@@ -144,7 +144,7 @@ func TestPerf10MB(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		s := time.Now()
 		m.Update(keyMsg("n"))
-		_ = m.View()
+		_ = m.frame()
 		nlat = append(nlat, time.Since(s))
 	}
 	sort.Slice(nlat, func(i, j int) bool { return nlat[i] < nlat[j] })
@@ -159,7 +159,7 @@ func TestPerf10MB(t *testing.T) {
 	if mem > uint64(10*len(src)) {
 		t.Errorf("heap %d bytes, over 10x the note's %d", mem, len(src))
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(keyMsg("esc"))
 }
 
 func TestLongNoteOpensFromPrefixThenWhole(t *testing.T) {
@@ -214,7 +214,7 @@ func BenchmarkOpen10MB(b *testing.B) {
 	for b.Loop() {
 		m := New(Options{Note: &Note{Name: "big", Source: src}, Now: fixedNow})
 		m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-		_ = m.View()
+		_ = m.frame()
 	}
 }
 
@@ -224,11 +224,11 @@ func BenchmarkScrollFrame(b *testing.B) {
 	m := New(Options{Note: &Note{Name: "big", Source: src}, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	m.scrollTo(len(m.pg.rows) / 2)
-	ks := []tea.KeyMsg{keyMsg("j"), keyMsg("k"), keyMsg("space"), keyMsg("b")}
+	ks := []tea.KeyPressMsg{keyMsg("j"), keyMsg("k"), keyMsg("space"), keyMsg("b")}
 	i := 0
 	for b.Loop() {
 		m.Update(ks[i%len(ks)])
-		_ = m.View()
+		_ = m.frame()
 		i++
 	}
 }
@@ -245,7 +245,7 @@ func BenchmarkSearchNext(b *testing.B) {
 	n := keyMsg("n")
 	for b.Loop() {
 		m.Update(n)
-		_ = m.View()
+		_ = m.frame()
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/render"
 )

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 func TestFirstFrameShowsNoteAndStatus(t *testing.T) {
@@ -65,12 +65,12 @@ func TestScrollKeys(t *testing.T) {
 
 func TestMouseWheelScrolls(t *testing.T) {
 	m := newTest(t, longNote(10, 3), 60, 12, nil)
-	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
-	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	if m.top != 6 {
 		t.Fatalf("two wheel notches down: top = %d, want 6", m.top)
 	}
-	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelUp, Action: tea.MouseActionPress})
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	if m.top != 3 {
 		t.Fatalf("one notch up: top = %d, want 3", m.top)
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/spinner"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/grants"
@@ -314,16 +314,16 @@ func (m *Model) runStatus() string {
 
 // dialogKey answers the grant dialog: y allows, n or esc denies; Ctrl-C
 // denies and quits.
-func (m *Model) dialogKey(msg tea.KeyMsg) tea.Cmd {
+func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	q := m.run.asking
 	switch {
 	case msg.String() == "y" || msg.String() == "Y":
 		m.run.asking = nil
 		q.reply <- true
-	case msg.String() == "n" || msg.String() == "N" || msg.Type == tea.KeyEsc:
+	case msg.String() == "n" || msg.String() == "N" || msg.String() == "esc":
 		m.run.asking = nil
 		q.reply <- false
-	case msg.Type == tea.KeyCtrlC:
+	case msg.String() == "ctrl+c":
 		m.run.asking = nil
 		q.reply <- false
 		return m.quit()

@@ -1,7 +1,6 @@
 package viewer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -10,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/script"
@@ -179,11 +177,10 @@ func TestGrantDialogAsksInViewer(t *testing.T) {
 func TestHungRunKeepsViewerResponsiveAndEscCancels(t *testing.T) {
 	r := &scriptedRunner{hang: true}
 	m := newTest(t, longNote(10, 3)+scriptNote, 80, 12, func(o *Options) { o.Runner = r })
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 12))
+	tm, sh := startProgram(t, m, 80, 12)
 	t.Cleanup(func() { _ = tm.Quit() })
 	tm.Send(keyMsg("r"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("running 0/2")) },
-		teatest.WithDuration(3*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	waitFrame(t, sh, "running 0/2")
 	// Every key is answered within 100 ms while the worker hangs. A key
 	// over the budget is tried once more (back and forth), so one
 	// scheduler stall on a busy machine does not fail the test while a
@@ -191,8 +188,9 @@ func TestHungRunKeepsViewerResponsiveAndEscCancels(t *testing.T) {
 	answer := func(k, want string) time.Duration {
 		start := time.Now()
 		tm.Send(keyMsg(k))
-		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-			teatest.WithDuration(time.Second), teatest.WithCheckInterval(2*time.Millisecond))
+		if err := waitFrameWithin(sh, time.Second, want); err != nil {
+			t.Fatal(err)
+		}
 		return time.Since(start)
 	}
 	steps := []struct{ key, want, undo, undone string }{
@@ -211,8 +209,7 @@ func TestHungRunKeepsViewerResponsiveAndEscCancels(t *testing.T) {
 		}
 	}
 	tm.Send(keyMsg("esc"))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("run cancelled")) },
-		teatest.WithDuration(time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	waitFrame(t, sh, "run cancelled")
 	deadline := time.Now().Add(2 * time.Second)
 	for r.cancelled.Load() == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/ansi"
 )
@@ -176,37 +176,44 @@ const (
 )
 
 // update handles a key while the prompt is open.
-func (s *searcher) update(msg tea.KeyMsg) searchAction {
-	switch msg.Type {
-	case tea.KeyEnter:
+func (s *searcher) update(msg tea.KeyPressMsg) searchAction {
+	switch msg.String() {
+	case "enter":
 		s.editing = false
 		return searchDone
-	case tea.KeyEsc, tea.KeyCtrlC:
+	case "esc", "ctrl+c":
 		s.editing = false
 		s.input = nil
 		return searchCancel
-	case tea.KeyBackspace:
+	case "backspace":
 		if len(s.input) == 0 {
 			s.editing = false
 			return searchCancel
 		}
 		s.input = s.input[:len(s.input)-1]
 		return searchChanged
-	case tea.KeyCtrlU:
+	case "ctrl+u":
 		s.input = nil
 		return searchChanged
-	case tea.KeySpace:
-		s.input = append(s.input, ' ')
-		return searchChanged
-	case tea.KeyRunes:
-		for _, r := range msg.Runes {
-			if r >= 0x20 && r != 0x7f && !(r >= 0x80 && r <= 0x9f) {
-				s.input = append(s.input, r)
-			}
-		}
-		return searchChanged
+	}
+	if msg.Text != "" && msg.Mod&^tea.ModShift == 0 {
+		return s.insert(msg.Text)
 	}
 	return searchNone
+}
+
+// insert adds typed or pasted text to the prompt: printable characters
+// only, a line break or tab becoming a space.
+func (s *searcher) insert(text string) searchAction {
+	for _, r := range text {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			s.input = append(s.input, ' ')
+		case r >= 0x20 && r != 0x7f && !(r >= 0x80 && r <= 0x9f):
+			s.input = append(s.input, r)
+		}
+	}
+	return searchChanged
 }
 
 // highlight returns line with the matches on it drawn in hl (cur for the

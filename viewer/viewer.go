@@ -15,7 +15,8 @@ import (
 	"os"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
@@ -156,11 +157,13 @@ func Run(opt Options, in io.Reader, out io.Writer) (res *Result, err error) {
 		in = os.Stdin
 	}
 	p := tea.NewProgram(m,
-		tea.WithAltScreen(),
-		tea.WithMouseCellMotion(),
 		tea.WithInput(in),
 		tea.WithOutput(out),
 		tea.WithoutCatchPanics(),
+		// The frame is already encoded at the level the caller chose;
+		// bubbletea passes its colors through rather than picking a
+		// profile from the environment.
+		tea.WithColorProfile(colorprofile.TrueColor),
 	)
 	defer func() {
 		if r := recover(); r != nil {

@@ -1,0 +1,158 @@
+//go:build linux
+
+package goldens
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPty opens a pseudo-terminal pair whose far end nobody answers: a
+// query written to it is never replied to, like an editor's shell buffer
+// or `expect`.
+func openPty(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	fd := int(m.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: 80}); err != nil {
+		t.Fatal(err)
+	}
+	return m, s
+}
+
+// runOnPty runs markii with args on a fresh pty as its controlling
+// terminal (stdin, stdout and stderr), and returns everything it wrote
+// and how long it took.
+func runOnPty(t *testing.T, dir string, args ...string) ([]byte, time.Duration) {
+	t.Helper()
+	master, slave := openPty(t)
+	defer master.Close()
+	cmd := exec.Command(markiiBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "TERM=xterm-256color", "COLORTERM=truecolor"}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	var out bytes.Buffer
+	read := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(&out, master)
+		read <- err
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("markii %v did not finish in 10 s", args)
+	}
+	took := time.Since(start)
+	// The master reads EIO once the last holder of the slave is gone.
+	if rerr := <-read; rerr != nil && !errors.Is(rerr, syscall.EIO) {
+		t.Fatal(rerr)
+	}
+	if err != nil {
+		t.Fatalf("markii %v: %v\n%q", args, err, out.Bytes())
+	}
+	return out.Bytes(), took
+}
+
+// foreignEscape finds an escape sequence other than SGR in b.
+func foreignEscape(b []byte) []byte {
+	sgr := regexp.MustCompile(`^\x1b\[[0-9;:]*m`)
+	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
+		m := sgr.Find(b[i:])
+		if m == nil {
+			return b[i:min(len(b), i+16)]
+		}
+		next := bytes.IndexByte(b[i+len(m):], 0x1b)
+		if next < 0 {
+			break
+		}
+		i += len(m) + next
+	}
+	return nil
+}
+
+// TestNoTerminalQueryUnlessNeeded runs commands on a pty that never
+// answers: the ones that do not need the terminal's background never ask
+// for it, and finish at once; `render --theme auto` asks, once, and gives
+// up within its budget.
+func TestNoTerminalQueryUnlessNeeded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary on a pty")
+	}
+	dir := t.TempDir()
+	note := filepath.Join(dir, "n.mk.md")
+	if err := os.WriteFile(note, []byte("# Title\n\nSome **bold** text.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	query := []byte("\x1b]11;?")
+	cases := []struct {
+		args []string
+		ask  bool
+	}{
+		{[]string{"--version"}, false},
+		{[]string{"render", "--theme", "dark", note}, false},
+		{[]string{"grants", "list"}, false},
+		{[]string{"render", "--color", "never", note}, true},
+	}
+	for _, c := range cases {
+		// Best of three, so one scheduler stall on a busy machine is not
+		// mistaken for the five-second wait this guards against.
+		var out []byte
+		best := time.Hour
+		for range 3 {
+			o, took := runOnPty(t, dir, c.args...)
+			if took < best {
+				best, out = took, o
+			}
+		}
+		if best > 300*time.Millisecond {
+			t.Errorf("markii %v took %v on a terminal that never answers", c.args, best)
+		}
+		if asked := bytes.Contains(out, query); asked != c.ask {
+			t.Errorf("markii %v: asked the terminal for its background: %v, want %v\n%q", c.args, asked, c.ask, out)
+		}
+		if !c.ask {
+			if bad := foreignEscape(out); bad != nil {
+				t.Errorf("markii %v wrote an escape sequence of its own: %q", c.args, bad)
+			}
+		}
+		if len(out) == 0 {
+			t.Errorf("markii %v printed nothing", c.args)
+		}
+	}
+}
