@@ -115,11 +115,20 @@ func (x *tmux) waitPane(want string) string {
 // raw bytes it writes with pipe-pane before it starts.
 func startTmux(t *testing.T, note string, env ...string) (*tmux, string) {
 	t.Helper()
+	x, dir, open := startTmuxHeld(t, note, env...)
+	open()
+	return x, dir
+}
+
+// startTmuxHeld prepares the pane like startTmux but starts the viewer
+// only when open is called, so keys can be typed ahead of it.
+func startTmuxHeld(t *testing.T, note string, env ...string) (x *tmux, dir string, open func()) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
-	dir := t.TempDir()
-	x := &tmux{t: t, socket: filepath.Join(dir, "sock")}
+	dir = t.TempDir()
+	x = &tmux{t: t, socket: filepath.Join(dir, "sock")}
 	raw := filepath.Join(dir, "raw.bin")
 	gate := filepath.Join(dir, "go")
 	self, err := os.Executable()
@@ -133,10 +142,12 @@ func startTmux(t *testing.T, note string, env ...string) (*tmux, string) {
 	x.run("set-option", "-t", "v", "remain-on-exit", "on")
 	x.run("set-option", "-s", "escape-time", "0")
 	x.run("pipe-pane", "-O", "-t", "v", "cat > "+raw)
-	if err := os.WriteFile(gate, nil, 0o644); err != nil {
-		t.Fatal(err)
+	open = func() {
+		if err := os.WriteFile(gate, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return x, dir
+	return x, dir, open
 }
 
 // viewerSequence matches the escape sequences the viewer itself writes:
@@ -332,4 +343,46 @@ func TestRealTerminalRestoredAfterPanic(t *testing.T) {
 	if strings.Contains(string(stderr), "goroutine") {
 		t.Fatal("a Go stack trace reached the user")
 	}
+}
+
+// TestRealTerminalKeysArriveTogether sends keys the way a laggy link, a
+// paste or typing ahead delivers them: several in one write. Each counts.
+func TestRealTerminalKeysArriveTogether(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a terminal session")
+	}
+	dir := t.TempDir()
+	note := filepath.Join(dir, "keys.mk.md")
+	if err := os.WriteFile(note, []byte(longNote(10, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _, open := startTmuxHeld(t, note)
+	// Typed before the viewer runs: waiting in the terminal for it.
+	x.run("send-keys", "-t", "v", "-l", "jj")
+	open()
+	x.waitPane("line 3/")
+	x.run("send-keys", "-t", "v", "-l", "jj")
+	x.waitPane("line 5/")
+	x.run("send-keys", "-t", "v", "-l", "gjjj")
+	x.waitPane("line 4/")
+	// A bracketed paste outside the prompt is keys too.
+	x.run("set-buffer", "jjj")
+	x.run("paste-buffer", "-p", "-t", "v")
+	x.waitPane("line 7/")
+	// Top, search and Enter in one write.
+	x.run("send-keys", "-t", "v", "-l", "g/needle\r")
+	p := x.waitPane("1/1 matches")
+	if !strings.Contains(p, "The needle hides at the very end.") {
+		t.Fatalf("the search did not go to its match:\n%s", p)
+	}
+	// A paste into the open prompt is the query.
+	x.run("send-keys", "-t", "v", "-l", "g/")
+	x.run("set-buffer", "Paragraph 3.2")
+	x.run("paste-buffer", "-p", "-t", "v")
+	x.run("send-keys", "-t", "v", "Enter")
+	p = x.waitPane("1/1 matches")
+	if !strings.Contains(p, "Paragraph 3.2 of the note") {
+		t.Fatalf("the pasted query did not find its line:\n%s", p)
+	}
+	x.keys("q")
 }
