@@ -170,7 +170,7 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Value
 			return
 		}
 		failed++
-		ran[o.Name] = render.Entry{Status: render.Error, FailureKind: string(o.Kind)}
+		ran[o.Name] = render.Entry{Status: render.Error, FailureKind: o.Kind}
 		fmt.Fprintf(c.stdio.Err, "markii: script %q failed (%s)\n", oneLine(o.Name), o.Kind)
 	})
 	if errors.Is(err, errScriptsDisabled) {

@@ -182,44 +182,14 @@ func storedValues(n *note) render.Values {
 	snap := values.Load(state.Open(dir), n.Key)
 	out := make(render.Values, len(snap))
 	for k, e := range snap {
-		out[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: e.FailureKind}
+		out[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: script.Kind(e.FailureKind).AsFailure()}
 	}
 	return out
 }
 
-// outcomeLine is the short, display-safe phrase for an outcome; it never
+// outcomeLine is the short, display-safe line for an outcome; it never
 // carries the failure's text.
-func outcomeLine(o script.Outcome) string {
-	switch o.Kind {
-	case script.Ok:
-		return "ok"
-	case script.CapabilityDenied:
-		switch {
-		case o.Capability == script.CapNet && o.Host != "":
-			return fmt.Sprintf("needs permission (net: %s)", oneLine(o.Host))
-		case o.Capability != "":
-			return fmt.Sprintf("needs permission (%s)", o.Capability)
-		}
-		return "needs permission"
-	case script.TierBlocked:
-		return "requires manual run"
-	case script.LimitExceeded:
-		if o.Limit != "" {
-			return fmt.Sprintf("limit exceeded (%s)", o.Limit)
-		}
-		return "limit exceeded"
-	case script.ScriptError:
-		return "script error"
-	case script.Crashed:
-		return "crashed"
-	case script.OutcomeUnknown:
-		if o.Host != "" {
-			return fmt.Sprintf("outcome unknown (net: %s; the request was sent and may have taken effect)", oneLine(o.Host))
-		}
-		return "outcome unknown (the request was sent and may have taken effect)"
-	}
-	return "error"
-}
+func outcomeLine(o script.Outcome) string { return oneLine(o.Summary()) }
 
 // persistValues merges the outcomes into the note's stored values. A note
 // read from stdin has no identity and stores nothing; write failures are

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/render/valuefmt"
+	"github.com/markii/markii/runtime/script"
 )
 
 // maxValuesFile is the largest --values file markii reads.
@@ -131,9 +132,9 @@ func entryFromFields(fields map[string]json.RawMessage) (render.Entry, error) {
 		e.Value = v
 	}
 	if k, ok := fields["failureKind"]; ok && !bytes.Equal(bytes.TrimSpace(k), []byte("null")) {
-		var kind string
-		if err := json.Unmarshal(k, &kind); err != nil || kind == "" || render.NormalizeFailureKind(kind) != kind {
-			return render.Entry{}, errors.New(`"failureKind" must be script-error, capability-denied, tier-blocked or limit`)
+		var kind script.Kind
+		if err := json.Unmarshal(k, &kind); err != nil || !kind.IsFailure() {
+			return render.Entry{}, errors.New(`"failureKind" must be script-error, capability-denied, tier-blocked, limit, crashed or outcome-unknown`)
 		}
 		e.FailureKind = kind
 	}

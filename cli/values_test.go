@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/script"
 )
 
 func writeValues(t *testing.T, body string) string {
@@ -38,7 +39,7 @@ func TestLoadValuesShapes(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s not loaded", name)
 		}
-		if e.Status != status || strings.Join(strings.Fields(string(e.Value)), "") != value || e.FailureKind != kind {
+		if e.Status != status || strings.Join(strings.Fields(string(e.Value)), "") != value || e.FailureKind != script.Kind(kind) {
 			t.Errorf("%s = {%s %s %q}, want {%s %s %q}", name, e.Status, e.Value, e.FailureKind, status, value, kind)
 		}
 	}

@@ -107,13 +107,13 @@ func reportView(c *invocation, res *viewer.Result) error {
 	}
 	failed := 0
 	for _, o := range res.Outcomes {
-		if o.Outcome == "ok" {
+		if o.Outcome.Kind == script.Ok {
 			continue
 		}
 		failed++
-		fmt.Fprintf(w, "markii: script %q failed (%s)\n", oneLine(o.Script), oneLine(o.Entry.FailureKind))
-		if c.bool("verbose") && o.Detail != "" {
-			fmt.Fprintf(w, "markii: %s: %s\n", oneLine(o.Script), oneLine(o.Detail))
+		fmt.Fprintf(w, "markii: script %q failed (%s)\n", oneLine(o.Script), o.Outcome.Kind)
+		if c.bool("verbose") && o.Outcome.Detail != "" {
+			fmt.Fprintf(w, "markii: %s: %s\n", oneLine(o.Script), oneLine(o.Outcome.Detail))
 		}
 	}
 	if c.bool("verbose") {
@@ -208,22 +208,18 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 	var notices bytes.Buffer
 	onPlan := func(plan *runPlan, names []string) {
 		for _, d := range plan.Diagnostics {
-			report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: d})
+			report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: d})
 		}
 		if notices.Len() > 0 {
-			report(viewer.Progress{Kind: viewer.ProgressNotice, Detail: oneLine(notices.String())})
+			report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: oneLine(notices.String())})
 		}
 		report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: names})
 	}
 	plan, err := runScripts(ctx, n, doc, trigger, askerPrompter{ctx, ask}, &notices, onPlan, func(o script.Outcome) {
-		p := viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: "ok", Detail: o.Detail}
+		p := viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: o}
 		p.Entry = render.Entry{Value: o.Value, Status: render.Fresh}
 		if o.Kind != script.Ok {
-			p.Outcome = outcomeLine(o)
-			p.Entry = render.Entry{Status: render.Error, FailureKind: string(o.Kind)}
-			if o.Capability == script.CapNet {
-				p.DeniedHost = o.Host
-			}
+			p.Entry = render.Entry{Status: render.Error, FailureKind: o.Kind}
 		}
 		report(p)
 	})

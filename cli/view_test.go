@@ -90,13 +90,13 @@ func TestViewRunnerReportsOutcomesAndStoresValues(t *testing.T) {
 	if strings.Join(plan, ",") != "stars,remote,broken" {
 		t.Fatalf("plan %v", plan)
 	}
-	if p := done["stars"]; p.Outcome != "ok" || string(p.Entry.Value) != "42" {
+	if p := done["stars"]; p.Outcome.Kind != script.Ok || string(p.Entry.Value) != "42" {
 		t.Fatalf("stars: %+v", p)
 	}
-	if p := done["remote"]; p.DeniedHost != "api.github.com" || p.Entry.FailureKind != "capability-denied" {
+	if p := done["remote"]; p.Outcome.Host != "api.github.com" || p.Entry.FailureKind != script.CapabilityDenied {
 		t.Fatalf("remote: %+v", p)
 	}
-	if p := done["broken"]; p.Outcome != "script error" {
+	if p := done["broken"]; p.Outcome.Kind != script.ScriptError {
 		t.Fatalf("broken: %+v", p)
 	}
 	snap := values.Load(state.Open(stateDirPath), state.DocumentKey(path))
@@ -146,8 +146,8 @@ func TestViewerNoteLoadsStoredValues(t *testing.T) {
 func TestReportViewAfterClose(t *testing.T) {
 	res := &viewer.Result{
 		Outcomes: []viewer.Progress{
-			{Script: "ok", Outcome: "ok"},
-			{Script: "remote", Outcome: "needs permission (net: api.example.com)", Detail: "net access to api.example.com\nwas not granted", Entry: render.Entry{FailureKind: "capability-denied"}},
+			{Script: "ok", Outcome: script.Outcome{Name: "ok", Kind: script.Ok}},
+			{Script: "remote", Outcome: script.Outcome{Name: "remote", Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com", Detail: "net access to api.example.com\nwas not granted"}, Entry: render.Entry{FailureKind: "capability-denied"}},
 		},
 		Notices:     []string{"declared host docs.example.com is not used by the code"},
 		Diagnostics: []string{"figure: refused image source"},

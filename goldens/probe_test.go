@@ -10,6 +10,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/script"
 )
 
 // payload is one hostile byte sequence a note may carry.
@@ -204,8 +205,8 @@ func probeValues(t testing.TB, p string) render.Values {
 		"hostileobjs": {Value: mk([]any{map[string]any{"value": p}, map[string]any{"value": 2, "label": p}}), Status: render.Fresh},
 		"hostilerows": {Value: mk([]any{map[string]any{p: p, "name": p}, map[string]any{"name": "ok", p: 3}}), Status: render.Fresh},
 		"vals":        {Value: mk(map[string]any{p: p}), Status: render.Fresh},
-		"probe":       {Value: mk(p), Status: render.Error, FailureKind: p},
-		p:             {Value: mk(p), Status: render.Status(p), FailureKind: p},
+		"probe":       {Value: mk(p), Status: render.Error, FailureKind: script.Kind(p)},
+		p:             {Value: mk(p), Status: render.Status(p), FailureKind: script.Kind(p)},
 	}
 }
 

@@ -82,7 +82,7 @@ func valueRef(c *Context) []ansi.Span {
 	case Error:
 		return []ansi.Span{
 			{Text: shown, Style: Over(c.Style, k.st.Failure(r.FailureKind))},
-			{Text: " (" + FailurePhrase(r.FailureKind) + ")", Style: Over(c.Style, k.st.Dim)},
+			{Text: " (" + r.FailureKind.Phrase() + ")", Style: Over(c.Style, k.st.Dim)},
 		}
 	}
 	return []ansi.Span{{Text: shown, Style: Over(c.Style, k.st.Dim)}}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
 )
 
@@ -101,8 +102,8 @@ P
 			"o":    {Value: vals(obj), Status: Stale},
 			"arr":  {Value: vals([]any{p, 1, map[string]any{"value": 2, "label": p}}), Status: Fresh},
 			"rows": {Value: vals([]any{map[string]any{p: p, "name": p}, map[string]any{"name": "ok", p: []any{p}}}), Status: Fresh},
-			"err":  {Status: Error, FailureKind: p},
-			p:      {Value: vals(p), Status: Status(p), FailureKind: p},
+			"err":  {Status: Error, FailureKind: script.Kind(p)},
+			p:      {Value: vals(p), Status: Status(p), FailureKind: script.Kind(p)},
 		}
 		doc := Parse([]byte(src))
 		for _, level := range []ansi.Level{ansi.None, ansi.Color16, ansi.Color256, ansi.TrueColor} {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
 )
 
@@ -25,9 +26,9 @@ type Entry struct {
 	Value json.RawMessage
 	// Status is fresh, stale or error; anything else reads as missing.
 	Status Status
-	// FailureKind is the runtime's failure kind for a failed run
-	// (script-error, capability-denied, tier-blocked, limit).
-	FailureKind string
+	// FailureKind is how the last failed run of this script ended (one of
+	// the script.Kind failure kinds; any other kind reads as script-error).
+	FailureKind script.Kind
 }
 
 // Values maps a script name to its stored entry.

@@ -6,54 +6,20 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render/valuefmt"
+	"github.com/markii/markii/runtime/script"
 )
-
-// The failure kinds a failed run carries (closed; any other kind reads as
-// script-error).
-const (
-	FailureScriptError      = "script-error"
-	FailureCapabilityDenied = "capability-denied"
-	FailureTierBlocked      = "tier-blocked"
-	FailureLimit            = "limit"
-)
-
-// NormalizeFailureKind maps a stored failure kind onto the closed set:
-// one of the four kinds, "" for none, and script-error for anything else.
-func NormalizeFailureKind(kind string) string {
-	switch kind {
-	case "", FailureScriptError, FailureCapabilityDenied, FailureTierBlocked, FailureLimit:
-		return kind
-	}
-	return FailureScriptError
-}
-
-// FailurePhrase is the words a renderer shows for a failure kind:
-// "script error", "needs permission", "requires manual run", "limit
-// exceeded", and "error" for anything else.
-func FailurePhrase(kind string) string {
-	switch kind {
-	case FailureScriptError:
-		return "script error"
-	case FailureCapabilityDenied:
-		return "needs permission"
-	case FailureTierBlocked:
-		return "requires manual run"
-	case FailureLimit:
-		return "limit exceeded"
-	}
-	return "error"
-}
 
 // Failure returns the style of a failure kind's marker: danger for script
-// errors and denials, warning for tier-blocked, limit (violet) for limits,
+// errors, denials and crashes, warning for tier-blocked and for an unknown
+// outcome (the request may have taken effect), limit (violet) for limits,
 // and the dim style for anything else.
-func (s Styles) Failure(kind string) ansi.Style {
+func (s Styles) Failure(kind script.Kind) ansi.Style {
 	switch kind {
-	case FailureScriptError, FailureCapabilityDenied:
+	case script.ScriptError, script.CapabilityDenied, script.Crashed:
 		return s.Danger
-	case FailureTierBlocked:
+	case script.TierBlocked, script.OutcomeUnknown:
 		return s.Warning
-	case FailureLimit:
+	case script.LimitExceeded:
 		return s.Limit
 	}
 	return s.Dim
@@ -79,9 +45,9 @@ type Resolved struct {
 	// resolves, Missing when the root is absent, malformed or the path
 	// breaks part way.
 	Status Status
-	// FailureKind is the root entry's normalized failure kind, carried
-	// even when the path breaks part way.
-	FailureKind string
+	// FailureKind is the root entry's failure kind (script.Kind.AsFailure),
+	// carried even when the path breaks part way.
+	FailureKind script.Kind
 }
 
 // HasValue reports whether r carries a usable value (fresh or stale).
@@ -94,7 +60,7 @@ func (r Resolved) Suffix() string {
 	case Stale:
 		return " (stale)"
 	case Error:
-		return " (" + FailurePhrase(r.FailureKind) + ")"
+		return " (" + r.FailureKind.Phrase() + ")"
 	}
 	return ""
 }
@@ -112,7 +78,7 @@ func (r Resolved) SuffixStyle(s Styles) ansi.Style {
 type decodedEntry struct {
 	value       any
 	status      Status
-	failureKind string
+	failureKind script.Kind
 }
 
 // ValueReader resolves value paths against a Values store, decoding each
@@ -138,7 +104,7 @@ func (r *ValueReader) root(name string) (decodedEntry, bool) {
 	if !ok {
 		return decodedEntry{}, false
 	}
-	e := decodedEntry{status: ValidStatus(raw.Status), failureKind: NormalizeFailureKind(raw.FailureKind)}
+	e := decodedEntry{status: ValidStatus(raw.Status), failureKind: raw.FailureKind.AsFailure()}
 	switch e.status {
 	case Fresh, Stale:
 		if len(raw.Value) == 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render/valuefmt"
+	"github.com/markii/markii/runtime/script"
 )
 
 // styleNamed is a style distinguishable by n, for checking which style a
@@ -29,7 +30,7 @@ func TestValueReaderResolve(t *testing.T) {
 		path   string
 		value  any
 		status Status
-		kind   string
+		kind   script.Kind
 	}{
 		{"repo.name", "markii", Fresh, ""},
 		{"repo.stars", 18234.0, Fresh, ""},
@@ -83,19 +84,22 @@ func TestValueReaderNilValues(t *testing.T) {
 func TestFailurePhrasesAndStyles(t *testing.T) {
 	s := Styles{Danger: styleNamed(1), Warning: styleNamed(2), Limit: styleNamed(3), Dim: styleNamed(4)}
 	cases := []struct {
-		kind, phrase string
-		style        int
+		kind   script.Kind
+		phrase string
+		style  int
 	}{
 		{"script-error", "script error", 1},
 		{"capability-denied", "needs permission", 1},
+		{"crashed", "crashed", 1},
 		{"tier-blocked", "requires manual run", 2},
+		{"outcome-unknown", "outcome unknown: the request may have taken effect", 2},
 		{"limit", "limit exceeded", 3},
 		{"", "error", 4},
 		{"other", "error", 4},
 	}
 	for _, c := range cases {
-		if got := FailurePhrase(c.kind); got != c.phrase {
-			t.Errorf("FailurePhrase(%q) = %q, want %q", c.kind, got, c.phrase)
+		if got := c.kind.Phrase(); got != c.phrase {
+			t.Errorf("%q.Phrase() = %q, want %q", c.kind, got, c.phrase)
 		}
 		if got := s.Failure(c.kind); got != styleNamed(c.style) {
 			t.Errorf("Failure(%q) = %+v", c.kind, got)

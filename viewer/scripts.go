@@ -250,7 +250,7 @@ func (m *Model) progress(p Progress) tea.Cmd {
 	case ProgressPlan:
 		m.run.planned = append([]string(nil), p.Scripts...)
 	case ProgressNotice:
-		m.run.notices = append(m.run.notices, p.Detail)
+		m.run.notices = append(m.run.notices, p.Notice)
 	case ProgressDone:
 		m.run.done[p.Script] = p
 		m.run.ran = true
@@ -258,13 +258,13 @@ func (m *Model) progress(p Progress) tea.Cmd {
 		if e.Status == "" {
 			e.Status = render.Fresh
 		}
-		if p.Outcome != "ok" && e.Status != render.Error {
+		if p.Outcome.Kind != script.Ok && e.Status != render.Error {
 			if old, ok := m.values[p.Script]; ok && e.Value == nil {
 				e.Value = old.Value
 			}
 			e.Status = render.Error
 			if e.FailureKind == "" {
-				e.FailureKind = p.Outcome
+				e.FailureKind = p.Outcome.Kind.AsFailure()
 			}
 		}
 		m.values[p.Script] = e
@@ -279,7 +279,7 @@ func (m *Model) progress(p Progress) tea.Cmd {
 func (m *Model) summary(err error) string {
 	failed := 0
 	for _, p := range m.run.done {
-		if p.Outcome != "ok" {
+		if p.Outcome.Kind != script.Ok {
 			failed++
 		}
 	}
@@ -348,15 +348,12 @@ func (m *Model) diagnostics() []string {
 			switch {
 			case !ok:
 				out = append(out, "  "+n+": not finished")
-			case p.Outcome == "ok":
+			case p.Outcome.Kind == script.Ok:
 				out = append(out, "  "+n+": ok")
 			default:
-				line := "  " + n + ": " + p.Outcome
-				if p.DeniedHost != "" && !strings.Contains(p.Outcome, p.DeniedHost) {
-					line += " (attempted " + p.DeniedHost + ")"
-				}
-				if p.Detail != "" {
-					line += ": " + p.Detail
+				line := "  " + n + ": " + p.Outcome.Summary()
+				if p.Outcome.Detail != "" {
+					line += ": " + p.Outcome.Detail
 				}
 				out = append(out, line)
 			}

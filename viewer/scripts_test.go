@@ -57,13 +57,13 @@ func (r *scriptedRunner) Run(ctx context.Context, trigger script.Trigger, ask As
 	if v == "" {
 		v = "42"
 	}
-	report(Progress{Kind: ProgressDone, Script: "stars", Outcome: "ok", Entry: render.Entry{Value: json.RawMessage(v), Status: render.Fresh}})
+	report(Progress{Kind: ProgressDone, Script: "stars", Outcome: script.Outcome{Name: "stars", Kind: script.Ok}, Entry: render.Entry{Value: json.RawMessage(v), Status: render.Fresh}})
 	if r.fail {
-		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: "needs permission (net: api.example.com)", DeniedHost: "api.example.com", Detail: "net access to api.example.com was not granted", Entry: render.Entry{Status: render.Error, FailureKind: "capability-denied"}})
+		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: script.Outcome{Name: "forks", Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com", Detail: "net access to api.example.com was not granted"}, Entry: render.Entry{Status: render.Error, FailureKind: "capability-denied"}})
 	} else {
-		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: "ok", Entry: render.Entry{Value: json.RawMessage("7"), Status: render.Fresh}})
+		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: script.Outcome{Name: "forks", Kind: script.Ok}, Entry: render.Entry{Value: json.RawMessage("7"), Status: render.Fresh}})
 	}
-	report(Progress{Kind: ProgressNotice, Detail: "declared host docs.example.com is not used by the code"})
+	report(Progress{Kind: ProgressNotice, Notice: "declared host docs.example.com is not used by the code"})
 	return nil
 }
 

@@ -76,13 +76,11 @@ type Progress struct {
 	Script string
 	// Entry is the script's new stored value (ProgressDone).
 	Entry render.Entry
-	// Outcome is "ok" or the failure kind, e.g. "capability-denied"
-	// (ProgressDone).
-	Outcome string
-	// Detail is the failure's message, or the notice text.
-	Detail string
-	// DeniedHost is the host a denied network call attempted.
-	DeniedHost string
+	// Outcome is how the script ended (ProgressDone), as the runtime
+	// classified it; the viewer makes its display text.
+	Outcome script.Outcome
+	// Notice is the notice text (ProgressNotice).
+	Notice string
 }
 
 // Runner runs the open note's scripts once at the tier of trigger. It

@@ -193,7 +193,7 @@ func (r *scriptRun) failure(err error) script.Outcome {
 		if r.req.Tier == script.TierAuto {
 			detail += " (requires manual run: this capability is only available on a manual run)"
 		}
-		return script.Outcome{Kind: kind, Capability: d.Capability, Host: d.Host, Detail: detail}
+		return script.Outcome{Kind: kind, Capability: d.Capability, Host: d.Host, Reason: d.Why, Detail: detail}
 	case r.unknown != nil:
 		return script.Outcome{Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: r.unknown.Host, Detail: r.unknown.Reason}
 	case r.laterRead != "":

@@ -82,8 +82,12 @@ type session struct {
 	calls      sync.WaitGroup
 	inFlight   atomic.Int32
 
-	mu      sync.Mutex
-	denials map[int]*script.Denial // the host's own refusals, by block
+	mu sync.Mutex
+	// denials are the host's own refusals, by block.
+	denials map[int]*script.Denial
+	// lost are the effectful requests the host sent whose answer was
+	// lost, by block.
+	lost map[int]*script.UnknownOutcome
 }
 
 // execute runs req on the started worker p and emits exactly one outcome per
@@ -99,6 +103,7 @@ func execute(ctx context.Context, p *proc, req *script.Request, host script.Host
 		emit:    emit,
 		limit:   req.Limits.Clamp(),
 		denials: map[int]*script.Denial{},
+		lost:    map[int]*script.UnknownOutcome{},
 	}
 	s.req.Limits = s.limit
 	s.req.RunID = s.run
@@ -227,9 +232,9 @@ func (s *session) accept(o *script.Outcome) error {
 		return protocolErrorf("outcome for %q while %q runs", o.Name, s.req.Blocks[s.next].Name)
 	}
 	s.mu.Lock()
-	d := s.denials[s.next]
+	d, u := s.denials[s.next], s.lost[s.next]
 	s.mu.Unlock()
-	s.emit(reconcile(*o, d, s.limit))
+	s.emit(reconcile(*o, d, u, s.limit))
 	s.next++
 	return nil
 }
@@ -238,10 +243,13 @@ func (s *session) accept(o *script.Outcome) error {
 // host made is described by the host's record, whatever the worker says
 // about it; a refusal the engine made inside the worker (the tier, a
 // response over a cap) has no host record and keeps the engine's own,
-// which no script can reach. A script that caught a refusal and then failed
-// otherwise stays a script error, as it would in process. Kinds and limits
-// outside the closed sets become script errors.
-func reconcile(o script.Outcome, d *script.Denial, l script.Limits) script.Outcome {
+// which no script can reach. An unknown outcome stands only on the host's
+// record of the request it sent and lost (u), and is described by that
+// record; the worker cannot claim one. A script that caught a refusal or a
+// lost answer and then failed otherwise stays a script error, as it would
+// in process. Kinds and limits outside the closed sets become script
+// errors.
+func reconcile(o script.Outcome, d *script.Denial, u *script.UnknownOutcome, l script.Limits) script.Outcome {
 	switch o.Kind {
 	case script.Ok:
 		if err := checkValue(o.Value, l); err != nil {
@@ -256,7 +264,7 @@ func reconcile(o script.Outcome, d *script.Denial, l script.Limits) script.Outco
 			return script.Outcome{Name: o.Name, Kind: o.Kind, Limit: o.Limit, Detail: o.Detail}
 		}
 	case script.CapabilityDenied, script.TierBlocked:
-		out := script.Outcome{Name: o.Name, Kind: o.Kind, Capability: o.Capability, Host: o.Host, Detail: o.Detail}
+		out := script.Outcome{Name: o.Name, Kind: o.Kind, Capability: o.Capability, Host: o.Host, Reason: o.Reason, Detail: o.Detail}
 		if d != nil {
 			out.Kind = script.CapabilityDenied
 			if d.TierBlocked {
@@ -264,8 +272,13 @@ func reconcile(o script.Outcome, d *script.Denial, l script.Limits) script.Outco
 			}
 			out.Capability = d.Capability
 			out.Host = d.Host
+			out.Reason = d.Why
 		}
 		return out
+	case script.OutcomeUnknown:
+		if u != nil {
+			return script.Outcome{Name: o.Name, Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: u.Host, Detail: u.Reason}
+		}
 	}
 	return script.Outcome{Name: o.Name, Kind: script.ScriptError, Detail: o.Detail}
 }
@@ -281,25 +294,7 @@ func (s *session) serve(id uint64, c *call, block int) {
 		defer s.inFlight.Add(-1)
 		rep, err := s.perform(c)
 		if err != nil {
-			rep = &reply{Error: err.Error()}
-			var d *script.Denial
-			if errors.As(err, &d) {
-				record := *d
-				if record.Capability == "" {
-					record.Capability = capabilityOf(c.Op)
-				}
-				if record.Host == "" && c.Fetch != nil {
-					if u, err := url.Parse(c.Fetch.URL); err == nil {
-						record.Host = strings.ToLower(u.Hostname())
-					}
-				}
-				s.mu.Lock()
-				if s.denials[block] == nil {
-					s.denials[block] = &record
-				}
-				s.mu.Unlock()
-				rep = &reply{Denied: true, TierBlocked: d.TierBlocked, Error: d.Reason}
-			}
+			rep = s.record(block, c, err)
 		}
 		err = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})
 		var pe *ProtocolError
@@ -309,6 +304,54 @@ func (s *session) serve(id uint64, c *call, block int) {
 			_ = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})
 		}
 	}()
+}
+
+// record keeps the host's own account of a failed call for block (a
+// refusal, or an effectful request whose answer was lost) and returns the
+// reply that tells the worker the failure's kind.
+func (s *session) record(block int, c *call, err error) *reply {
+	var (
+		d *script.Denial
+		u *script.UnknownOutcome
+	)
+	attempted := ""
+	if c.Fetch != nil {
+		if u, err := url.Parse(c.Fetch.URL); err == nil {
+			attempted = strings.ToLower(u.Hostname())
+		}
+	}
+	switch {
+	case errors.As(err, &d):
+		rec := *d
+		if rec.Capability == "" {
+			rec.Capability = capabilityOf(c.Op)
+		}
+		if rec.Host == "" {
+			rec.Host = attempted
+		}
+		s.mu.Lock()
+		if s.denials[block] == nil {
+			s.denials[block] = &rec
+		}
+		s.mu.Unlock()
+		kind := script.CapabilityDenied
+		if d.TierBlocked {
+			kind = script.TierBlocked
+		}
+		return &reply{Failure: kind, Error: d.Reason}
+	case errors.As(err, &u):
+		rec := *u
+		if rec.Host == "" {
+			rec.Host = attempted
+		}
+		s.mu.Lock()
+		if s.lost[block] == nil {
+			s.lost[block] = &rec
+		}
+		s.mu.Unlock()
+		return &reply{Failure: script.OutcomeUnknown, Error: u.Reason}
+	}
+	return &reply{Error: err.Error()}
 }
 
 // capabilityOf names the capability a call operation uses.

@@ -87,6 +87,9 @@ func testRunner(ctx context.Context, req *script.Request, host script.Host, emit
 			// The host refuses; the worker then reports a different host.
 			_, err := host.Fetch(ctx, script.FetchRequest{Method: "GET", URL: b.Source})
 			emit(script.Outcome{Name: b.Name, Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "forged.example", Detail: fmt.Sprint(err)})
+		case "test-claim-unknown":
+			// No request was made; the worker claims one was lost.
+			emit(script.Outcome{Name: b.Name, Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: "forged.example"})
 		}
 	}
 	return nil

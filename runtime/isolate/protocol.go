@@ -14,7 +14,7 @@ import (
 
 // ProtocolVersion is the version of the wire protocol between the host and
 // its worker. A message carrying any other version is refused.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // MaxFrame is the largest message either side accepts, in bytes. A frame
 // announcing a larger body is refused before the body is read.
@@ -75,19 +75,21 @@ type call struct {
 	Name  string               `json:"name,omitempty"`
 }
 
-// reply is the host's answer to a call. Denied marks a capability refusal;
-// Error any other failure. The kind of a refusal is decided by the host's
-// own records, not by this message.
+// reply is the host's answer to a call. A failed call carries Error, the
+// message the script sees, and Failure, the typed kind of failure when it
+// is one the script's outcome depends on: capability-denied,
+// tier-blocked or outcome-unknown (empty for any other error). The
+// outcome the host finally reports is decided by its own records, not by
+// this message.
 type reply struct {
-	Denied      bool                  `json:"denied,omitempty"`
-	TierBlocked bool                  `json:"tierBlocked,omitempty"`
-	Error       string                `json:"error,omitempty"`
-	Fetch       *script.FetchResponse `json:"fetch,omitempty"`
-	Data        []byte                `json:"data,omitempty"`
-	Found       bool                  `json:"found,omitempty"`
-	Value       json.RawMessage       `json:"value,omitempty"`
-	StoredAt    *time.Time            `json:"storedAt,omitempty"`
-	Source      string                `json:"source,omitempty"`
+	Failure  script.Kind           `json:"failure,omitempty"`
+	Error    string                `json:"error,omitempty"`
+	Fetch    *script.FetchResponse `json:"fetch,omitempty"`
+	Data     []byte                `json:"data,omitempty"`
+	Found    bool                  `json:"found,omitempty"`
+	Value    json.RawMessage       `json:"value,omitempty"`
+	StoredAt *time.Time            `json:"storedAt,omitempty"`
+	Source   string                `json:"source,omitempty"`
 }
 
 // keySet lists the keys an object must have and the keys it may have.
@@ -136,7 +138,7 @@ var callKeys = map[string]keySet{
 	opRequire:      {required: []string{"op"}, optional: []string{"name"}},
 }
 
-var replyKeys = keySet{optional: []string{"denied", "tierBlocked", "error", "fetch", "data", "found", "value", "storedAt", "source"}}
+var replyKeys = keySet{optional: []string{"failure", "error", "fetch", "data", "found", "value", "storedAt", "source"}}
 
 var workerSends = map[string]bool{msgReady: true, msgHeartbeat: true, msgCall: true, msgOutcome: true, msgBreach: true, msgDone: true}
 var hostSends = map[string]bool{msgRun: true, msgReply: true}

@@ -113,28 +113,38 @@ func TestHostRefusesForgedMessages(t *testing.T) {
 }
 
 func TestDecodeMessageAllowlist(t *testing.T) {
-	good := `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"http://x/"}}}`
+	good := `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"http://x/"}}}`
 	if _, err := decodeMessage([]byte(good), true); err != nil {
 		t.Fatalf("good call refused: %v", err)
 	}
 	bad := map[string]string{
-		"unknown op":           `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"shell","path":"x"}}`,
-		"key of another op":    `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"cacheGet","key":"k","path":"x"}}`,
-		"unknown fetch field":  `{"v":1,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"u","headers":{}}}}`,
-		"missing id":           `{"v":1,"run":3,"type":"call","call":{"op":"require","name":"m"}}`,
-		"reply from worker":    `{"v":1,"run":3,"type":"reply","id":1,"reply":{}}`,
-		"trailing data":        `{"v":1,"run":3,"type":"hb"} {}`,
-		"version as string":    `{"v":"1","run":3,"type":"hb"}`,
-		"heartbeat with extra": `{"v":1,"run":3,"type":"hb","outcome":{}}`,
+		"unknown op":           `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"shell","path":"x"}}`,
+		"key of another op":    `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"cacheGet","key":"k","path":"x"}}`,
+		"unknown fetch field":  `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"u","headers":{}}}}`,
+		"missing id":           `{"v":2,"run":3,"type":"call","call":{"op":"require","name":"m"}}`,
+		"reply from worker":    `{"v":2,"run":3,"type":"reply","id":1,"reply":{}}`,
+		"trailing data":        `{"v":2,"run":3,"type":"hb"} {}`,
+		"version as string":    `{"v":"2","run":3,"type":"hb"}`,
+		"version 1":            `{"v":1,"run":3,"type":"hb"}`,
+		"heartbeat with extra": `{"v":2,"run":3,"type":"hb","outcome":{}}`,
 	}
 	for name, body := range bad {
 		if _, err := decodeMessage([]byte(body), true); err == nil {
 			t.Errorf("%s: accepted %s", name, body)
 		}
 	}
-	reply := `{"v":1,"run":3,"type":"reply","id":1,"reply":{"denied":true,"error":"no","grant":"x"}}`
-	if _, err := decodeMessage([]byte(reply), false); err == nil {
-		t.Error("reply with an unknown key accepted")
+	reply := `{"v":2,"run":3,"type":"reply","id":1,"reply":{"failure":"outcome-unknown","error":"lost"}}`
+	if m, err := decodeMessage([]byte(reply), false); err != nil || m.Reply.Failure != script.OutcomeUnknown {
+		t.Errorf("typed failure reply: %+v, %v", m, err)
+	}
+	for _, r := range []string{
+		`{"v":2,"run":3,"type":"reply","id":1,"reply":{"failure":"capability-denied","error":"no","grant":"x"}}`,
+		// Version 1's untyped refusal flag is gone.
+		`{"v":2,"run":3,"type":"reply","id":1,"reply":{"denied":true,"error":"no"}}`,
+	} {
+		if _, err := decodeMessage([]byte(r), false); err == nil {
+			t.Errorf("reply with an unknown key accepted: %s", r)
+		}
 	}
 }
 

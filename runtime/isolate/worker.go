@@ -331,8 +331,11 @@ func (h *forwardingHost) do(ctx context.Context, capability script.Capability, c
 	if err != nil {
 		return nil, err
 	}
-	if r.Denied {
-		return nil, &script.Denial{Capability: capability, TierBlocked: r.TierBlocked, Reason: r.Error}
+	switch r.Failure {
+	case script.CapabilityDenied, script.TierBlocked:
+		return nil, &script.Denial{Capability: capability, TierBlocked: r.Failure == script.TierBlocked, Reason: r.Error}
+	case script.OutcomeUnknown:
+		return nil, &script.UnknownOutcome{Reason: r.Error}
 	}
 	if r.Error != "" {
 		return nil, errors.New(r.Error)

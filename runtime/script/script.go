@@ -149,6 +149,52 @@ const (
 	OutcomeUnknown Kind = "outcome-unknown"
 )
 
+// IsFailure reports whether k is one of the kinds a failed run ends with.
+func (k Kind) IsFailure() bool {
+	switch k {
+	case ScriptError, CapabilityDenied, TierBlocked, LimitExceeded, Crashed, OutcomeUnknown:
+		return true
+	}
+	return false
+}
+
+// AsFailure maps a stored failure kind onto the closed set: a failure
+// kind as is, "" for none, and ScriptError for anything else.
+func (k Kind) AsFailure() Kind {
+	if k == "" || k.IsFailure() {
+		return k
+	}
+	return ScriptError
+}
+
+// UnknownOutcomePhrase is how every part of markii shows an
+// OutcomeUnknown: the user must not take it for a failure to retry.
+const UnknownOutcomePhrase = "outcome unknown: the request may have taken effect"
+
+// Phrase is the words shown for a kind: "ok", "script error", "needs
+// permission", "requires manual run", "limit exceeded", "crashed",
+// UnknownOutcomePhrase, and "error" for anything else. It is display text,
+// for the edge that shows an outcome; no layer reads it back.
+func (k Kind) Phrase() string {
+	switch k {
+	case Ok:
+		return "ok"
+	case ScriptError:
+		return "script error"
+	case CapabilityDenied:
+		return "needs permission"
+	case TierBlocked:
+		return "requires manual run"
+	case LimitExceeded:
+		return "limit exceeded"
+	case Crashed:
+		return "crashed"
+	case OutcomeUnknown:
+		return UnknownOutcomePhrase
+	}
+	return "error"
+}
+
 // LimitKind says which limit a run exceeded.
 type LimitKind string
 
@@ -170,21 +216,57 @@ const (
 	CapRequire Capability = "require"
 )
 
-// Outcome is the result of one script.
+// DenialReason says why a capability was refused. The zero value is the
+// common case: the capability was not granted for this code (a grant
+// could allow it).
+type DenialReason string
+
+// Outcome is the result of one script. It is the one value that carries a
+// script's end from the engine, across the isolate's wire, through the
+// run service, to the viewer, the command line and the value store;
+// display text is made from it only where it is shown (see Summary).
 type Outcome struct {
 	Name string `json:"name"`
 	Kind Kind   `json:"kind"`
 	// Limit is set when Kind is LimitExceeded.
 	Limit LimitKind `json:"limit,omitempty"`
 	// Capability and Host are set for a denial: what was refused and, for
-	// net, the host the script attempted.
+	// net, the host the script attempted. For OutcomeUnknown, Capability
+	// is net and Host is the host the request went to.
 	Capability Capability `json:"capability,omitempty"`
 	Host       string     `json:"host,omitempty"`
+	// Reason is why a denial was made (see DenialReason).
+	Reason DenialReason `json:"reason,omitempty"`
 	// Detail is the full message for diagnostics. It is never drawn in a
 	// document.
 	Detail string `json:"detail,omitempty"`
 	// Value is the script's marshalled return value when Kind is Ok.
 	Value json.RawMessage `json:"value,omitempty"`
+}
+
+// Summary is the short, display-ready line for o, built from its typed
+// fields and never from Detail: the kind's phrase with the limit, or the
+// capability and host a denial or a lost request concerns. Host text comes
+// from the script, so the edge that shows Summary sanitizes it.
+func (o Outcome) Summary() string {
+	switch o.Kind {
+	case CapabilityDenied:
+		switch {
+		case o.Capability == CapNet && o.Host != "":
+			return "needs permission (net: " + o.Host + ")"
+		case o.Capability != "":
+			return "needs permission (" + string(o.Capability) + ")"
+		}
+	case LimitExceeded:
+		if o.Limit != "" {
+			return "limit exceeded (" + string(o.Limit) + ")"
+		}
+	case OutcomeUnknown:
+		if o.Host != "" {
+			return UnknownOutcomePhrase + " (net: " + o.Host + ")"
+		}
+	}
+	return o.Kind.Phrase()
 }
 
 // FetchRequest is a network call a script asks the host to make.
@@ -207,7 +289,9 @@ type Denial struct {
 	Capability  Capability
 	Host        string
 	TierBlocked bool
-	Reason      string
+	// Why is the typed reason for the refusal (zero: not granted).
+	Why    DenialReason
+	Reason string
 }
 
 func (d *Denial) Error() string { return d.Reason }

@@ -1,0 +1,144 @@
+package goldens
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a pseudo-terminal pair: the controlling side and the
+// terminal a child is given.
+func openPTY(t *testing.T) (control, term *os.File) {
+	t.Helper()
+	control, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	fd := int(control.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { control.Close(); term.Close() })
+	return control, term
+}
+
+// screen collects what a child writes to its terminal.
+type screen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *screen) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
+// waitFor waits until the screen shows want.
+func (s *screen) waitFor(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(s.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal never showed %q; it shows:\n%s", want, s.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestLostPostIsOutcomeUnknownThroughTheBinary runs the real binary, whose
+// scripts run in the real isolate: a POST whose connection closes after
+// the server read its body is reported as outcome-unknown, never as a
+// plain failure, and a later unattended run never sends it again.
+func TestLostPostIsOutcomeUnknownThroughTheBinary(t *testing.T) {
+	bin := markiiBinary(t)
+	var bodies atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err == nil {
+			bodies.Add(1)
+		}
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+
+	home := t.TempDir()
+	env := append(baseEnv(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "TERM=dumb")
+	note := filepath.Join(t.TempDir(), "post.mk.md")
+	src := "Sent: :value[sent]\n\n```lua {name=sent}\nreturn net.post(\"" + srv.URL + "/order\", \"{}\")\n```\n"
+	if err := os.WriteFile(note, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// The grant is given on the terminal, as a person would.
+	control, term := openPTY(t)
+	var shown screen
+	go io.Copy(&shown, control)
+	var stdout bytes.Buffer
+	cmd := exec.Command(bin, "run", "--json", note)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stderr, cmd.Stdout = term, term, &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	shown.waitFor(t, "Allow?")
+	if _, err := control.Write([]byte("y\r")); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 2 {
+		t.Fatalf("markii run exited %d (%v), want 2; terminal:\n%s", code, err, shown.String())
+	}
+	var results []struct {
+		Name, Outcome, Kind string
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &results); err != nil {
+		t.Fatalf("markii run --json wrote %q: %v", stdout.String(), err)
+	}
+	if len(results) != 1 || results[0].Kind != "outcome-unknown" ||
+		!strings.Contains(results[0].Outcome, "outcome unknown: the request may have taken effect") {
+		t.Fatalf("results %+v, want one outcome-unknown", results)
+	}
+	if n := bodies.Load(); n != 1 {
+		t.Fatalf("the server read %d requests, want 1", n)
+	}
+
+	// An unattended run never sends the request again: an effectful
+	// request needs a manual run.
+	out, stderr, code := runMarkiiFull(bin, []string{"render", "--run", "--color", "none", note}, env, nil)
+	if n := bodies.Load(); n != 1 {
+		t.Fatalf("render --run sent the request again (%d requests); stderr %s", n, stderr)
+	}
+	if code != 2 || !strings.Contains(string(out), "requires manual run") {
+		t.Fatalf("render --run exited %d: %q %s", code, out, stderr)
+	}
+}
