@@ -11,10 +11,11 @@ import (
 	"path/filepath"
 
 	"github.com/markii/markii/runtime/bundle"
+	"github.com/markii/markii/runtime/script"
 )
 
 // maxNoteBytes caps a single-file note (or stdin) before it is read.
-const maxNoteBytes = 16 << 20
+const maxNoteBytes = script.MaxNoteBytes
 
 // note is a note loaded for a command: a single .mk.md file, stdin, or a
 // bundle (zip or directory).

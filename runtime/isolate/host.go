@@ -122,6 +122,14 @@ func execute(ctx context.Context, p *proc, req *script.Request, host script.Host
 		return err
 	}
 	if err := p.send(&message{Type: msgRun, Run: s.run, Req: &s.req}); err != nil {
+		var big *FrameSizeError
+		if errors.As(err, &big) {
+			// Nothing was sent: the scripts are too large to hand over,
+			// which is not the worker's fault.
+			s.settle(ending{kind: script.ScriptError, detail: fmt.Sprintf(
+				"the note's scripts are too large to run: they take %d bytes to hand to the sandbox, over its %d-byte cap", big.Size, MaxFrame)})
+			return nil
+		}
 		e := s.endFromExit(fmt.Errorf("the script isolate did not take the run: %w", err))
 		s.settle(e)
 		return nil
@@ -150,8 +158,11 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 				return s.violation(r.err), nil
 			}
 			m := r.msg
-			if m.Run != s.run {
+			if m.Run != s.run && !(m.Type == msgHeartbeat && m.Run == 0) {
 				// A message from another run is stale or forged: dropped.
+				// (A worker beats with no run id while it decodes the
+				// request; a beat only keeps the watchdog's silence timer
+				// from firing, never its deadline.)
 				continue
 			}
 			silence.Reset(heartbeatTimeout)
@@ -297,8 +308,8 @@ func (s *session) serve(id uint64, c *call, block int) {
 			rep = s.record(block, c, err)
 		}
 		err = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})
-		var pe *ProtocolError
-		if errors.As(err, &pe) {
+		var big *FrameSizeError
+		if errors.As(err, &big) {
 			// Too large to frame: the script gets an error instead.
 			rep = &reply{Error: fmt.Sprintf("the result is larger than the %d bytes a script can be handed", MaxFrame)}
 			_ = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})

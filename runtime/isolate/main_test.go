@@ -113,7 +113,8 @@ func forgeWorker(kind string) int {
 	if err != nil {
 		return exitProtocol
 	}
-	w.run = m.Run
+	w.run.Store(m.Run)
+	run := m.Run
 	name := m.Req.Blocks[0].Name
 	raw := func(v any) {
 		b, _ := json.Marshal(v)
@@ -124,36 +125,36 @@ func forgeWorker(kind string) int {
 	good := map[string]any{"name": name, "kind": "ok", "value": 7}
 	switch kind {
 	case "version":
-		raw(map[string]any{"v": ProtocolVersion + 1, "run": w.run, "type": msgOutcome, "outcome": good})
+		raw(map[string]any{"v": ProtocolVersion + 1, "run": run, "type": msgOutcome, "outcome": good})
 	case "extrakey":
-		raw(map[string]any{"v": ProtocolVersion, "run": w.run, "type": msgOutcome, "outcome": good, "token": "x"})
+		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome, "outcome": good, "token": "x"})
 	case "nestedkey":
-		raw(map[string]any{"v": ProtocolVersion, "run": w.run, "type": msgOutcome,
+		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome,
 			"outcome": map[string]any{"name": name, "kind": "ok", "value": 7, "authority": "host"}})
 	case "runid":
-		raw(map[string]any{"v": ProtocolVersion, "run": w.run + 1, "type": msgOutcome, "outcome": good})
+		raw(map[string]any{"v": ProtocolVersion, "run": run + 1, "type": msgOutcome, "outcome": good})
 		_ = w.send(&message{Type: msgDone})
 	case "oversize":
 		head := make([]byte, 4)
 		binary.BigEndian.PutUint32(head, MaxFrame+1)
 		_, _ = out.Write(append(head, make([]byte, 1024)...))
 	case "wrongname":
-		raw(map[string]any{"v": ProtocolVersion, "run": w.run, "type": msgOutcome,
+		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome,
 			"outcome": map[string]any{"name": name + "-other", "kind": "ok", "value": 7}})
 	case "direction":
-		raw(map[string]any{"v": ProtocolVersion, "run": w.run, "type": msgRun, "req": m.Req})
+		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgRun, "req": m.Req})
 	case "deepvalue":
-		raw(map[string]any{"v": ProtocolVersion, "run": w.run, "type": msgOutcome,
+		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome,
 			"outcome": map[string]any{"name": name, "kind": "ok", "value": json.RawMessage(strings.Repeat("[", 100) + strings.Repeat("]", 100))}})
 		_ = w.send(&message{Type: msgDone})
 	case "claimlimit":
-		raw(map[string]any{"v": ProtocolVersion, "run": w.run, "type": msgOutcome,
+		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome,
 			"outcome": map[string]any{"name": name, "kind": "limit", "limit": "patience"}})
 		_ = w.send(&message{Type: msgDone})
 	case "callflood":
 		// Many calls at once to a host that never answers them.
 		for i := 1; i <= 20; i++ {
-			raw(map[string]any{"v": ProtocolVersion, "run": w.run, "type": msgCall, "id": i,
+			raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgCall, "id": i,
 				"call": map[string]any{"op": opFetch, "fetch": map[string]any{"method": "GET", "url": m.Req.Blocks[0].Source}}})
 		}
 	case "stall":

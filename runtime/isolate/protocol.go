@@ -17,8 +17,13 @@ import (
 const ProtocolVersion = 2
 
 // MaxFrame is the largest message either side accepts, in bytes. A frame
-// announcing a larger body is refused before the body is read.
-const MaxFrame = 16 << 20
+// announcing a larger body is refused before the body is read. It is
+// sized from the note cap: frames are JSON without HTML escaping, so text
+// grows only where JSON must escape (a quote, a backslash, a line break or
+// tab doubles; other control characters are rarer still), and twice the
+// largest note plus room for the rest of a run request carries the
+// scripts of any note markii reads.
+const MaxFrame = 2*script.MaxNoteBytes + 1<<20
 
 // frameBuffer is the read buffer on each end of the wire: large enough
 // that a typical frame's length and body come in one read, small next to
@@ -185,19 +190,34 @@ func writeWorkerFrame(w io.Writer, m *message) error {
 		Call: m.Call, Outcome: m.Outcome, Limit: m.Limit, Error: m.Error})
 }
 
+// writeBody encodes m after a 4-byte length. HTML escaping is off: it
+// would make each of <, > and & six bytes long for no reader's benefit.
 func writeBody(w io.Writer, typ string, m any) error {
-	body, err := json.Marshal(m)
-	if err != nil {
+	var buf bytes.Buffer
+	buf.Write([]byte{0, 0, 0, 0})
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
 		return err
 	}
-	if len(body) > MaxFrame {
-		return protocolErrorf("outgoing %s message is %d bytes, over the %d-byte cap", typ, len(body), MaxFrame)
+	frame := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	n := len(frame) - 4
+	if n > MaxFrame {
+		return &FrameSizeError{Type: typ, Size: n}
 	}
-	buf := make([]byte, 4+len(body))
-	binary.BigEndian.PutUint32(buf, uint32(len(body)))
-	copy(buf[4:], body)
-	_, err = w.Write(buf)
+	binary.BigEndian.PutUint32(frame, uint32(n))
+	_, err := w.Write(frame)
 	return err
+}
+
+// FrameSizeError is an outgoing message over MaxFrame; it is not sent.
+type FrameSizeError struct {
+	Type string
+	Size int
+}
+
+func (e *FrameSizeError) Error() string {
+	return fmt.Sprintf("the %s message is %d bytes, over the %d-byte cap", e.Type, e.Size, MaxFrame)
 }
 
 // readFrame reads one frame body, refusing a length over MaxFrame before

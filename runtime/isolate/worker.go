@@ -13,6 +13,7 @@ import (
 	"runtime/metrics"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/markii/markii/runtime/engine"
@@ -97,6 +98,10 @@ func serveWorker(run Runner) int {
 		fmt.Fprintln(os.Stderr, "markii worker:", err)
 		return exitProtocol
 	}
+	// The heartbeat starts as soon as the request is in: decoding a large
+	// one takes time, and the beats before it is decoded carry no run id.
+	stop := make(chan struct{})
+	go w.heartbeat(stop)
 	m, err := decodeMessage(body, false)
 	if err == nil && (m.Type != msgRun || m.Run == 0 || m.Req == nil) {
 		err = protocolErrorf("first message must be a run request with a run id")
@@ -111,11 +116,9 @@ func serveWorker(run Runner) int {
 	req := *m.Req
 	req.Limits = req.Limits.Clamp()
 	lowerCPULimit(req.Limits.RunTime)
-	w.run = m.Run
+	w.run.Store(m.Run)
 
 	go w.readReplies(in)
-	stop := make(chan struct{})
-	go w.heartbeat(stop)
 	go w.watchHeap(stop, heapBudget(req.Limits.Memory))
 
 	ctx, cancel := context.WithTimeout(context.Background(), req.Limits.RunTime)
@@ -210,7 +213,7 @@ func heapBudget(memory int64) uint64 {
 
 // workerConn is the worker's end of the wire.
 type workerConn struct {
-	run uint64
+	run atomic.Uint64
 
 	writeMu sync.Mutex
 	out     io.Writer
@@ -223,7 +226,7 @@ type workerConn struct {
 
 func (w *workerConn) send(m *message) error {
 	m.V = ProtocolVersion
-	m.Run = w.run
+	m.Run = w.run.Load()
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
 	return writeWorkerFrame(w.out, m)
@@ -243,7 +246,7 @@ func (w *workerConn) readReplies(in io.Reader) {
 			fmt.Fprintln(os.Stderr, "markii worker:", err)
 			os.Exit(exitProtocol)
 		}
-		if m.Type != msgReply || m.Run != w.run {
+		if m.Type != msgReply || m.Run != w.run.Load() {
 			continue
 		}
 		w.mu.Lock()

@@ -89,6 +89,11 @@ func clamp[T int | int64 | time.Duration](v, ceiling T) T {
 	return v
 }
 
+// MaxNoteBytes is the largest note markii reads (a single-file note or
+// stdin). The isolate's frames are sized from it, so that every script of
+// such a note can be handed to the sandbox.
+const MaxNoteBytes = 16 << 20
+
 // Block is one script to run. Source is the code (for a `src=` fence, the
 // host has already resolved the file's text).
 type Block struct {
