@@ -25,11 +25,14 @@ const (
 	exitInternal = 1
 )
 
-// Stdio is the process's standard streams.
+// Stdio is the process's standard streams and its environment.
 type Stdio struct {
 	In  *os.File
 	Out io.Writer
 	Err io.Writer
+	// Getenv reads the environment (where the settings and the device
+	// state live, the color variables); nil means os.Getenv.
+	Getenv func(string) string
 }
 
 // usageError is a command-line mistake: exit 3.
@@ -174,6 +177,14 @@ type invocation struct {
 }
 
 func (c *invocation) bool(name string) bool { return c.set[name] }
+
+// getenv reads the invocation's environment.
+func (c *invocation) getenv(key string) string {
+	if c.stdio.Getenv != nil {
+		return c.stdio.Getenv(key)
+	}
+	return os.Getenv(key)
+}
 
 func (c *invocation) str(name, def string) string {
 	if c.set[name] {

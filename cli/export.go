@@ -58,14 +58,14 @@ func runExport(c *invocation) error {
 		out = render.PlainMarkdown(n.Source)
 	default:
 		if !c.set["values"] {
-			opt.Values = storedValues(n)
+			opt.Values = c.storedValues(n)
 		}
 		if c.vals["output"] != "-" {
 			// A file is not a terminal, whatever stdout is.
-			opt.Level = colorLevel(c.str("color", "never"), os.Getenv, false)
+			opt.Level = colorLevel(c.str("color", "never"), c.getenv, false)
 		}
 		doc := render.Parse(n.Source)
-		diagnostics = noteExtras(&opt, n, doc, c.bool("images"), opt.Width)
+		diagnostics = c.noteExtras(&opt, n, doc, c.bool("images"), opt.Width)
 		page := render.Layout(doc, opt)
 		out = ansi.Encode(page.Lines, opt.Level)
 		diagnostics = append(diagnostics, page.Diagnostics...)

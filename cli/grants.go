@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/markii/markii/runtime/grants"
-	"github.com/markii/markii/runtime/state"
 )
 
 var grantsCommand = &command{
@@ -35,12 +34,12 @@ func grantsRun(c *invocation) error {
 }
 
 // grantStore opens the grant store in the device state.
-func grantStore() (*grants.Store, error) {
-	dir, err := stateDir()
+func (c *invocation) grantStore() (*grants.Store, error) {
+	st, err := c.deviceState()
 	if err != nil {
 		return nil, failf("%v", err)
 	}
-	return grants.NewStore(state.Open(dir)), nil
+	return grants.NewStore(st), nil
 }
 
 // noteKey is the document key of a note path, whether or not the note
@@ -54,7 +53,7 @@ func noteKey(path string) (string, error) {
 }
 
 func grantsList(c *invocation) error {
-	store, err := grantStore()
+	store, err := c.grantStore()
 	if err != nil {
 		return err
 	}
@@ -98,7 +97,7 @@ func grantsList(c *invocation) error {
 }
 
 func grantsReset(c *invocation) error {
-	store, err := grantStore()
+	store, err := c.grantStore()
 	if err != nil {
 		return err
 	}

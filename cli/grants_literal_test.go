@@ -14,8 +14,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/config"
-	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 )
 
@@ -65,7 +64,6 @@ func TestLiteralBaseChild(t *testing.T) {
 	if notes == "" {
 		t.Skip("runs only as the child of TestLiteralBaseGrantOnTerminal")
 	}
-	scriptRunner = engine.Run
 	stdio := Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
 	for _, p := range strings.Split(notes, string(os.PathListSeparator)) {
 		fmt.Printf("run exit %d\n", Main([]string{"run", p}, stdio))
@@ -168,9 +166,8 @@ func (y *yesPrompter) Ask(q string) (bool, error) {
 // nothing is listed, nothing is asked although every answer would be yes,
 // and nothing reaches the server.
 func TestConcatenatedAuthorityListsNothing(t *testing.T) {
-	withInProcessRunner(t)
-	withGrantState(t)
-	withSettings(t, config.Settings{})
+	t.Parallel()
+	env := newTestEnv(t)
 	srv, hits := countingServer(t)
 	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
 	cases := map[string]string{
@@ -186,15 +183,16 @@ func TestConcatenatedAuthorityListsNothing(t *testing.T) {
 		}
 		doc := render.Parse(n.Source)
 		y := &yesPrompter{}
-		plan, err := planRun(context.Background(), n, doc, script.Manual, y, &strings.Builder{})
+		res, err := env.invocation().runService().Run(context.Background(), run.Request{
+			Note: runnable(n, doc), Trigger: script.Manual, Prompter: y,
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(plan.Prepared.Scan.Hosts) != 0 || len(y.asked) != 0 || len(plan.Prepared.Decision.Hosts) != 0 {
-			t.Errorf("%s: listed %v, asked %q, allowed %v", name, plan.Prepared.Scan.Hosts, y.asked, plan.Prepared.Decision.Hosts)
+		if len(y.asked) != 0 {
+			t.Errorf("%s: asked %q", name, y.asked)
 		}
-		out := runPlanned(t, plan, script.TierManual)
-		if o := out["x"]; o.Kind != script.CapabilityDenied {
+		if o := res.Outcomes[0]; o.Kind != script.CapabilityDenied {
 			t.Errorf("%s: outcome %+v, want capability denied", name, o)
 		}
 	}

@@ -11,17 +11,9 @@ import (
 	"github.com/markii/markii/runtime/state"
 )
 
-func withGrantState(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	old := stateDir
-	stateDir = func() (string, error) { return dir, nil }
-	t.Cleanup(func() { stateDir = old })
-	return dir
-}
-
 func TestGrantsListAndReset(t *testing.T) {
-	dir := withGrantState(t)
+	env := newTestEnv(t)
+	dir := env.stateDir(t)
 	notes := t.TempDir()
 	a, b := filepath.Join(notes, "a.mk.md"), filepath.Join(notes, "b.mk.md")
 	store := grants.NewStore(state.Open(dir))
@@ -34,7 +26,7 @@ func TestGrantsListAndReset(t *testing.T) {
 	}
 	run := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
-		code := Main(args, Stdio{Out: &out, Err: &errb})
+		code := Main(args, env.stdio(&out, &errb))
 		return code, out.String(), errb.String()
 	}
 	code, out, _ := run("grants", "list")
@@ -74,13 +66,18 @@ func TestGrantsListAndReset(t *testing.T) {
 }
 
 func TestGrantsListHostileState(t *testing.T) {
-	dir := withGrantState(t)
+	t.Parallel()
+	env := newTestEnv(t)
+	dir := env.stateDir(t)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	bad := `{"markii.netGrants":{"file:///x":{"key":"` + strings.Repeat("0", 64) + `","allowedHosts":["evil\u001b]8;;http://x\u0007.com"]}}}`
 	if err := os.WriteFile(filepath.Join(dir, state.FileName), []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := Main([]string{"grants", "list"}, Stdio{Out: &out, Err: &errb})
+	code := Main([]string{"grants", "list"}, env.stdio(&out, &errb))
 	if code != 0 || out.String() != "no grants stored\n" || !strings.Contains(errb.String(), "1 stored grant record(s) are not valid") {
 		t.Fatalf("%d %q %q", code, out.String(), errb.String())
 	}

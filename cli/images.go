@@ -156,8 +156,8 @@ func toRenderPicture(p *bundle.Picture) *render.Picture {
 // pack folders, by name with their engine, for render.Options.Packs. A
 // config that cannot be read gives no packs and a warning; packs that
 // fail to load are left out (markii packs list names them).
-func installedPacks() (map[string]string, []string) {
-	folders, err := packFolders()
+func (c *invocation) installedPacks() (map[string]string, []string) {
+	folders, err := c.packFolders()
 	if err != nil {
 		return nil, []string{fmt.Sprintf("installed packs are not known for this note: %s", oneLine(err.Error()))}
 	}
@@ -178,10 +178,10 @@ func installedPacks() (map[string]string, []string) {
 // installed packs, and when images is set and the level has 256 colors or
 // more, the pictures doc draws, decoded to at most cols cells across. It
 // returns the diagnostics to show with the render's own.
-func noteExtras(opt *render.Options, n *note, doc *render.Document, images bool, cols int) []string {
+func (c *invocation) noteExtras(opt *render.Options, n *note, doc *render.Document, images bool, cols int) []string {
 	var diags []string
 	if namesPacks(doc) {
-		opt.Packs, diags = installedPacks()
+		opt.Packs, diags = c.installedPacks()
 	}
 	if images && (opt.Level == ansi.Color256 || opt.Level == ansi.TrueColor) {
 		var imageDiags []string
@@ -195,6 +195,7 @@ func noteExtras(opt *render.Options, n *note, doc *render.Document, images bool,
 // the full-screen viewer at 256 colors or truecolor (--no-images turns
 // it off), for the note opened, a reload, and a followed link alike.
 type viewPictures struct {
+	c     *invocation
 	on    bool
 	level ansi.Level
 	theme theme.Theme
@@ -219,10 +220,7 @@ func (v viewPictures) load(path string) (*viewer.Note, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s", oneLine(err.Error()))
 	}
-	vn, err := viewerNote(n)
-	if err != nil {
-		return nil, err
-	}
+	vn := v.c.viewerNote(n)
 	v.add(vn, n)
 	return vn, nil
 }

@@ -323,7 +323,8 @@ func TestViewPicturesLoader(t *testing.T) {
 		"huge.png":   hugePNGHeader(),
 	})
 	path := filepath.Join(dir, "note.mk.md")
-	on := viewPictures{on: true, level: ansi.TrueColor}
+	c := &invocation{}
+	on := viewPictures{c: c, on: true, level: ansi.TrueColor}
 	vn, err := on.load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -335,7 +336,7 @@ func TestViewPicturesLoader(t *testing.T) {
 	if len(vn.Diagnostics) != 1 || !strings.Contains(vn.Diagnostics[0], "huge.png was not drawn") {
 		t.Fatalf("diagnostics %q", vn.Diagnostics)
 	}
-	for _, off := range []viewPictures{{on: false, level: ansi.TrueColor}, {on: true, level: ansi.Color16}, {on: true, level: ansi.None}} {
+	for _, off := range []viewPictures{{c: c, on: false, level: ansi.TrueColor}, {c: c, on: true, level: ansi.Color16}, {c: c, on: true, level: ansi.None}} {
 		vn, err := off.load(path)
 		if err != nil || vn.Images != nil || len(vn.Diagnostics) != 0 {
 			t.Fatalf("%+v: images %v diagnostics %q err %v", off, vn.Images, vn.Diagnostics, err)

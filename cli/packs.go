@@ -6,15 +6,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/pack"
 )
 
 // packFolders returns the pack folders named in the user's own config
 // ("packs"). Packs are never loaded from a note, a bundle or the working
 // directory.
-var packFolders = func() ([]string, error) {
-	s, err := config.Load()
+func (c *invocation) packFolders() ([]string, error) {
+	s, err := c.settings()
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +26,7 @@ var packsCommand = &command{
 		if len(c.args) == 0 || c.args[0] != "list" {
 			return usagef("markii packs wants a subcommand: markii packs list")
 		}
-		folders, err := packFolders()
+		folders, err := c.packFolders()
 		if err != nil {
 			return failf("%s", err)
 		}

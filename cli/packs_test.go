@@ -9,6 +9,7 @@ import (
 )
 
 func TestPacksList(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ana := filepath.Join(dir, "ana")
 	os.MkdirAll(filepath.Join(ana, "scripts"), 0o755)
@@ -16,11 +17,10 @@ func TestPacksList(t *testing.T) {
 	os.WriteFile(filepath.Join(ana, "scripts", "http.lua"), []byte("return {}"), 0o644)
 	writeTestZip(t, filepath.Join(dir, "bad.mkp"), map[string]string{"pack.json": `{"name":"Bad"}`, "webview.js": ""})
 
-	saved := packFolders
-	defer func() { packFolders = saved }()
-	packFolders = func() ([]string, error) { return []string{dir}, nil }
+	env := newTestEnv(t)
+	env.writeSettings(t, map[string]any{"packs": []string{dir}})
 	var out, errOut bytes.Buffer
-	code := Main([]string{"packs", "list"}, Stdio{Out: &out, Err: &errOut})
+	code := Main([]string{"packs", "list"}, env.stdio(&out, &errOut))
 	want := "ana 1.0.0 (engine react) " + ana + "\n  components: ana_stat, ana_timeline\n  modules: http\n"
 	if code != ExitOK || out.String() != want {
 		t.Fatalf("exit %d\n got  %q\n want %q", code, out.String(), want)
@@ -29,12 +29,12 @@ func TestPacksList(t *testing.T) {
 		t.Fatalf("stderr %q", errOut.String())
 	}
 
-	packFolders = func() ([]string, error) { return nil, nil }
+	env = newTestEnv(t)
 	out.Reset()
-	if code := Main([]string{"packs", "list"}, Stdio{Out: &out, Err: &errOut}); code != ExitOK || out.String() != "No pack folders are configured (add \"packs\" to your markii config).\n" {
+	if code := Main([]string{"packs", "list"}, env.stdio(&out, &errOut)); code != ExitOK || out.String() != "No pack folders are configured (add \"packs\" to your markii config).\n" {
 		t.Fatalf("exit %d %q", code, out.String())
 	}
-	if code := Main([]string{"packs"}, Stdio{Out: &out, Err: &errOut}); code != ExitUsage {
+	if code := Main([]string{"packs"}, env.stdio(&out, &errOut)); code != ExitUsage {
 		t.Fatalf("exit %d", code)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
 )
@@ -78,7 +79,7 @@ func runRender(c *invocation) error {
 	if c.bool("run") || c.bool("images") || mayNamePackComponent(n.Source) {
 		doc := render.Parse(n.Source)
 		n.Source = nil
-		warnings = append(warnings, noteExtras(&opt, n, doc, c.bool("images"), opt.Width)...)
+		warnings = append(warnings, c.noteExtras(&opt, n, doc, c.bool("images"), opt.Width)...)
 		scripts = len(doc.Scripts)
 		if c.bool("run") && len(doc.Scripts) > 0 {
 			opt.Values, scriptsFailed, err = runBeforeRender(c, n, doc)
@@ -95,7 +96,7 @@ func runRender(c *invocation) error {
 		var s *render.Streamer
 		err = render.ParseChunks(n.Source, func(doc *render.Document) error {
 			if s == nil {
-				warnings = append(warnings, noteExtras(&opt, n, doc, false, opt.Width)...)
+				warnings = append(warnings, c.noteExtras(&opt, n, doc, false, opt.Width)...)
 				s = render.NewStreamer(opt, emit)
 			}
 			scripts += len(doc.Scripts)
@@ -133,7 +134,7 @@ func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, e
 			width = w
 		}
 	}
-	opt := render.Options{Level: colorLevel(c.str("color", defColor), os.Getenv, outTTY), Now: time.Now()}
+	opt := render.Options{Level: colorLevel(c.str("color", defColor), c.getenv, outTTY), Now: time.Now()}
 	var err error
 	if opt.Width, err = c.positiveInt("width", width); err != nil {
 		return opt, err
@@ -162,32 +163,41 @@ func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, e
 // identity), and an exit-2 error when a script failed, after saying which
 // on stderr.
 func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Values, error, error) {
-	ran := render.Values{}
-	failed := 0
-	_, err := runScripts(context.Background(), n, doc, script.Auto, nil, c.stdio.Err, nil, func(o script.Outcome) {
-		if o.Kind == script.Ok {
-			ran[o.Name] = render.Entry{Value: o.Value, Status: render.Fresh}
-			return
-		}
-		failed++
-		ran[o.Name] = render.Entry{Status: render.Error, FailureKind: o.Kind}
-		fmt.Fprintf(c.stdio.Err, "markii: script %q failed (%s)\n", oneLine(o.Name), o.Kind)
+	res, err := c.runService().Run(context.Background(), run.Request{
+		Note: runnable(n, doc), Trigger: script.Auto, Notices: c.stdio.Err,
 	})
-	if errors.Is(err, errScriptsDisabled) {
+	if errors.Is(err, run.ErrScriptsDisabled) {
 		fmt.Fprintf(c.stdio.Err, "markii: %s\n", err)
-		return storedValues(n), nil, nil
+		return c.storedValues(n), nil, nil
+	}
+	if res == nil {
+		return nil, nil, notStarted(err)
 	}
 	if err != nil {
 		return nil, nil, failf("the scripts could not run: %v", err)
 	}
-	vals := ran
+	failed := reportFailures(c, res.Outcomes)
+	vals := render.Values{}
 	if n.Key != "" {
-		vals = storedValues(n)
+		vals = c.storedValues(n)
+	} else {
+		for _, o := range res.Outcomes {
+			vals[o.Name] = entryOf(o)
+		}
 	}
 	if failed > 0 {
 		return vals, &exitError{code: ExitScripts}, nil
 	}
 	return vals, nil, nil
+}
+
+// entryOf is the value entry a run's outcome makes, before it is merged
+// with what was stored.
+func entryOf(o script.Outcome) render.Entry {
+	if o.Kind == script.Ok {
+		return render.Entry{Value: o.Value, Status: render.Fresh}
+	}
+	return render.Entry{Status: render.Error, FailureKind: o.Kind}
 }
 
 // mayNamePackComponent reports whether src could hold a directive whose

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 )
 
@@ -19,13 +19,13 @@ func (y *yes) Ask(q string) (bool, error) { y.asked = append(y.asked, q); return
 // `markii render --run` runs unattended: it never asks, reaches only a host
 // granted by hand for exactly this code, and draws the values it produced.
 func TestRenderRunUsesOnlyStoredGrants(t *testing.T) {
-	withInProcessRunner(t)
-	withSettings(t, config.Settings{})
+	t.Parallel()
+	env := newTestEnv(t)
 	srv, hits := countingServer(t)
 	notePath := writeNote(t, "```lua {name=v}\nreturn net.fetch_json(\""+srv.URL+"/x\").v\n```\n\n```lua {name=p}\nreturn 6 * 7\n```\n\nv=:value[v] p=:value[p]\n")
 
 	var out, errb bytes.Buffer
-	code := Main([]string{"render", "--run", "--color", "never", notePath}, Stdio{Out: &out, Err: &errb})
+	code := Main([]string{"render", "--run", "--color", "never", notePath}, env.stdio(&out, &errb))
 	if code != ExitScripts || hits.Load() != 0 {
 		t.Fatalf("no grant: exit %d, %d hits, stderr %q", code, hits.Load(), errb.String())
 	}
@@ -42,17 +42,19 @@ func TestRenderRunUsesOnlyStoredGrants(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := &yes{}
-	if _, err := planRun(context.Background(), n, render.Parse(n.Source), script.Manual, y, &errb); err != nil || len(y.asked) != 1 {
-		t.Fatalf("manual grant: %v, asked %q", err, y.asked)
+	if _, err := env.invocation().runService().Run(context.Background(), run.Request{
+		Note: runnable(n, render.Parse(n.Source)), Trigger: script.Manual, Prompter: y,
+	}); err != nil || len(y.asked) != 1 || hits.Load() != 1 {
+		t.Fatalf("manual grant: %v, asked %q, %d hits", err, y.asked, hits.Load())
 	}
 
 	out.Reset()
 	errb.Reset()
-	code = Main([]string{"render", "--run", "--color", "never", notePath}, Stdio{Out: &out, Err: &errb})
-	if code != ExitOK || hits.Load() != 1 || !strings.Contains(out.String(), "v=7 p=42") {
+	code = Main([]string{"render", "--run", "--color", "never", notePath}, env.stdio(&out, &errb))
+	if code != ExitOK || hits.Load() != 2 || !strings.Contains(out.String(), "v=7 p=42") {
 		t.Fatalf("granted: exit %d, %d hits, out %q stderr %q", code, hits.Load(), out.String(), errb.String())
 	}
-	if code := Main([]string{"render", "--run", "--values", notePath, notePath}, Stdio{Out: &out, Err: &errb}); code != ExitUsage {
+	if code := Main([]string{"render", "--run", "--values", notePath, notePath}, env.stdio(&out, &errb)); code != ExitUsage {
 		t.Fatalf("--run with --values: exit %d, want usage", code)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/runtime/values"
 )
@@ -18,26 +17,15 @@ const runFixture = "# Run\n\n::stat{data=stars label=\"Stars\"}\n\n" +
 	"```lua {name=remote}\nreturn net.fetch_json(\"https://api.github.com/repos/x\")\n```\n\n" +
 	"```lua {name=broken}\nerror(\"capability-denied\")\n```\n"
 
-// withInProcessRunner runs the command with the in-process engine and a
-// temporary state directory.
-func withInProcessRunner(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	oldRunner, oldDir := scriptRunner, stateDir
-	scriptRunner = engine.Run
-	stateDir = func() (string, error) { return dir, nil }
-	t.Cleanup(func() { scriptRunner, stateDir = oldRunner, oldDir })
-	return dir
-}
-
 func TestRunPrintsOutcomesAndPersists(t *testing.T) {
-	stateDirPath := withInProcessRunner(t)
+	t.Parallel()
+	env := newTestEnv(t)
 	notePath := filepath.Join(t.TempDir(), "n.mk.md")
 	if err := os.WriteFile(notePath, []byte(runFixture), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := Main([]string{"run", notePath, "--verbose"}, Stdio{Out: &out, Err: &errb})
+	code := Main([]string{"run", notePath, "--verbose"}, env.stdio(&out, &errb))
 	if code != ExitScripts {
 		t.Fatalf("exit %d, want 2; stderr %s", code, errb.String())
 	}
@@ -49,15 +37,14 @@ func TestRunPrintsOutcomesAndPersists(t *testing.T) {
 		!strings.Contains(errb.String(), "markii: broken: ") {
 		t.Fatalf("stderr: %s", errb.String())
 	}
-	st := state.Open(stateDirPath)
-	snap := values.Load(st, state.DocumentKey(notePath))
+	snap := values.Load(env.state(t), state.DocumentKey(notePath))
 	if e := snap["stars"]; e.Status != values.Fresh || string(e.Value) != "42" {
 		t.Fatalf("stars stored as %+v", e)
 	}
 	if e := snap["remote"]; e.Status != values.Error || e.FailureKind != "capability-denied" {
 		t.Fatalf("remote stored as %+v", e)
 	}
-	fi, err := os.Stat(filepath.Join(stateDirPath, state.FileName))
+	fi, err := os.Stat(filepath.Join(env.stateDir(t), state.FileName))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("state file: %v %v", fi, err)
 	}
@@ -65,19 +52,20 @@ func TestRunPrintsOutcomesAndPersists(t *testing.T) {
 	// A second run whose good script now fails keeps the old value, stale.
 	os.WriteFile(notePath, []byte(strings.Replace(runFixture, "* 42", "* nil", 1)), 0o600)
 	out.Reset()
-	Main([]string{"run", notePath}, Stdio{Out: &out, Err: &errb})
-	snap = values.Load(state.Open(stateDirPath), state.DocumentKey(notePath))
+	Main([]string{"run", notePath}, env.stdio(&out, &errb))
+	snap = values.Load(env.state(t), state.DocumentKey(notePath))
 	if e := snap["stars"]; e.Status != values.Stale || string(e.Value) != "42" || e.FailureKind != "script-error" {
 		t.Fatalf("failure wiped the good value: %+v", e)
 	}
 }
 
 func TestRunJSON(t *testing.T) {
-	withInProcessRunner(t)
+	t.Parallel()
+	env := newTestEnv(t)
 	notePath := filepath.Join(t.TempDir(), "n.mk.md")
 	os.WriteFile(notePath, []byte(runFixture), 0o600)
 	var out, errb bytes.Buffer
-	code := Main([]string{"run", "--json", notePath}, Stdio{Out: &out, Err: &errb})
+	code := Main([]string{"run", "--json", notePath}, env.stdio(&out, &errb))
 	if code != ExitScripts {
 		t.Fatalf("exit %d", code)
 	}
@@ -92,17 +80,18 @@ func TestRunJSON(t *testing.T) {
 }
 
 func TestRunAllOKExitsZero(t *testing.T) {
-	withInProcessRunner(t)
+	t.Parallel()
+	env := newTestEnv(t)
 	notePath := filepath.Join(t.TempDir(), "n.mk.md")
 	os.WriteFile(notePath, []byte("```lua {name=a}\nreturn 1\n```\n"), 0o600)
 	var out, errb bytes.Buffer
-	if code := Main([]string{"run", notePath}, Stdio{Out: &out, Err: &errb}); code != ExitOK || out.String() != "a: ok\n" {
+	if code := Main([]string{"run", notePath}, env.stdio(&out, &errb)); code != ExitOK || out.String() != "a: ok\n" {
 		t.Fatalf("exit %d, out %q, err %q", code, out.String(), errb.String())
 	}
-	if code := Main([]string{"run"}, Stdio{Out: &out, Err: &errb}); code != ExitUsage {
+	if code := Main([]string{"run"}, env.stdio(&out, &errb)); code != ExitUsage {
 		t.Fatalf("no note: exit %d", code)
 	}
-	if code := Main([]string{"run", filepath.Join(t.TempDir(), "missing.mk.md")}, Stdio{Out: &out, Err: &errb}); code != ExitFailure {
+	if code := Main([]string{"run", filepath.Join(t.TempDir(), "missing.mk.md")}, env.stdio(&out, &errb)); code != ExitFailure {
 		t.Fatalf("missing note: exit %d", code)
 	}
 }

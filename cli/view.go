@@ -5,12 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/isolate"
+	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/viewer"
 )
@@ -48,18 +48,15 @@ func runView(c *invocation) error {
 			return err
 		}
 	}
-	first, err := viewerNote(n)
-	if err != nil {
-		return err
-	}
-	pictures := viewPictures{on: !c.bool("no-images"), level: layout.Level, theme: layout.Theme}
+	first := c.viewerNote(n)
+	pictures := viewPictures{c: c, on: !c.bool("no-images"), level: layout.Level, theme: layout.Theme}
 	pictures.add(first, n)
-	packs, packWarnings := installedPacks()
+	packs, packWarnings := c.installedPacks()
 	first.Diagnostics = append(first.Diagnostics, packWarnings...)
 	if c.set["values"] {
 		first.Values = layout.Values
 	}
-	settings, err := loadSettings()
+	settings, err := c.settings()
 	if err != nil {
 		return failf("%v", err)
 	}
@@ -80,7 +77,7 @@ func runView(c *invocation) error {
 		opt.OpenBrowser = openBrowser
 	}
 	if !c.bool("no-run") {
-		opt.Runner = &noteRunner{path: n.Path, source: n.Source}
+		opt.Runner = &noteRunner{service: c.runService(), path: n.Path, source: n.Source}
 		if !settings.ScriptsDisabled && mayHaveScripts(first.Source) {
 			// A worker started now is confined and idle by the time the
 			// reader presses r.
@@ -129,23 +126,13 @@ func reportView(c *invocation, res *viewer.Result) error {
 
 // viewerNote turns a loaded note into the viewer's plain form, with the
 // values stored on this device.
-func viewerNote(n *note) (*viewer.Note, error) {
+func (c *invocation) viewerNote(n *note) *viewer.Note {
 	vn := &viewer.Note{Name: n.Name, Path: n.Path, Source: n.Source, Diagnostics: n.Warnings}
 	if n.Path != "" {
 		vn.Watch = []string{n.Path}
 	}
-	vn.Values = storedValues(n)
-	return vn, nil
-}
-
-// loadViewerNote loads a note by absolute path for the viewer (a reload
-// or a followed link).
-func loadViewerNote(path string) (*viewer.Note, error) {
-	n, err := loadNote(filepath.Clean(path), nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s", oneLine(err.Error()))
-	}
-	return viewerNote(n)
+	vn.Values = c.storedValues(n)
+	return vn
 }
 
 // mayHaveScripts is a cheap look for a script fence (a code fence whose
@@ -190,7 +177,8 @@ func (a askerPrompter) Ask(question string) (bool, error) {
 // note again at the start of each run, so the closure key is always that
 // of the code on disk.
 type noteRunner struct {
-	path string
+	service *run.Service
+	path    string
 	// source is the text of a note with no file (the tour), run as is.
 	source []byte
 }
@@ -204,26 +192,26 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 			return err
 		}
 	}
-	doc := render.Parse(n.Source)
 	var notices bytes.Buffer
-	onPlan := func(plan *runPlan, names []string) {
-		for _, d := range plan.Diagnostics {
-			report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: d})
-		}
-		if notices.Len() > 0 {
-			report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: oneLine(notices.String())})
-		}
-		report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: names})
-	}
-	plan, err := runScripts(ctx, n, doc, trigger, askerPrompter{ctx, ask}, &notices, onPlan, func(o script.Outcome) {
-		p := viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: o}
-		p.Entry = render.Entry{Value: o.Value, Status: render.Fresh}
-		if o.Kind != script.Ok {
-			p.Entry = render.Entry{Status: render.Error, FailureKind: o.Kind}
-		}
-		report(p)
+	res, err := r.service.Run(ctx, run.Request{
+		Note:     runnable(n, render.Parse(n.Source)),
+		Trigger:  trigger,
+		Prompter: askerPrompter{ctx, ask},
+		Notices:  &notices,
+		OnPlan: func(plan run.Plan) {
+			for _, d := range plan.Diagnostics {
+				report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: d})
+			}
+			if notices.Len() > 0 {
+				report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: oneLine(notices.String())})
+			}
+			report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: plan.Scripts})
+		},
+		OnOutcome: func(o script.Outcome) {
+			report(viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: o, Entry: entryOf(o)})
+		},
 	})
-	if plan == nil {
+	if res == nil {
 		return err
 	}
 	if err != nil {

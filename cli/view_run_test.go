@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/viewer"
@@ -14,8 +13,8 @@ import (
 // A manual run from the viewer asks its in-viewer dialog, one host at a
 // time, and only an allowed host is ever contacted.
 func TestViewerRunAsksTheDialog(t *testing.T) {
-	withInProcessRunner(t)
-	withSettings(t, config.Settings{})
+	t.Parallel()
+	env := newTestEnv(t)
 	srv, hits := countingServer(t)
 	u, _ := url.Parse(srv.URL)
 	notePath := writeNote(t, "```lua {name=v}\nreturn net.fetch_json(\""+srv.URL+"/x\").v\n```\n")
@@ -27,7 +26,7 @@ func TestViewerRunAsksTheDialog(t *testing.T) {
 			return allow, nil
 		}
 		var done []viewer.Progress
-		r := &noteRunner{path: notePath}
+		r := &noteRunner{service: env.invocation().runService(), path: notePath}
 		if err := r.Run(context.Background(), script.Manual, ask, func(p viewer.Progress) {
 			if p.Kind == viewer.ProgressDone {
 				done = append(done, p)

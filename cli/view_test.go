@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/runtime/values"
@@ -64,13 +63,13 @@ func TestViewStaticFlag(t *testing.T) {
 }
 
 func TestViewRunnerReportsOutcomesAndStoresValues(t *testing.T) {
-	stateDirPath := withInProcessRunner(t)
-	withSettings(t, config.Settings{})
+	t.Parallel()
+	env := newTestEnv(t)
 	path := filepath.Join(t.TempDir(), "n.mk.md")
 	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := &noteRunner{path: path}
+	r := &noteRunner{service: env.invocation().runService(), path: path}
 	var got []viewer.Progress
 	var asked []string
 	ask := func(_ context.Context, q string) (bool, error) { asked = append(asked, q); return false, nil }
@@ -99,20 +98,21 @@ func TestViewRunnerReportsOutcomesAndStoresValues(t *testing.T) {
 	if p := done["broken"]; p.Outcome.Kind != script.ScriptError {
 		t.Fatalf("broken: %+v", p)
 	}
-	snap := values.Load(state.Open(stateDirPath), state.DocumentKey(path))
+	snap := values.Load(env.state(t), state.DocumentKey(path))
 	if e := snap["stars"]; e.Status != values.Fresh || string(e.Value) != "42" {
 		t.Fatalf("stars stored as %+v", e)
 	}
 }
 
 func TestViewRunnerHonoursScriptsDisabled(t *testing.T) {
-	withInProcessRunner(t)
-	withSettings(t, config.Settings{ScriptsDisabled: true})
+	t.Parallel()
+	env := newTestEnv(t)
+	env.writeSettings(t, map[string]any{"scriptsDisabled": true})
 	path := filepath.Join(t.TempDir(), "n.mk.md")
 	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := &noteRunner{path: path}
+	r := &noteRunner{service: env.invocation().runService(), path: path}
 	ran := false
 	err := r.Run(context.Background(), script.Auto, nil, func(viewer.Progress) { ran = true })
 	if err == nil || ran {
@@ -121,17 +121,18 @@ func TestViewRunnerHonoursScriptsDisabled(t *testing.T) {
 }
 
 func TestViewerNoteLoadsStoredValues(t *testing.T) {
-	stateDirPath := withInProcessRunner(t)
+	t.Parallel()
+	env := newTestEnv(t)
 	path := filepath.Join(t.TempDir(), "n.mk.md")
 	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	key := state.DocumentKey(path)
 	snap := values.Snapshot{"stars": {Value: []byte("7"), Status: values.Fresh}}
-	if err := values.Save(state.Open(stateDirPath), key, snap); err != nil {
+	if err := values.Save(env.state(t), key, snap); err != nil {
 		t.Fatal(err)
 	}
-	n, err := loadViewerNote(path)
+	n, err := viewPictures{c: env.invocation()}.load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,19 +8,16 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/markii/markii/runtime/engine"
 )
 
 // TestViewChild is the process tmux starts for TestViewInTerminal: it runs
-// `markii view` on the terminal tmux gives it, with scripts run by the
-// in-process engine (this test binary cannot serve as an isolate worker).
+// `markii view` on the terminal tmux gives it, with scripts run in the
+// isolate (this test binary serves as its worker).
 func TestViewChild(t *testing.T) {
 	path := os.Getenv("MARKII_VIEW_CHILD")
 	if path == "" {
 		t.Skip("runs only as the child of TestViewInTerminal")
 	}
-	scriptRunner = engine.Run
 	code := Main([]string{"view", path}, Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
 	fmt.Fprintf(os.Stderr, "exit %d\n", code)
 	os.Exit(code)

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/runtime/isolate"
+	"github.com/markii/markii/runtime/state"
+)
+
+// TestMain lets this test binary serve as the isolate's worker, so the
+// command line's scripts run in the real isolate, as they do in markii.
+func TestMain(m *testing.M) {
+	if isolate.IsWorker() {
+		isolate.WorkerMain()
+	}
+	os.Exit(m.Run())
+}
+
+// testEnv is one test's own environment: a home with its own config and
+// state directories, and nothing else (no color variables), so tests that
+// use it can run in parallel.
+type testEnv struct {
+	home string
+}
+
+func newTestEnv(t *testing.T) *testEnv {
+	t.Helper()
+	return &testEnv{home: t.TempDir()}
+}
+
+func (e *testEnv) getenv(key string) string {
+	switch key {
+	case "HOME":
+		return e.home
+	case "XDG_CONFIG_HOME":
+		return filepath.Join(e.home, "config")
+	case "XDG_STATE_HOME":
+		return filepath.Join(e.home, "state")
+	}
+	return ""
+}
+
+// stdio is Stdio with this environment and the given output buffers.
+func (e *testEnv) stdio(out, errOut *bytes.Buffer) Stdio {
+	return Stdio{Out: out, Err: errOut, Getenv: e.getenv}
+}
+
+// invocation is a bare invocation in this environment, for calling the
+// command line's pieces directly.
+func (e *testEnv) invocation() *invocation {
+	return &invocation{set: map[string]bool{}, vals: map[string]string{}, stdio: Stdio{Getenv: e.getenv}}
+}
+
+// stateDir is where this environment's device state lives.
+func (e *testEnv) stateDir(t *testing.T) string {
+	t.Helper()
+	dir, err := state.Dir(runtime.GOOS, e.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// state opens this environment's device state.
+func (e *testEnv) state(t *testing.T) *state.Store { return state.Open(e.stateDir(t)) }
+
+// writeSettings writes the user's config file.
+func (e *testEnv) writeSettings(t *testing.T, s map[string]any) {
+	t.Helper()
+	dir, err := config.Dir(runtime.GOOS, e.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(s)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, config.FileName), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

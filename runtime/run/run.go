@@ -1,0 +1,298 @@
+// Package run runs a note's scripts: it decides the grants for the run's
+// tier (asking a prompter on a manual run), builds the request from the
+// note's executable closure, runs it in the isolate, and reports each
+// script's typed outcome as it comes, then stores the values and the
+// script cache. It is what the command line's run, render --run and
+// export, and the viewer's runner all call.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/markii/markii/runtime/bundle"
+	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/runtime/grants"
+	"github.com/markii/markii/runtime/host"
+	"github.com/markii/markii/runtime/isolate"
+	"github.com/markii/markii/runtime/netclient"
+	"github.com/markii/markii/runtime/pack"
+	"github.com/markii/markii/runtime/script"
+)
+
+// ErrScriptsDisabled is returned when the user's settings turn scripts
+// off; nothing was read or run.
+var ErrScriptsDisabled = errors.New("scripts are turned off in your markii settings (scriptsDisabled); nothing was run")
+
+// Service runs notes' scripts. Its fields are its dependencies; a
+// Service is safe for concurrent use if they are.
+type Service struct {
+	// Settings reads the user's own settings at the start of every run;
+	// nil means the defaults.
+	Settings func() (config.Settings, error)
+	// Store is the device state; nil keeps grants, values and the cache in
+	// memory for the one run.
+	Store Store
+	// Runner runs a request; nil means the isolate (isolate.Run).
+	Runner isolate.Runner
+	// Resolver answers DNS for script requests; nil is the system's.
+	Resolver netclient.Resolver
+	// Version is markii's version, sent as the User-Agent of requests.
+	Version string
+	// Now is the clock for run ids, values and the cache; nil is time.Now.
+	Now func() time.Time
+
+	warnOnce sync.Once
+}
+
+// Note is the executable part of a parsed note.
+type Note struct {
+	// Key is the note's document key; "" for a note without identity
+	// (stdin), whose run stores nothing.
+	Key string
+	// Scripts are the note's script fences in document order.
+	Scripts []Script
+	// Directives is the doc.directives listing; Truncated is doc.truncated.
+	Directives []script.Directive
+	Truncated  bool
+	// Bundle is the note's bundle, nil for a single file.
+	Bundle *bundle.Bundle
+}
+
+// Script is one script fence as the note writes it.
+type Script struct {
+	Name, Lang string
+	// Src is the src= path; HasSrc says whether src= was given.
+	Src    string
+	HasSrc bool
+	// Source is the fence body.
+	Source string
+	// Permissions are the hosts the fence declares (never a grant).
+	Permissions []string
+}
+
+// Request is one run of a note's scripts.
+type Request struct {
+	Note    Note
+	Trigger script.Trigger
+	// Prompter asks for grants on a manual run; nil denies every prompt
+	// without asking and says why once on Notices. Auto and scheduled runs
+	// never ask.
+	Prompter grants.Prompter
+	// Notices receives the run's plain notices (a prompt that could not be
+	// shown, a sandbox protection this system lacks); nil discards them.
+	Notices io.Writer
+	// OnPlan, when set, is called before the first script starts.
+	OnPlan func(Plan)
+	// OnOutcome, when set, is called with each script's outcome in order.
+	OnOutcome func(script.Outcome)
+}
+
+// Plan is what was decided before the scripts started.
+type Plan struct {
+	// Scripts are the names of the scripts that will run, in order.
+	Scripts []string
+	// Key is the closure key of the code that runs.
+	Key string
+	// Diagnostics are lines for a verbose report: declaration mismatches
+	// and why addresses count as built at run time.
+	Diagnostics []string
+}
+
+// Result is what a run produced.
+type Result struct {
+	Plan
+	// Outcomes are the scripts' outcomes in order.
+	Outcomes []script.Outcome
+	// HostDiagnostics are the capability host's notes (retried requests,
+	// outcomes that could not be known).
+	HostDiagnostics []string
+	// SaveErr is set when the values or cache entries could not be stored.
+	SaveErr error
+}
+
+// Run runs req's scripts once at the tier of its trigger. It returns nil
+// and the reason when the run never started (ErrScriptsDisabled, unreadable
+// settings, a failed prompt), and a result with an error when the isolate
+// failed before every script had an outcome. A cancelled ctx stops the
+// worker and stores no values.
+func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
+	settings := config.Settings{}
+	if s.Settings != nil {
+		var err error
+		if settings, err = s.Settings(); err != nil {
+			return nil, err
+		}
+	}
+	if settings.ScriptsDisabled {
+		return nil, ErrScriptsDisabled
+	}
+	notices := req.Notices
+	if notices == nil {
+		notices = io.Discard
+	}
+	now := s.now()
+	n := req.Note
+	tier := script.TierOf(req.Trigger)
+	packs := pack.Load(settings.Packs)
+	c := buildClosure(n)
+	c.grants.Packs = packClosure(packs)
+
+	var grantState grants.State = &grants.MemoryState{}
+	docKey := n.Key
+	if docKey != "" && s.Store != nil {
+		grantState = s.Store.Grants()
+	} else {
+		docKey = "stdin"
+	}
+	prompter := req.Prompter
+	if prompter == nil || tier != script.TierManual {
+		prompter = &grants.NonInteractive{Out: notices}
+	}
+	prep, err := grants.Prepare(ctx, tier, prompter, grants.NewStore(grantState), docKey, c.grants, c.declared, bundleGrants(n.Bundle))
+	if err != nil {
+		return nil, fmt.Errorf("the grant prompt failed: %v", err)
+	}
+	store := s.Store
+	if n.Key == "" {
+		store = nil
+	}
+	cache := host.NewMemoryCache()
+	if store != nil {
+		if cache, err = store.Cache(n.Key, now); err != nil {
+			return nil, err
+		}
+	}
+	h := host.New(s.hostOptions(req.Trigger, tier, settings, prep, cache, packs, n.Bundle))
+
+	res := &Result{Plan: Plan{Key: prep.Key}}
+	res.Diagnostics = append(append(res.Diagnostics, prep.Scan.Mismatch...), prep.Scan.Reasons...)
+	for _, b := range c.blocks {
+		res.Scripts = append(res.Scripts, b.Name)
+	}
+	s.warnMissingProtections(notices)
+	if req.OnPlan != nil {
+		req.OnPlan(res.Plan)
+	}
+	emit := func(o script.Outcome) {
+		res.Outcomes = append(res.Outcomes, o)
+		if req.OnOutcome != nil {
+			req.OnOutcome(o)
+		}
+	}
+	runErr := s.execute(ctx, c, &script.Request{
+		RunID:      uint64(now.UnixNano()),
+		Tier:       tier,
+		Directives: n.Directives,
+		Truncated:  n.Truncated,
+		Bundle:     n.Bundle != nil,
+		Limits:     script.Ceiling,
+	}, h, emit)
+	res.HostDiagnostics = h.Diagnostics()
+	if store != nil {
+		res.SaveErr = store.SaveCache(n.Key, cache)
+		if ctx.Err() == nil {
+			res.SaveErr = errors.Join(res.SaveErr, store.RecordValues(n.Key, res.Scripts, res.Outcomes, s.now()))
+		}
+	}
+	if runErr != nil && len(res.Outcomes) < len(c.blocks) && ctx.Err() == nil {
+		return res, runErr
+	}
+	return res, nil
+}
+
+// execute runs the blocks that can run and emits every block's outcome in
+// document order: a block whose src= file could not be loaded fails with
+// its own reason and is never handed to the isolate.
+func (s *Service) execute(ctx context.Context, c closure, req *script.Request, h script.Host, emit func(script.Outcome)) error {
+	var runnable []int
+	for i, b := range c.blocks {
+		if c.unloadable[i] == "" {
+			req.Blocks = append(req.Blocks, b)
+			runnable = append(runnable, i)
+		}
+	}
+	next := 0
+	flushTo := func(end int) {
+		for ; next < end; next++ {
+			if why := c.unloadable[next]; why != "" {
+				emit(script.Outcome{Name: c.blocks[next].Name, Kind: script.ScriptError, Detail: why})
+			}
+		}
+	}
+	var err error
+	if len(req.Blocks) > 0 {
+		runner := s.Runner
+		if runner == nil {
+			runner = isolate.Run
+		}
+		ran := 0
+		err = runner(ctx, req, h, func(o script.Outcome) {
+			if ran < len(runnable) {
+				flushTo(runnable[ran])
+				next++
+			}
+			ran++
+			emit(o)
+		})
+	}
+	flushTo(len(c.blocks))
+	return err
+}
+
+func (s *Service) hostOptions(trigger script.Trigger, tier script.Tier, settings config.Settings, prep grants.Prepared, cache *host.MemoryCache, packs *pack.Set, b *bundle.Bundle) host.Options {
+	opts := host.Options{
+		Trigger: trigger,
+		Hosts:   prep.Decision.Hosts,
+		Client: netclient.New(netclient.Options{
+			Resolver:     s.Resolver,
+			AllowPrivate: settings.AllowPrivateNetworkAddresses,
+			Version:      s.Version,
+		}),
+		Cache: cache,
+		Packs: packs,
+		Now:   s.Now,
+	}
+	if b != nil {
+		var granted []bundle.Grant
+		for _, g := range prep.Decision.BundleGrants {
+			granted = append(granted, bundle.Grant(g))
+		}
+		opts.Bundle = b.Session(granted, tier)
+	}
+	return opts
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// warnMissingProtections says once per service, plainly, which isolate
+// protections this platform cannot give, so a weaker sandbox is never
+// presented as the full one.
+func (s *Service) warnMissingProtections(w io.Writer) {
+	s.warnOnce.Do(func() {
+		for _, m := range isolate.MissingProtections() {
+			fmt.Fprintf(w, "markii: this system lacks a script sandbox protection: %s\n", m)
+		}
+	})
+}
+
+// bundleGrants are the bundle permissions a bundle's manifest asks for.
+func bundleGrants(b *bundle.Bundle) []string {
+	if b == nil {
+		return nil
+	}
+	var out []string
+	for _, g := range b.Manifest().Bundle {
+		out = append(out, string(g))
+	}
+	return out
+}
