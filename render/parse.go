@@ -6,9 +6,10 @@ import (
 	"sync"
 
 	"github.com/markii/markii/render/directive"
-	"github.com/markii/markii/render/internal/gfm"
 	"github.com/markii/markii/sanitize"
+	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -31,10 +32,23 @@ var (
 	markdownImpl parser.Parser
 )
 
-// markdown returns the shared goldmark parser: CommonMark + GFM (tables,
-// task lists, strikethrough, linkify) + the directive parsers, with the
-// nesting blocks depth-capped (parse_limits.go). It is read-only after
-// the first parse and safe for concurrent use.
+// syntaxExtensions are the goldmark extensions markii's parser adds to
+// CommonMark: GFM's tables, strikethrough, task list items and autolinks,
+// from goldmark's own extension package. Only their parsers are used;
+// markii draws every node itself.
+func syntaxExtensions() []goldmark.Extender {
+	return []goldmark.Extender{
+		extension.Table,
+		extension.Strikethrough,
+		extension.TaskList,
+		extension.Linkify,
+	}
+}
+
+// markdown returns the shared goldmark parser: CommonMark with the
+// nesting blocks depth-capped (parse_limits.go), the directive parsers,
+// and syntaxExtensions. It is read-only after the first parse and safe
+// for concurrent use.
 func markdown() parser.Parser {
 	markdownOnce.Do(func() {
 		blocks := append(cappedBlockParsers(),
@@ -49,11 +63,12 @@ func markdown() parser.Parser {
 		inlines = append(inlines,
 			util.Prioritized(directive.NewInlineParser(), 300),
 			util.Prioritized(directive.NewLabelCloser(), 150))
-		markdownImpl = parser.NewParser(append([]parser.Option{
+		base := parser.NewParser(
 			parser.WithBlockParsers(blocks...),
 			parser.WithInlineParsers(inlines...),
 			parser.WithParagraphTransformers(util.Prioritized(linkRefDefinitions{}, 100)),
-		}, gfm.Options()...)...)
+		)
+		markdownImpl = goldmark.New(goldmark.WithParser(base), goldmark.WithExtensions(syntaxExtensions()...)).Parser()
 	})
 	return markdownImpl
 }
