@@ -56,7 +56,10 @@ func markdown() parser.Parser {
 			util.Prioritized(directive.NewLeafParser(), 71))
 		inlines := parser.DefaultInlineParsers()
 		for i, v := range inlines {
-			if v.Priority == 200 { // goldmark's link parser
+			switch v.Priority {
+			case 100: // goldmark's code span parser
+				inlines[i].Value = codeSpans{v.Value.(parser.InlineParser)}
+			case 200: // goldmark's link parser
 				inlines[i].Value = directive.GuardLinks(v.Value.(parser.InlineParser))
 			}
 		}
