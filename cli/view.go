@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/markii/markii/fixtures"
@@ -72,6 +73,7 @@ func runView(c *invocation) error {
 		ScriptsDisabled: settings.ScriptsDisabled,
 		RunOnOpen:       settings.RunOnOpen,
 		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
+		Editor:          editorCommand(os.Getenv),
 	}
 	if settings.OpenLinksInBrowser {
 		opt.OpenBrowser = openBrowser
@@ -89,6 +91,17 @@ func runView(c *invocation) error {
 		return failf("%v", err)
 	}
 	return reportView(c, res)
+}
+
+// editorCommand is the reader's editor as less finds it: $VISUAL, else
+// $EDITOR, else vi; a value may carry arguments ("code -w").
+func editorCommand(getenv func(string) string) []string {
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if f := strings.Fields(getenv(v)); len(f) > 0 {
+			return f
+		}
+	}
+	return []string{"vi"}
 }
 
 // reportView prints, once the terminal is back, what markii view prints

@@ -3,23 +3,26 @@ package viewer
 import "charm.land/bubbles/v2/key"
 
 // keyMap is every key the reader answers; the help overlay lists them all.
+// Where a key of less does not clash with the note's own features it does
+// what it does in less.
 type keyMap struct {
-	Down, Up, PageDown, PageUp, HalfDown, HalfUp, Top, Bottom key.Binding
-	Search, Next, Prev, TOC, NextHeading, PrevHeading         key.Binding
-	Focus, FocusBack, Left, Right, Enter, Fold, FoldAll       key.Binding
-	Run, Diagnostics, ShowURL, Back, Help, Quit               key.Binding
+	Down, Up, PageDown, PageUp, HalfDown, HalfUp, Top, Bottom, Percent key.Binding
+	Search, Next, Prev, TOC, NextHeading, PrevHeading                  key.Binding
+	Focus, FocusBack, Left, Right, Enter, Fold, FoldAll                key.Binding
+	Run, Diagnostics, ShowURL, Back, Edit, Position, Help, Quit        key.Binding
 }
 
 var keys = keyMap{
-	Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j ↓", "scroll down a line (next block in focus mode)")),
-	Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k ↑", "scroll up a line (previous block in focus mode)")),
-	PageDown:    key.NewBinding(key.WithKeys("space", "pgdown", "f"), key.WithHelp("space PgDn", "page down")),
-	PageUp:      key.NewBinding(key.WithKeys("b", "pgup"), key.WithHelp("b PgUp", "page up")),
-	HalfDown:    key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half a page down")),
-	HalfUp:      key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half a page up")),
-	Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g Home", "go to the top")),
-	Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G End", "go to the end")),
-	Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the text")),
+	Down:        key.NewBinding(key.WithKeys("j", "down", "ctrl+e", "ctrl+n"), key.WithHelp("j ↓ ctrl+e", "scroll down a line (next block in focus mode)")),
+	Up:          key.NewBinding(key.WithKeys("k", "up", "ctrl+y", "ctrl+p"), key.WithHelp("k ↑ ctrl+y", "scroll up a line (previous block in focus mode)")),
+	PageDown:    key.NewBinding(key.WithKeys("space", "pgdown", "f", "ctrl+f"), key.WithHelp("space f ctrl+f", "page down")),
+	PageUp:      key.NewBinding(key.WithKeys("b", "pgup", "ctrl+b"), key.WithHelp("b ctrl+b PgUp", "page up")),
+	HalfDown:    key.NewBinding(key.WithKeys("d", "ctrl+d"), key.WithHelp("d ctrl+d", "half a page down")),
+	HalfUp:      key.NewBinding(key.WithKeys("u", "ctrl+u"), key.WithHelp("u ctrl+u", "half a page up")),
+	Top:         key.NewBinding(key.WithKeys("g", "home", "<"), key.WithHelp("g < Home", "go to the top (Ng: to line N)")),
+	Bottom:      key.NewBinding(key.WithKeys("G", "end", ">"), key.WithHelp("G > End", "go to the end (NG: to line N)")),
+	Percent:     key.NewBinding(key.WithKeys("p", "%"), key.WithHelp("N% Np", "go N percent into the note")),
+	Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the text (/ enter repeats the last search)")),
 	Next:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 	Prev:        key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
 	TOC:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "table of contents")),
@@ -27,31 +30,34 @@ var keys = keyMap{
 	PrevHeading: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous heading")),
 	Focus:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus the next tabs, details or link")),
 	FocusBack:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus the previous one")),
-	Left:        key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("← →", "switch tab panels")),
-	Right:       key.NewBinding(key.WithKeys("right", "l")),
-	Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open/close details, follow a note link")),
+	Left:        key.NewBinding(key.WithKeys("left"), key.WithHelp("← →", "switch tab panels")),
+	Right:       key.NewBinding(key.WithKeys("right")),
+	Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open/close details, follow a link; else a line down")),
 	Fold:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "fold or unfold this section")),
 	FoldAll:     key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "fold or unfold all sections")),
 	Run:         key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run the note's scripts")),
-	Diagnostics: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "diagnostics")),
+	Diagnostics: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "diagnostics")),
 	ShowURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show the focused link's address")),
 	Back:        key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "back to the previous note")),
-	Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "this help")),
-	Quit:        key.NewBinding(key.WithKeys("q", "esc", "ctrl+c"), key.WithHelp("q esc ctrl+c", "quit (esc first closes a pane, search, focus or run)")),
+	Edit:        key.NewBinding(key.WithKeys("e", "v"), key.WithHelp("e v", "edit the note in $VISUAL or $EDITOR (vi), then reload")),
+	Position:    key.NewBinding(key.WithKeys("=", "ctrl+g"), key.WithHelp("= ctrl+g", "where you are in the note")),
+	Help:        key.NewBinding(key.WithKeys("?", "h"), key.WithHelp("? h", "this help")),
+	Quit:        key.NewBinding(key.WithKeys("q", "Q", "ctrl+c"), key.WithHelp("q Q ctrl+c", "quit (esc closes a pane, search, focus or run, and never quits)")),
 }
 
 // helpRows are the help overlay's rows in order.
 func helpRows() [][2]string {
 	var out [][2]string
 	for _, b := range []key.Binding{
-		keys.Down, keys.Up, keys.PageDown, keys.PageUp, keys.HalfDown, keys.HalfUp, keys.Top, keys.Bottom,
+		keys.Down, keys.Up, keys.PageDown, keys.PageUp, keys.HalfDown, keys.HalfUp, keys.Top, keys.Bottom, keys.Percent,
 		keys.Search, keys.Next, keys.Prev, keys.TOC, keys.NextHeading, keys.PrevHeading,
 		keys.Focus, keys.FocusBack, keys.Left, keys.Enter, keys.Fold, keys.FoldAll,
-		keys.Run, keys.Diagnostics, keys.ShowURL, keys.Back, keys.Help, keys.Quit,
+		keys.Run, keys.Diagnostics, keys.ShowURL, keys.Back, keys.Edit, keys.Position, keys.Help, keys.Quit,
 	} {
 		h := b.Help()
 		out = append(out, [2]string{h.Key, h.Desc})
 	}
+	out = append(out, [2]string{"0-9", "a count for the next key (5j, 120g, 50%)"})
 	out = append(out, [2]string{"mouse wheel", "scroll"})
 	return out
 }

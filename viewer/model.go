@@ -81,6 +81,14 @@ type Model struct {
 	// keepWidth holds a --width until the terminal's first resize.
 	keepWidth bool
 
+	// count is a number typed before a key (less's N prefix); counted
+	// says one was typed.
+	count   int
+	counted bool
+	// after is where a G or % typed while a long note is still loading
+	// goes once the whole note is laid out.
+	after *jump
+
 	// failure is an internal error that ended the program.
 	failure error
 }
@@ -220,6 +228,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.fullPage(msg)
 	case startFullMsg:
 		return msg.cmd
+	case editedMsg:
+		return m.edited(msg)
 	}
 	if cmd, ok := m.runUpdate(msg); ok {
 		return cmd
@@ -356,6 +366,19 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	case searchCancel:
 		m.search.run(m.pg, "")
 	case searchDone:
+		if len(m.search.input) == 0 && m.search.last != "" {
+			// An empty search repeats the last one, from the match after
+			// the current one.
+			if m.search.query == m.search.last && len(m.search.matches) > 0 {
+				m.search.step(1)
+			} else {
+				m.search.run(m.pg, m.search.last)
+				m.search.firstFrom(m.topLine())
+			}
+			if len(m.search.matches) == 0 {
+				m.message = "no matches for " + m.search.last
+			}
+		}
 		m.showMatch()
 	}
 	return nil
@@ -435,23 +458,29 @@ func (m *Model) openPane(k paneKind) {
 func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	h := m.bodyHeight()
 	m.shown = ""
-	if m.confirm != "" && msg.String() != "enter" {
+	k := msg.String()
+	if m.confirm != "" && k != "enter" {
 		m.confirm = ""
 	}
-	switch {
-	case msg.String() == "ctrl+c":
-		return m.quit()
-	case msg.String() == "esc":
-		switch {
-		case m.run.active():
-			m.cancelRun("run cancelled")
-		case m.search.query != "":
-			m.search.run(m.pg, "")
-		case m.focus >= 0:
-			m.setFocus(-1)
-		default:
-			return m.quit()
+	if len(k) == 1 && k[0] >= '0' && k[0] <= '9' {
+		m.count = min(m.count*10+int(k[0]-'0'), 1<<30)
+		m.counted = true
+		return nil
+	}
+	n, counted := m.count, m.counted
+	m.count, m.counted = 0, false
+	// by is the count, or def when none was typed.
+	by := func(def int) int {
+		if counted {
+			return n
 		}
+		return def
+	}
+	switch {
+	case k == "ctrl+c":
+		return m.quit()
+	case k == "esc":
+		m.escape()
 	case key.Matches(msg, keys.Quit):
 		return m.quit()
 	case m.focus >= 0 && key.Matches(msg, keys.Down):
@@ -459,30 +488,38 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case m.focus >= 0 && key.Matches(msg, keys.Up):
 		m.moveFocus(-1)
 	case key.Matches(msg, keys.Down):
-		m.scrollTo(m.top + 1)
+		m.scrollBy(by(1))
 	case key.Matches(msg, keys.Up):
-		m.scrollTo(m.top - 1)
+		m.scrollBy(-by(1))
 	case key.Matches(msg, keys.PageDown):
-		m.scrollTo(m.top + h)
+		m.scrollBy(by(h))
 	case key.Matches(msg, keys.PageUp):
-		m.scrollTo(m.top - h)
+		m.scrollBy(-by(h))
 	case key.Matches(msg, keys.HalfDown):
-		m.scrollTo(m.top + h/2)
+		m.scrollBy(by(h / 2))
 	case key.Matches(msg, keys.HalfUp):
-		m.scrollTo(m.top - h/2)
+		m.scrollBy(-by(h / 2))
 	case key.Matches(msg, keys.Top):
-		m.scrollTo(0)
+		if counted {
+			m.goLine(n)
+		} else {
+			m.goPercent(0)
+		}
 	case key.Matches(msg, keys.Bottom):
-		m.scrollTo(m.maxTop())
+		if counted {
+			m.goLine(n)
+		} else {
+			m.goPercent(100)
+		}
+	case key.Matches(msg, keys.Percent):
+		m.goPercent(by(0))
 	case key.Matches(msg, keys.Search):
 		m.search.editing = true
 		m.search.input = nil
 	case key.Matches(msg, keys.Next):
-		m.search.step(1)
-		m.showMatch()
+		m.nextMatch(1)
 	case key.Matches(msg, keys.Prev):
-		m.search.step(-1)
-		m.showMatch()
+		m.nextMatch(-1)
 	case key.Matches(msg, keys.TOC):
 		m.openPane(tocPane)
 	case key.Matches(msg, keys.Help):
@@ -502,6 +539,10 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, keys.Right):
 		return m.switchTab(1)
 	case key.Matches(msg, keys.Enter):
+		if m.focus < 0 {
+			m.scrollBy(by(1))
+			return nil
+		}
 		return m.enter()
 	case key.Matches(msg, keys.Fold):
 		m.fold()
@@ -513,8 +554,94 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.showURL()
 	case key.Matches(msg, keys.Back):
 		m.back()
+	case key.Matches(msg, keys.Edit):
+		return m.edit()
+	case key.Matches(msg, keys.Position):
+		m.message = m.where()
 	}
 	return nil
+}
+
+// escape closes what is open, the most recent first: a run, the search
+// marks, the focus, a message. It never quits.
+func (m *Model) escape() {
+	switch {
+	case m.run.active():
+		m.cancelRun("run cancelled")
+	case m.search.query != "":
+		m.search.run(m.pg, "")
+	case m.focus >= 0:
+		m.setFocus(-1)
+	default:
+		m.message = ""
+	}
+}
+
+// scrollBy scrolls d rows down (up when negative).
+func (m *Model) scrollBy(d int) {
+	m.after = nil
+	m.scrollTo(m.top + d)
+}
+
+// jump is a place given as a share of the whole note.
+type jump struct{ percent int }
+
+// goPercent scrolls to p percent of the note (0 the top, 100 the end).
+// While a long note is still loading, the jump is done again once the
+// whole note is there.
+func (m *Model) goPercent(p int) {
+	p = max(0, min(p, 100))
+	m.after = nil
+	if m.loading {
+		m.after = &jump{percent: p}
+	}
+	m.scrollTo(percentRow(p, m.maxTop()))
+}
+
+// percentRow is the top row p percent of the way to last, rounded up so
+// the status bar, which rounds down, shows p again.
+func percentRow(p, last int) int { return (p*last + 99) / 100 }
+
+// goLine scrolls page line n (counted from 1, as the status bar shows
+// it) to the top, unfolding it.
+func (m *Model) goLine(n int) {
+	m.after = nil
+	ln := max(min(n, len(m.pg.lines())), 1) - 1
+	m.pg.unfoldLine(ln)
+	m.scrollTo(m.pg.rowOf(ln))
+}
+
+// nextMatch goes to the next (d > 0) or previous match.
+func (m *Model) nextMatch(d int) {
+	switch {
+	case m.search.query == "":
+		m.message = "no search yet: / searches"
+		return
+	case len(m.search.matches) == 0:
+		m.message = "no matches for " + m.search.query
+		return
+	}
+	m.search.step(d)
+	m.showMatch()
+}
+
+// where describes the reader's place, as less's = does.
+func (m *Model) where() string {
+	n := len(m.pg.lines())
+	if n == 0 {
+		return "empty note"
+	}
+	first := m.topLine() + 1
+	last := m.pg.lineOf(min(m.top+m.bodyHeight(), len(m.pg.rows))-1) + 1
+	pct := 100
+	if len(m.pg.rows) > 0 {
+		pct = min(m.top+m.bodyHeight(), len(m.pg.rows)) * 100 / len(m.pg.rows)
+	}
+	out := fmt.Sprintf("%s  lines %d-%d of %d  %d%%", m.note.Name, first, last, n, pct)
+	if m.loading {
+		out += "  (still loading)"
+	}
+	return out
 }
 
 func (m *Model) quit() tea.Cmd {
@@ -732,6 +859,9 @@ func (m *Model) statusBar() string {
 		left += " · " + t
 	}
 	var right []string
+	if m.counted {
+		right = append(right, strconv.Itoa(m.count))
+	}
 	if m.loading {
 		right = append(right, "loading…")
 	}

@@ -37,7 +37,7 @@ var (
 	panePgUp     = key.NewBinding(key.WithKeys("b", "pgup", "ctrl+u"))
 	paneTop      = key.NewBinding(key.WithKeys("g", "home"))
 	paneBottom   = key.NewBinding(key.WithKeys("G", "end"))
-	paneCloseKey = key.NewBinding(key.WithKeys("q", "esc", "?", "t", "d", "backspace"))
+	paneCloseKey = key.NewBinding(key.WithKeys("q", "esc", "?", "h", "t", "D", "backspace"))
 	paneEnter    = key.NewBinding(key.WithKeys("enter"))
 )
 

@@ -145,21 +145,33 @@ func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 	p.refold(m.pg.foldKeys())
 	p.buildRows()
 	m.pg = p
+	// A search that found nothing in the part shown so far goes to its
+	// first match once the rest of the note is there.
+	unfound := m.search.query != "" && len(m.search.matches) == 0
 	m.search.rerun(p)
 	if m.focus >= len(p.targets) {
 		m.focus = -1
 	}
-	if a := m.pending; a != nil {
+	switch a, bp := m.pending, m.pendingBlock; {
+	case a != nil:
 		m.pending, m.pendingBlock = nil, nil
 		m.restore(*a)
-		return nil
-	}
-	if bp := m.pendingBlock; bp != nil {
+	case bp != nil:
 		m.pendingBlock = nil
-		top = bp.after(p.targets)
+		m.top = p.rowOf(bp.after(p.targets))
+	default:
+		m.top = p.rowOf(top)
 	}
-	m.top = p.rowOf(top)
 	m.scrollTo(m.top)
+	if j := m.after; j != nil {
+		// A G or % typed while loading means the whole note's place.
+		m.after = nil
+		m.scrollTo(percentRow(j.percent, m.maxTop()))
+	}
+	if unfound && len(m.search.matches) > 0 {
+		m.search.firstFrom(m.topLine())
+		m.showMatch()
+	}
 	return nil
 }
 

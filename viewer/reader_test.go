@@ -88,13 +88,14 @@ func TestStatusShowsPercentAtEnd(t *testing.T) {
 }
 
 func TestQuitKeys(t *testing.T) {
-	for _, k := range []string{"q", "esc", "ctrl+c"} {
+	for _, k := range []string{"q", "Q", "ctrl+c"} {
 		m := newTest(t, longNote(2, 2), 60, 12, nil)
 		if !isQuit(press(m, k)) {
 			t.Fatalf("%s does not quit", k)
 		}
 	}
-	// Esc first leaves search, focus and panes; then it quits.
+	// Esc leaves search, focus and panes, and then does nothing: it never
+	// quits, as in less.
 	m := newTest(t, longNote(2, 2), 60, 12, nil)
 	press(m, "/")
 	typeText(m, "para")
@@ -105,9 +106,12 @@ func TestQuitKeys(t *testing.T) {
 	if m.search.query != "" {
 		t.Fatalf("esc left the query %q", m.search.query)
 	}
-	if !isQuit(press(m, "esc")) {
-		t.Fatal("second esc does not quit")
+	for i := 0; i < 3; i++ {
+		if isQuit(press(m, "esc")) {
+			t.Fatal("esc quit the viewer")
+		}
 	}
+	mustContain(t, m, "Top", "test.mk.md")
 }
 
 func TestHelpListsEveryKey(t *testing.T) {
@@ -119,7 +123,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 	for _, r := range helpRows() {
 		mustContain(t, m, r[0], r[1])
 	}
-	for _, k := range []string{"j ↓", "k ↑", "space PgDn", "b PgUp", "ctrl+d", "ctrl+u", "g Home", "G End", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "d", "o", "backspace", "?", "q esc ctrl+c", "mouse wheel"} {
+	for _, k := range []string{"j ↓ ctrl+e", "k ↑ ctrl+y", "space f ctrl+f", "b ctrl+b PgUp", "d ctrl+d", "u ctrl+u", "g < Home", "G > End", "N% Np", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "D", "o", "backspace", "e v", "= ctrl+g", "? h", "q Q ctrl+c", "0-9", "mouse wheel"} {
 		mustContain(t, m, k)
 	}
 	press(m, "esc")

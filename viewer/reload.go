@@ -138,10 +138,17 @@ func (m *Model) reloadUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	next := m.watch.wait()
+	m.reloadFirst()
+	return next, true
+}
+
+// reloadFirst reads the first note again and lays it out, keeping the
+// reader's place, folds and focus.
+func (m *Model) reloadFirst() {
 	n, err := m.opt.Load(m.first.Path)
 	if err != nil {
 		m.message = "could not reload: " + err.Error()
-		return next, true
+		return
 	}
 	m.reload++
 	n.Values = nil
@@ -154,7 +161,7 @@ func (m *Model) reloadUpdate(msg tea.Msg) (tea.Cmd, bool) {
 				m.history[i].pg = m.newPage(m.first, m.values)
 			}
 		}
-		return next, true
+		return
 	}
 	a := m.anchor()
 	focusID := -1
@@ -175,5 +182,4 @@ func (m *Model) reloadUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	}
 	m.restore(a)
 	m.message = "reloaded"
-	return next, true
 }

@@ -285,10 +285,10 @@ func (m *Model) summary(err error) string {
 	}
 	s := fmt.Sprintf("ran %d", len(m.run.done))
 	if failed > 0 {
-		s += fmt.Sprintf(", %d failed (d shows why)", failed)
+		s += fmt.Sprintf(", %d failed (D shows why)", failed)
 	}
 	if err != nil {
-		s = "run failed (d shows why)"
+		s = "run failed (D shows why)"
 		m.run.notices = append(m.run.notices, err.Error())
 	}
 	return s

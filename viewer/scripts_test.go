@@ -144,8 +144,8 @@ func TestFailuresShowQuietMarkersAndDiagnostics(t *testing.T) {
 	d := newDriver(m)
 	d.key("r")
 	d.until(t, "the run to end", func() bool { return !m.run.active() })
-	mustContain(t, m, "1 failed (d shows why)")
-	d.key("d")
+	mustContain(t, m, "1 failed (D shows why)")
+	d.key("D")
 	mustContain(t, m, "Diagnostics", "stars: ok", "forks: needs permission (net: api.example.com): ", "declared host docs.example.com is not used")
 	d.key("esc")
 	if m.pane != nil {

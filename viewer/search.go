@@ -22,6 +22,9 @@ type searcher struct {
 	editing bool
 	input   []rune
 	query   string
+	// last is the last query searched for, kept after the marks are
+	// cleared so an empty `/` repeats it.
+	last    string
 	matches []match
 	current int
 	// folded is each line's case-folded text, made on first search; nil
@@ -78,6 +81,9 @@ func (s *searcher) run(p *page, query string) {
 	q := foldCase(query)
 	prev := s.query
 	s.query = query
+	if query != "" {
+		s.last = query
+	}
 	if q == "" {
 		s.matches = nil
 		s.current = 0

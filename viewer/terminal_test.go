@@ -111,6 +111,18 @@ func (x *tmux) waitPane(want string) string {
 	}
 }
 
+// waitGone waits until the captured pane no longer contains text.
+func (x *tmux) waitGone(text string) {
+	x.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Contains(x.capture(), text) {
+		if time.Now().After(deadline) {
+			x.t.Fatalf("pane still shows %q:\n%s", text, x.capture())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // startTmux runs the viewer on note in an 80x24 tmux pane, recording the
 // raw bytes it writes with pipe-pane before it starts.
 func startTmux(t *testing.T, note string, env ...string) (*tmux, string) {
@@ -371,18 +383,22 @@ func TestRealTerminalKeysArriveTogether(t *testing.T) {
 	x.waitPane("line 7/")
 	// Top, search and Enter in one write.
 	x.run("send-keys", "-t", "v", "-l", "g/needle\r")
-	p := x.waitPane("1/1 matches")
-	if !strings.Contains(p, "The needle hides at the very end.") {
-		t.Fatalf("the search did not go to its match:\n%s", p)
-	}
+	x.waitPane("1/1 matches")
+	x.waitPane("The needle hides at the very end.")
+	x.keys("Escape")
+	x.waitGone("matches")
 	// A paste into the open prompt is the query.
 	x.run("send-keys", "-t", "v", "-l", "g/")
 	x.run("set-buffer", "Paragraph 3.2")
 	x.run("paste-buffer", "-p", "-t", "v")
 	x.run("send-keys", "-t", "v", "Enter")
-	p = x.waitPane("1/1 matches")
-	if !strings.Contains(p, "Paragraph 3.2 of the note") {
-		t.Fatalf("the pasted query did not find its line:\n%s", p)
+	x.waitPane("1/1 matches")
+	x.waitPane("Paragraph 3.2 of the note")
+	// Esc clears the search and then does nothing: it never quits.
+	x.keys("Escape", "Escape", "Escape", "=")
+	x.waitPane("keys.mk.md  lines")
+	if dead := x.run("list-panes", "-t", "v", "-F", "#{pane_dead}"); strings.TrimSpace(dead) != "0" {
+		t.Fatal("esc ended the viewer")
 	}
 	x.keys("q")
 }

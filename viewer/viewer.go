@@ -126,6 +126,9 @@ type Options struct {
 	// RefreshInterval re-runs the scripts at the scheduled tier on a
 	// timer; zero is off and anything under 5 s is raised to 5 s.
 	RefreshInterval time.Duration
+	// Editor is the command that edits the open note's file (`e`, `v`),
+	// the file's path appended; empty turns editing off.
+	Editor []string
 	// OpenBrowser, when set, opens an http or https link in a browser on
 	// `o`; nil (the default) only shows the address.
 	OpenBrowser func(url string) error

@@ -1,0 +1,274 @@
+package viewer
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestLessKeys checks that each key a less user's fingers know does what
+// it does in less.
+func TestLessKeys(t *testing.T) {
+	const h = 11 // rows of note in a 12-row terminal
+	type want struct {
+		top  int // -1: the end
+		line int // the page line at the top, counted from 1 (0: not checked)
+	}
+	cases := []struct {
+		keys []string
+		want want
+	}{
+		{[]string{"j"}, want{top: 1}},
+		{[]string{"down"}, want{top: 1}},
+		{[]string{"ctrl+e"}, want{top: 1}},
+		{[]string{"ctrl+n"}, want{top: 1}},
+		{[]string{"enter"}, want{top: 1}},
+		{[]string{"5", "j"}, want{top: 5}},
+		{[]string{"5", "j", "3", "k"}, want{top: 2}},
+		{[]string{"4", "enter"}, want{top: 4}},
+		{[]string{"j", "j", "k"}, want{top: 1}},
+		{[]string{"j", "j", "ctrl+y"}, want{top: 1}},
+		{[]string{"j", "j", "ctrl+p"}, want{top: 1}},
+		{[]string{"space"}, want{top: h}},
+		{[]string{"f"}, want{top: h}},
+		{[]string{"ctrl+f"}, want{top: h}},
+		{[]string{"pgdown"}, want{top: h}},
+		{[]string{"f", "f", "b"}, want{top: h}},
+		{[]string{"f", "f", "ctrl+b"}, want{top: h}},
+		{[]string{"f", "f", "pgup"}, want{top: h}},
+		{[]string{"d"}, want{top: h / 2}},
+		{[]string{"ctrl+d"}, want{top: h / 2}},
+		{[]string{"d", "d", "u"}, want{top: h / 2}},
+		{[]string{"d", "d", "ctrl+u"}, want{top: h / 2}},
+		{[]string{"G"}, want{top: -1}},
+		{[]string{">"}, want{top: -1}},
+		{[]string{"end"}, want{top: -1}},
+		{[]string{"G", "g"}, want{top: 0}},
+		{[]string{"G", "<"}, want{top: 0}},
+		{[]string{"G", "home"}, want{top: 0}},
+		{[]string{"1", "2", "0", "g"}, want{line: 120}},
+		{[]string{"1", "2", "0", "G"}, want{line: 120}},
+		{[]string{"G", "p"}, want{top: 0}},
+		{[]string{"G", "%"}, want{top: 0}},
+	}
+	for _, c := range cases {
+		m := newTest(t, longNote(20, 3), 80, 12, nil)
+		press(m, c.keys...)
+		switch {
+		case c.want.line > 0:
+			if got := m.topLine() + 1; got != c.want.line {
+				t.Errorf("%v: top line %d, want %d", c.keys, got, c.want.line)
+			}
+		case c.want.top < 0:
+			if m.top != m.maxTop() {
+				t.Errorf("%v: top row %d, want the end (%d)", c.keys, m.top, m.maxTop())
+			}
+		case m.top != c.want.top:
+			t.Errorf("%v: top row %d, want %d", c.keys, m.top, c.want.top)
+		}
+	}
+	// N% and Np go N percent in, as the status bar counts it.
+	for _, k := range []string{"%", "p"} {
+		m := newTest(t, longNote(20, 3), 80, 12, nil)
+		press(m, "5", "0", k)
+		if st := status(m); !strings.Contains(st, " 50%") {
+			t.Errorf("50%s: status %q", k, st)
+		}
+	}
+}
+
+func TestCountShowsWhileTyped(t *testing.T) {
+	m := newTest(t, longNote(20, 3), 80, 12, nil)
+	press(m, "1", "2")
+	if st := status(m); !strings.Contains(st, "12 ") {
+		t.Fatalf("typed count not shown: %q", st)
+	}
+	press(m, "esc")
+	if m.counted || m.top != 0 {
+		t.Fatalf("esc kept the count (counted %v) or moved (top %d)", m.counted, m.top)
+	}
+	press(m, "j")
+	if m.top != 1 {
+		t.Fatalf("j after a cancelled count moved to %d", m.top)
+	}
+}
+
+func TestPositionKeys(t *testing.T) {
+	for _, k := range []string{"=", "ctrl+g"} {
+		m := newTest(t, longNote(20, 3), 80, 12, nil)
+		press(m, "j", "j", k)
+		n := len(m.pg.lines())
+		want := "lines 3-13 of " + strconv.Itoa(n)
+		if st := status(m); !strings.Contains(st, want) {
+			t.Errorf("%s: status %q lacks %q", k, st, want)
+		}
+	}
+}
+
+func TestHelpAndDiagnosticsKeys(t *testing.T) {
+	m := newTest(t, longNote(2, 2), 100, 40, nil)
+	press(m, "h")
+	if m.paneKind != helpPane {
+		t.Fatal("h did not open the help")
+	}
+	press(m, "h")
+	if m.pane != nil {
+		t.Fatal("h did not close the help")
+	}
+	press(m, "d")
+	if m.pane != nil {
+		t.Fatal("d opened a pane; it is half a page down")
+	}
+	press(m, "D")
+	if m.paneKind != diagPane {
+		t.Fatal("D did not open the diagnostics")
+	}
+	press(m, "D")
+	if m.pane != nil {
+		t.Fatal("D did not close the diagnostics")
+	}
+}
+
+func TestSearchKeysSayWhatHappened(t *testing.T) {
+	m := newTest(t, longNote(10, 3), 80, 12, nil)
+	press(m, "n")
+	if st := status(m); !strings.Contains(st, "no search yet") {
+		t.Fatalf("n with no search: status %q", st)
+	}
+	press(m, "/")
+	typeText(m, "Paragraph 4.")
+	press(m, "enter")
+	if len(m.search.matches) != 3 || m.search.current != 0 {
+		t.Fatalf("matches %d, current %d", len(m.search.matches), m.search.current)
+	}
+	// An empty search repeats the last one: to the next match.
+	press(m, "/", "enter")
+	if m.search.query != "Paragraph 4." || m.search.current != 1 {
+		t.Fatalf("empty / did not repeat the search: query %q, current %d", m.search.query, m.search.current)
+	}
+	// Also once esc cleared the marks.
+	press(m, "esc", "g", "/", "enter")
+	if m.search.query != "Paragraph 4." || len(m.search.matches) != 3 {
+		t.Fatalf("empty / after esc: query %q, %d matches", m.search.query, len(m.search.matches))
+	}
+	if !strings.Contains(screen(m), "Paragraph 4.1") {
+		t.Fatalf("the repeated search did not show its match:\n%s", screen(m))
+	}
+	press(m, "/")
+	typeText(m, "nowhere-at-all")
+	press(m, "enter", "n")
+	if st := status(m); !strings.Contains(st, "no matches for nowhere-at-all") {
+		t.Fatalf("n with no matches: status %q", st)
+	}
+}
+
+func TestPasteIsKeysOrQuery(t *testing.T) {
+	m := newTest(t, longNote(10, 3), 80, 12, nil)
+	m.Update(tea.PasteMsg{Content: "jjj"})
+	if m.top != 3 {
+		t.Fatalf("pasted jjj moved to row %d", m.top)
+	}
+	press(m, "/")
+	m.Update(tea.PasteMsg{Content: "Paragraph 7.2\n"})
+	if string(m.search.input) != "Paragraph 7.2 " || !m.search.editing {
+		t.Fatalf("paste into the prompt: input %q, editing %v", string(m.search.input), m.search.editing)
+	}
+	press(m, "backspace", "enter")
+	if m.search.query != "Paragraph 7.2" || len(m.search.matches) != 1 {
+		t.Fatalf("pasted query %q found %d", m.search.query, len(m.search.matches))
+	}
+	// g, /, a query and Enter pasted at once.
+	m = newTest(t, longNote(10, 3), 80, 12, nil)
+	m.Update(tea.PasteMsg{Content: "G"})
+	m.Update(tea.PasteMsg{Content: "g/needle\r"})
+	if m.search.editing || m.search.query != "needle" || len(m.search.matches) != 1 {
+		t.Fatalf("g/needle⏎ pasted: editing %v, query %q, %d matches", m.search.editing, m.search.query, len(m.search.matches))
+	}
+}
+
+// TestEditOpensTheEditorAndReloads runs a real editor command through
+// the running program: the viewer suspends, the command rewrites the
+// file, and the viewer shows the new text.
+func TestEditOpensTheEditorAndReloads(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "edit.mk.md")
+	if err := os.WriteFile(path, []byte("# Before\n\nOld text.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"e", "v"} {
+		if err := os.WriteFile(path, []byte("# Before\n\nOld text.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, _ := os.ReadFile(path)
+		m := New(Options{
+			Note:   &Note{Name: "edit.mk.md", Path: path, Source: src},
+			Level:  0,
+			Width:  80,
+			Now:    fixedNow,
+			Load:   fileLoader(new([]string)),
+			Editor: []string{"sh", "-c", `printf '# After %s\n\nNew text.\n' "$0" > "$1"`, k},
+		})
+		tm, sh := startProgram(t, m, 80, 12)
+		waitFrame(t, sh, "Old text.")
+		tm.Send(keyMsg(k))
+		waitFrame(t, sh, "After "+k, "New text.", "reloaded")
+		tm.Send(keyMsg("q"))
+		tm.WaitFinished(t)
+	}
+	// Without a file there is nothing to edit, and the viewer says so.
+	m := newTest(t, "# Piped\n", 80, 12, func(o *Options) { o.Editor = []string{"false"} })
+	if cmd := press(m, "e"); cmd != nil {
+		t.Fatal("e on a note without a file started something")
+	}
+	if st := status(m); !strings.Contains(st, "nothing to edit") {
+		t.Fatalf("status %q", st)
+	}
+}
+
+// TestJumpsWhileLoadingLandWhenTheNoteArrives presses G, N% and searches
+// while a long note is still being laid out: each ends where it would
+// have on the whole note.
+func TestJumpsWhileLoadingLandWhenTheNoteArrives(t *testing.T) {
+	src := longNote(3000, 2)
+	load := func(keys ...string) *Model {
+		m := newTest(t, src, 80, 20, nil)
+		if !m.loading {
+			t.Fatalf("a %d-byte note was laid out at once", len(src))
+		}
+		press(m, keys...)
+		full := m.layoutFull()
+		m.Update(full())
+		if m.loading {
+			t.Fatal("the whole page did not arrive")
+		}
+		return m
+	}
+	m := load("G")
+	if m.top != m.maxTop() || !strings.Contains(status(m), "100%") {
+		t.Fatalf("G while loading: top %d of %d, status %q", m.top, m.maxTop(), status(m))
+	}
+	m = load("5", "0", "%")
+	if st := status(m); !strings.Contains(st, " 50%") {
+		t.Fatalf("50%% while loading: status %q", st)
+	}
+	// A key after the jump is the reader's own place again.
+	m = load("G", "g")
+	if m.top != 0 {
+		t.Fatalf("G g while loading: top %d", m.top)
+	}
+	m = newTest(t, src, 80, 20, nil)
+	press(m, "/")
+	typeText(m, "needle")
+	press(m, "enter")
+	if len(m.search.matches) != 0 {
+		t.Fatal("the needle was found before the end of the note arrived")
+	}
+	m.Update(m.layoutFull()())
+	if len(m.search.matches) != 1 || !strings.Contains(screen(m), "The needle hides at the very end.") {
+		t.Fatalf("the search did not go to its match when it arrived (%d matches):\n%s", len(m.search.matches), screen(m))
+	}
+}
