@@ -42,13 +42,20 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 
 // flattenLink draws a link per SPEC §7.3: an OSC 8 hyperlink when color is
 // on and the URL may be linked, else the text followed by the URL in
-// parentheses (or the URL alone when the text is the URL).
+// parentheses (or the URL alone when the text is the URL). A hyperlink
+// whose text names another host than its target's is followed by the real
+// host, `https://bank.com (→ evil.example)`, so the destination is never
+// hidden behind a terminal's link (see misleadingLink).
 func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 	if n.URL == "" {
 		return l.flatten(dst, n.Content, st, "")
 	}
 	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
-		return l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
+		dst = l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
+		if host, ok := misleadingLink(linkText(n.Content), n.URL); ok {
+			dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim)})
+		}
+		return dst
 	}
 	text := plainText(n.Content)
 	if text == n.URL || text == "" {
@@ -59,7 +66,13 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 		return append(dst, run{text: text, style: Over(st, l.st.Link)})
 	}
 	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), "")
-	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim)})
+	dst = append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim)})
+	// The URL is printed, but a look-alike host in it (Cyrillic а for a)
+	// still reads as the text's; its Punycode form cannot.
+	if host, ok := misleadingLink(text, n.URL); ok && !strings.Contains(n.URL, host) {
+		dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim)})
+	}
+	return dst
 }
 
 // flattenImage draws an image as `[alt] (src)`; images are never fetched.
@@ -73,6 +86,17 @@ func (l *layouter) flattenImage(dst []run, n *Image, st ansi.Style) []run {
 		link = n.URL
 	}
 	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), link: link})
+}
+
+// linkText is plainText for a link's content, without building a string
+// for the common link of one plain text.
+func linkText(content []Inline) string {
+	if len(content) == 1 {
+		if t, ok := content[0].(*Text); ok {
+			return t.Text
+		}
+	}
+	return plainText(content)
 }
 
 // plainText returns the visible text of inline content without styles.

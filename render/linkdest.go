@@ -1,0 +1,156 @@
+package render
+
+import (
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// misleadingLink reports whether a link's text reads as an address on a
+// different host than the link's target, and returns the target's host in
+// ASCII (Punycode) form, which cannot pass for another name the way a
+// Unicode look-alike can. The text reads as an address when, trimmed of
+// spaces and one pair of angle brackets, it is an absolute URL with any
+// host (`https://bank.com/login`) or a bare domain-shaped host with an optional port and path
+// (`bank.com`, `www.bank.com/login`, `10.0.0.1:8080`). A target without a
+// host (a relative link, mailto:, tel:) is never misleading, and neither
+// is a text naming the target's host itself or its `www.` twin.
+func misleadingLink(text, target string) (string, bool) {
+	named, ok := textHost(text)
+	if !ok {
+		return "", false
+	}
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" {
+		return "", false
+	}
+	real := asciiHost(u.Hostname())
+	if real == "" || real == named || real == "www."+named || named == "www."+real {
+		return "", false
+	}
+	return real, true
+}
+
+// textHost returns the host a link text names when the whole text is an
+// address, in the form asciiHost gives.
+func textHost(text string) (string, bool) {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+		t = t[1 : len(t)-1]
+	}
+	if t == "" || strings.ContainsAny(t, " \t") {
+		return "", false
+	}
+	withScheme := false
+	if scheme, rest, ok := strings.Cut(t, "://"); ok {
+		if !isScheme(scheme) {
+			return "", false
+		}
+		t, withScheme = rest, true
+		if i := strings.LastIndexByte(authority(t), '@'); i >= 0 {
+			t = t[i+1:]
+		}
+	}
+	hostport := authority(t)
+	host := hostport
+	if h, port, ok := strings.Cut(hostport, ":"); ok && strings.Count(hostport, ":") == 1 && allDigits(port) {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return "", false
+	}
+	if strings.ContainsAny(host, ".:") {
+		if _, err := netip.ParseAddr(host); err == nil {
+			return asciiHost(host), true
+		}
+	}
+	// Any host after a scheme makes the text a URL; without one, only a
+	// name of the shape of a domain does.
+	if !withScheme && !looksLikeDomain(host) {
+		return "", false
+	}
+	return asciiHost(host), true
+}
+
+// authority is s up to its first '/', '?' or '#'.
+func authority(s string) string {
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// isScheme reports whether s has the shape of a URL scheme.
+func isScheme(s string) bool {
+	if s == "" || !isASCIILetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !isASCIILetter(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// looksLikeDomain reports whether h is two or more dot-separated labels of
+// letters, digits and hyphens (any script), with an optional final dot,
+// whose last label is two or more letters or a Punycode label.
+func looksLikeDomain(h string) bool {
+	h = strings.TrimSuffix(h, ".")
+	if !strings.Contains(h, ".") {
+		return false
+	}
+	labels := strings.Split(h, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-") {
+			return false
+		}
+		for _, r := range l {
+			if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f) {
+				return false
+			}
+		}
+	}
+	tld := strings.ToLower(labels[len(labels)-1])
+	if strings.HasPrefix(tld, "xn--") {
+		return true
+	}
+	if len([]rune(tld)) < 2 {
+		return false
+	}
+	for _, r := range tld {
+		if r >= '0' && r <= '9' || r == '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiHost lowercases h, drops a final dot and writes a Unicode name in
+// Punycode; a name Punycode cannot express is returned lowercased as is.
+func asciiHost(h string) string {
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if a, err := idna.Punycode.ToASCII(h); err == nil {
+		return a
+	}
+	return h
+}
