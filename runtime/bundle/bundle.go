@@ -5,8 +5,9 @@
 //
 // Opening is bounded: sizes are checked before bytes are read or inflated,
 // and any unsafe entry (a name that escapes, a link, ZIP64, an unknown
-// method, a lying size, a bad CRC) refuses the whole bundle with the list
-// of offenders. Nothing here runs code.
+// method, a lying size, a bad CRC, a local header that disagrees with the
+// central directory, entries that overlap) refuses the whole bundle with
+// the list of offenders as typed Problems. Nothing here runs code.
 package bundle
 
 import (

@@ -36,7 +36,7 @@ func ReadDir(dir, what string, lim Limits) (*Files, error) {
 			return nil, err
 		}
 		if problem != "" {
-			w.p.add("%s %s", quote(f.path), problem)
+			w.p.add(ProblemUnreadable, f.path, "%s %s", quote(f.path), problem)
 			continue
 		}
 		out.put(f.path, b)
@@ -65,12 +65,12 @@ type dirWalker struct {
 // walk lists one directory and lstat's each child; it never follows a link.
 func (w *dirWalker) walk(dir string, depth int) {
 	if depth > w.lim.Depth {
-		w.p.add("%s is nested more than %d directories deep", quote(dir), w.lim.Depth)
+		w.p.add(ProblemTooDeep, dir, "%s is nested more than %d directories deep", quote(dir), w.lim.Depth)
 		return
 	}
 	d, err := w.root.OpenFile(dir, os.O_RDONLY|openNoFollow|openDirectory, 0)
 	if err != nil {
-		w.p.add("%s cannot be opened as a directory (%s)", quote(dir), errText(err))
+		w.p.add(ProblemUnreadable, dir, "%s cannot be opened as a directory (%s)", quote(dir), errText(err))
 		return
 	}
 	defer d.Close()
@@ -79,7 +79,7 @@ func (w *dirWalker) walk(dir string, depth int) {
 		for _, e := range batch {
 			w.entries++
 			if w.entries > w.lim.Entries {
-				w.p.add("it has more than %d entries", w.lim.Entries)
+				w.p.add(ProblemTooManyEntries, "", "it has more than %d entries", w.lim.Entries)
 				return
 			}
 			w.visit(path.Join(dir, e.Name()), e.Name(), depth)
@@ -96,30 +96,30 @@ func (w *dirWalker) walk(dir string, depth int) {
 
 func (w *dirWalker) visit(rel, name string, depth int) {
 	if _, err := CleanPath(name); err != nil {
-		w.p.add("%s has a name the bundle jail refuses", quote(rel))
+		w.p.add(ProblemName, rel, "%s has a name the bundle jail refuses", quote(rel))
 		return
 	}
 	info, err := w.root.Lstat(rel)
 	if err != nil {
-		w.p.add("%s cannot be examined (%s)", quote(rel), errText(err))
+		w.p.add(ProblemUnreadable, rel, "%s cannot be examined (%s)", quote(rel), errText(err))
 		return
 	}
 	mode := info.Mode()
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		w.p.add("%s is a symbolic link", quote(rel))
+		w.p.add(ProblemLink, rel, "%s is a symbolic link", quote(rel))
 	case mode.IsDir():
 		w.walk(rel, depth+1)
 	case !mode.IsRegular():
-		w.p.add("%s is a special file", quote(rel))
+		w.p.add(ProblemSpecialFile, rel, "%s is a special file", quote(rel))
 	case linkCount(info) > 1:
-		w.p.add("%s is a hard link (it has %d names)", quote(rel), linkCount(info))
+		w.p.add(ProblemLink, rel, "%s is a hard link (it has %d names)", quote(rel), linkCount(info))
 	case info.Size() > w.lim.EntryBytes:
-		w.p.add("%s is %d bytes, over the %s limit", quote(rel), info.Size(), mib(w.lim.EntryBytes))
+		w.p.add(ProblemTooLarge, rel, "%s is %d bytes, over the %s limit", quote(rel), info.Size(), mib(w.lim.EntryBytes))
 	default:
 		w.total += info.Size()
 		if w.total > w.lim.TotalBytes {
-			w.p.add("%s brings the total over the %s limit", quote(rel), mib(w.lim.TotalBytes))
+			w.p.add(ProblemTooLarge, rel, "%s brings the total over the %s limit", quote(rel), mib(w.lim.TotalBytes))
 			return
 		}
 		w.files = append(w.files, dirFile{path: rel, size: info.Size()})

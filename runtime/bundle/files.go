@@ -68,13 +68,14 @@ func (f *Files) Len() int { return len(f.data) }
 func (f *Files) Size() int64 { return f.total }
 
 // ArchiveError is an archive or bundle directory refused as a whole.
-// Problems lists every offender found, each a short clause naming it.
+// Problems lists every offender found; callers test them with their Kind
+// and Entry, never by their text.
 type ArchiveError struct {
 	// Path is the archive or directory as the caller named it.
 	Path string
 	// What is "bundle" or "pack".
 	What     string
-	Problems []string
+	Problems []Problem
 }
 
 func (e *ArchiveError) Error() string {
@@ -89,20 +90,155 @@ func (e *ArchiveError) Error() string {
 	if what == "" {
 		what = "bundle"
 	}
-	return fmt.Sprintf("%s is not a valid Markii %s: %s%s", e.Path, what, strings.Join(p, "; "), more)
+	clauses := make([]string, len(p))
+	for i, pr := range p {
+		clauses[i] = pr.text
+	}
+	return fmt.Sprintf("%s is not a valid Markii %s: %s%s", e.Path, what, strings.Join(clauses, "; "), more)
 }
+
+// Has reports whether e lists a problem of kind k with entry name entry
+// ("" matches a problem of the archive as a whole).
+func (e *ArchiveError) Has(k ProblemKind, entry string) bool {
+	for _, p := range e.Problems {
+		if p.Kind == k && p.Entry == entry {
+			return true
+		}
+	}
+	return false
+}
+
+// ProblemKind says what is wrong with an archive or one of its entries.
+type ProblemKind int
+
+// The kinds of problem that refuse an archive or a bundle directory.
+const (
+	// ProblemNotArchive: not a regular file, not a zip, or a damaged zip
+	// structure.
+	ProblemNotArchive ProblemKind = iota + 1
+	// ProblemTooLarge: the archive, an entry or the total is over a limit.
+	ProblemTooLarge
+	// ProblemTooManyEntries: more entries than Limits.Entries.
+	ProblemTooManyEntries
+	// ProblemTooDeep: directories nested deeper than Limits.Depth.
+	ProblemTooDeep
+	// ProblemZIP64: ZIP64 records, sentinels or extra fields.
+	ProblemZIP64
+	// ProblemSplit: a multi-part archive.
+	ProblemSplit
+	// ProblemName: a name the jail refuses.
+	ProblemName
+	// ProblemDuplicate: two entries with one clean path (Other is the first).
+	ProblemDuplicate
+	// ProblemFileAndDirectory: a path that is both a file and a directory.
+	ProblemFileAndDirectory
+	// ProblemLink: a symbolic or hard link.
+	ProblemLink
+	// ProblemSpecialFile: a device, pipe, socket or other special file.
+	ProblemSpecialFile
+	// ProblemEncrypted: an encrypted entry.
+	ProblemEncrypted
+	// ProblemMethod: a compression method other than store and deflate.
+	ProblemMethod
+	// ProblemDirectoryContents: a directory entry that carries bytes.
+	ProblemDirectoryContents
+	// ProblemLocalHeader: an entry's local header is missing or disagrees
+	// with its central-directory record (Field says where).
+	ProblemLocalHeader
+	// ProblemOverlap: two entries share a local header or their bytes
+	// overlap (Other is the second entry).
+	ProblemOverlap
+	// ProblemContents: an entry's bytes are damaged, fail their CRC-32 or
+	// inflate to other than their declared size.
+	ProblemContents
+	// ProblemUnreadable: a directory bundle's file could not be opened, or
+	// changed while it was read.
+	ProblemUnreadable
+)
+
+// HeaderField names the local-header field that disagrees with the
+// central directory in a ProblemLocalHeader.
+type HeaderField int
+
+// The local-header fields checked against the central directory.
+const (
+	FieldNone HeaderField = iota
+	FieldSignature
+	FieldName
+	FieldMethod
+	FieldFlags
+	FieldCRC
+	FieldCompressedSize
+	FieldSize
+	FieldDataDescriptor
+	FieldExtent
+)
+
+func (f HeaderField) String() string {
+	switch f {
+	case FieldSignature:
+		return "signature"
+	case FieldName:
+		return "name"
+	case FieldMethod:
+		return "compression method"
+	case FieldFlags:
+		return "flags"
+	case FieldCRC:
+		return "CRC-32"
+	case FieldCompressedSize:
+		return "compressed size"
+	case FieldSize:
+		return "size"
+	case FieldDataDescriptor:
+		return "data descriptor"
+	case FieldExtent:
+		return "extent"
+	}
+	return "none"
+}
+
+// Problem is one reason an archive or a bundle directory is refused.
+type Problem struct {
+	Kind ProblemKind
+	// Entry is the offending entry's name as stored in the archive (or its
+	// path in a directory); "" for the archive as a whole.
+	Entry string
+	// Other is the second entry of a pair: the first holder of a
+	// duplicate path, or the entry an overlapping one runs into.
+	Other string
+	// Field is the disagreeing local-header field of a ProblemLocalHeader.
+	Field HeaderField
+	text  string
+}
+
+// String is the problem as a short clause naming its offender.
+func (p Problem) String() string { return p.text }
 
 // problems collects the offenders of one archive.
-type problems struct{ list []string }
+type problems struct{ list []Problem }
 
-func (p *problems) add(format string, a ...any) {
-	p.list = append(p.list, fmt.Sprintf(format, a...))
+// add records a problem of kind k with entry, described by the clause
+// format makes.
+func (p *problems) add(k ProblemKind, entry, format string, a ...any) {
+	p.list = append(p.list, Problem{Kind: k, Entry: entry, text: fmt.Sprintf(format, a...)})
 }
+
+// addProblem records a problem built by the caller.
+func (p *problems) addProblem(pr Problem) { p.list = append(p.list, pr) }
 
 func (p *problems) err(path, what string) error {
 	if len(p.list) == 0 {
 		return nil
 	}
+	return &ArchiveError{Path: path, What: what, Problems: p.list}
+}
+
+// archiveError refuses a whole archive for one problem of the archive
+// itself.
+func archiveError(path, what string, k ProblemKind, format string, a ...any) *ArchiveError {
+	var p problems
+	p.add(k, "", format, a...)
 	return &ArchiveError{Path: path, What: what, Problems: p.list}
 }
 

@@ -3,6 +3,8 @@ package bundle
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -71,6 +73,9 @@ func FuzzReadZip(f *testing.F) {
 		zw.Close()
 		f.Add(buf.Bytes())
 	}
+	for _, seed := range zipFuzzSeeds(f) {
+		f.Add(seed)
+	}
 	lim := DefaultLimits
 	lim.EntryBytes, lim.TotalBytes, lim.Entries = 1<<20, 4<<20, 100
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -87,4 +92,28 @@ func FuzzReadZip(f *testing.F) {
 			}
 		}
 	})
+}
+
+// zipFuzzSeeds are archives whose local headers, data descriptors and
+// central directory disagree, so the fuzzer starts from each check.
+func zipFuzzSeeds(f *testing.F) [][]byte {
+	stored := zipBytes(f, []entry{storedVictim(), {Name: "b.txt", Data: []byte("streamed")}})
+	at := localHeaderOf(f, stored, victim)
+	patched := func(patch func(b []byte)) []byte {
+		b := bytes.Clone(stored)
+		patch(b)
+		return b
+	}
+	seeds := [][]byte{
+		stored,
+		patched(func(b []byte) { b[at+localLen] = 'X' }),
+		patched(func(b []byte) { b[at+18]-- }),
+		patched(func(b []byte) { binary.LittleEndian.PutUint32(b[at+22:], sentinel32) }),
+		patched(func(b []byte) {
+			binary.LittleEndian.PutUint32(b[centralRecordOf(f, b, "b.txt")+42:], uint32(at))
+		}),
+	}
+	p := filepath.Join(f.TempDir(), "lie.mkz")
+	writeCountLie(f, p, 50, 5)
+	return append(seeds, mustRead(f, p))
 }

@@ -2,9 +2,11 @@ package bundle
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"compress/flate"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"hash/crc32"
 	"io/fs"
@@ -194,5 +196,36 @@ func wantArchiveError(t testing.TB, err error, fragments ...string) {
 	}
 	if strings.ContainsAny(msg, "\n\r\x1b") {
 		t.Errorf("error is not one clean line: %q", msg)
+	}
+}
+
+// writeCountLie writes an archive whose end record claims claimed entries
+// while its central directory holds records empty-named records: the
+// shape that made a reader allocate per record before counting them.
+func writeCountLie(t testing.TB, path string, records, claimed int) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var rec [centralLen]byte
+	binary.LittleEndian.PutUint32(rec[0:], centralSignature)
+	binary.LittleEndian.PutUint16(rec[4:], 20)
+	binary.LittleEndian.PutUint16(rec[6:], 20)
+	for range records {
+		w.Write(rec[:])
+	}
+	var end [eocdLen]byte
+	binary.LittleEndian.PutUint32(end[0:], eocdSignature)
+	binary.LittleEndian.PutUint16(end[8:], uint16(claimed))
+	binary.LittleEndian.PutUint16(end[10:], uint16(claimed))
+	binary.LittleEndian.PutUint32(end[12:], uint32(records*centralLen))
+	w.Write(end[:])
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

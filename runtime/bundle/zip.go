@@ -1,32 +1,43 @@
 package bundle
 
 import (
-	"archive/zip"
+	"bufio"
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 )
 
-// Zip record signatures and sizes used to vet an archive before
-// archive/zip parses it.
+// Zip record signatures, sizes and field values markii reads itself.
+// markii walks the central directory and checks every local header on its
+// own rather than through archive/zip, so that the entry cap is enforced
+// while records are read (archive/zip reads and allocates every record
+// before a caller can count them) and so that the bytes markii inflates
+// are the bytes every other tool sees.
 const (
 	eocdSignature       = 0x06054b50
 	eocdLen             = 22
 	zip64LocatorSig     = 0x07064b50
 	zip64LocatorLen     = 20
+	centralSignature    = 0x02014b50
+	centralLen          = 46
+	localSignature      = 0x04034b50
+	localLen            = 30
+	descriptorSignature = 0x08074b50
 	zip64ExtraID        = 0x0001
 	methodStore         = 0
 	methodDeflate       = 8
 	flagEncrypted       = 0x1
+	flagDescriptor      = 0x8
 	unixTypeMask        = 0xF000
 	unixSymlink         = 0xA000
 	unixRegular         = 0x8000
@@ -34,72 +45,82 @@ const (
 	sentinel16          = 0xFFFF
 	sentinel32          = 0xFFFFFFFF
 	maxEOCDCommentBytes = 0xFFFF
+	// maxNameBytes caps an entry name; longer names are refused before
+	// they are kept, so names cannot hold more memory than the entries.
+	maxNameBytes = 4096
 )
 
 // ReadZip reads a zip archive at path into an in-memory snapshot under lim.
-// Its size on disk is checked before it is read; every entry's name, type,
-// method and declared size are checked before anything is inflated; the
-// inflated bytes are counted and CRC-checked. Any problem refuses the whole
-// archive with an *ArchiveError listing every offender. what ("bundle" or
-// "pack") names the archive's kind in messages.
+// Its size on disk is checked before anything is read; the central
+// directory is walked record by record and counted against lim.Entries as
+// it is read; every entry's name, type, method and declared size are
+// checked, and its local header is checked against its central record,
+// before anything is inflated; the inflated bytes are counted and
+// CRC-checked. Only the snapshot's bytes are held in memory, never the
+// archive whole. Any problem refuses the whole archive with an
+// *ArchiveError listing every offender. what ("bundle" or "pack") names
+// the archive's kind in messages.
 func ReadZip(path, what string, lim Limits) (*Files, error) {
-	data, err := readArchiveFile(path, what, lim)
-	if err != nil {
-		return nil, err
-	}
-	return readZipBytes(path, what, data, lim)
-}
-
-// readArchiveFile reads a regular file of at most lim.ArchiveBytes, checking
-// its size on the open handle before reading a byte.
-func readArchiveFile(path, what string, lim Limits) ([]byte, error) {
-	// O_NONBLOCK: a FIFO named like an archive must not block the open.
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
+	f, size, err := openArchiveFile(path, what, lim)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
+	return readZip(path, what, f, size, lim)
+}
+
+// openArchiveFile opens a regular file of at most lim.ArchiveBytes,
+// checking its size on the open handle before reading a byte.
+func openArchiveFile(path, what string, lim Limits) (*os.File, int64, error) {
+	// O_NONBLOCK: a FIFO named like an archive must not block the open.
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, &ArchiveError{Path: path, What: what, Problems: []string{"it is not a regular file"}}
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, 0, err
+	case !info.Mode().IsRegular():
+		f.Close()
+		return nil, 0, archiveError(path, what, ProblemNotArchive, "it is not a regular file")
+	case info.Size() > lim.ArchiveBytes:
+		f.Close()
+		return nil, 0, archiveError(path, what, ProblemTooLarge,
+			"the archive is %d bytes, over the %s limit", info.Size(), mib(lim.ArchiveBytes))
 	}
-	if info.Size() > lim.ArchiveBytes {
-		return nil, &ArchiveError{Path: path, What: what, Problems: []string{
-			fmt.Sprintf("the archive is %d bytes, over the %s limit", info.Size(), mib(lim.ArchiveBytes))}}
-	}
-	data := make([]byte, info.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, fmt.Errorf("reading the archive: %w", err)
-	}
-	return data, nil
+	return f, info.Size(), nil
 }
 
 // readZipBytes vets and inflates an archive already in memory.
 func readZipBytes(path, what string, data []byte, lim Limits) (*Files, error) {
-	if problem := vetDirectoryEnd(data, lim); problem != "" {
-		return nil, &ArchiveError{Path: path, What: what, Problems: []string{problem}}
+	return readZip(path, what, bytes.NewReader(data), int64(len(data)), lim)
+}
+
+// readZip vets and inflates the size-byte archive r.
+func readZip(path, what string, r io.ReaderAt, size int64, lim Limits) (*Files, error) {
+	end, err := readDirectoryEnd(r, size, lim)
+	if err != nil {
+		return nil, wrapIO(path, what, err)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return nil, &ArchiveError{Path: path, What: what, Problems: []string{"its zip structure is damaged (" + err.Error() + ")"}}
+	entries, err := readCentralDirectory(r, end, lim)
+	if err != nil {
+		return nil, wrapIO(path, what, err)
 	}
-	if len(zr.File) > lim.Entries {
-		return nil, &ArchiveError{Path: path, What: what, Problems: []string{
-			fmt.Sprintf("it has %d entries, over the limit of %d", len(zr.File), lim.Entries)}}
-	}
-	files, offenders := vetEntries(zr.File, lim)
+	files, offenders := vetEntries(entries, lim)
 	if len(offenders) > 0 {
 		return nil, &ArchiveError{Path: path, What: what, Problems: offenders}
 	}
-	results := inflateAll(data, files)
+	if offenders := vetLocalHeaders(r, end, entries); len(offenders) > 0 {
+		return nil, &ArchiveError{Path: path, What: what, Problems: offenders}
+	}
+	results := inflateAll(r, files)
 	out := newFiles()
 	var p problems
 	for i, e := range files {
 		if r := results[i]; r.problem != "" {
-			p.add("entry %s %s", quote(e.file.Name), r.problem)
+			p.add(ProblemContents, e.name, "entry %s %s", quote(e.name), r.problem)
 		} else {
 			out.put(e.clean, r.data)
 		}
@@ -110,34 +131,76 @@ func readZipBytes(path, what string, data []byte, lim Limits) (*Files, error) {
 	return out, nil
 }
 
-// vetDirectoryEnd finds the end-of-central-directory record and refuses
-// ZIP64 (sentinel values or a ZIP64 locator), split archives and an entry
-// count over the cap, before archive/zip allocates anything per entry.
-func vetDirectoryEnd(data []byte, lim Limits) string {
-	at := findDirectoryEnd(data)
+// structureError is one problem of the archive as a whole, found while
+// reading its directory.
+type structureError struct {
+	kind ProblemKind
+	text string
+}
+
+func (e *structureError) Error() string { return e.text }
+
+func structural(k ProblemKind, format string, a ...any) error {
+	return &structureError{kind: k, text: fmt.Sprintf(format, a...)}
+}
+
+// wrapIO turns a structureError into an *ArchiveError; an I/O error from
+// the file itself is returned as it is.
+func wrapIO(path, what string, err error) error {
+	var se *structureError
+	if errors.As(err, &se) {
+		return archiveError(path, what, se.kind, "%s", se.text)
+	}
+	return fmt.Errorf("reading the archive: %w", err)
+}
+
+// directoryEnd is what the end-of-central-directory record says.
+type directoryEnd struct {
+	at      int64 // offset of the record itself
+	count   int   // entries the record claims
+	cdStart int64
+	cdSize  int64
+}
+
+// readDirectoryEnd finds the end-of-central-directory record and refuses
+// ZIP64 (sentinel values or a ZIP64 locator), split archives, an entry
+// count over the cap, and a central directory that does not end where the
+// record begins.
+func readDirectoryEnd(r io.ReaderAt, size int64, lim Limits) (directoryEnd, error) {
+	tailLen := min(size, eocdLen+maxEOCDCommentBytes+zip64LocatorLen)
+	tail := make([]byte, tailLen)
+	if _, err := r.ReadAt(tail, size-tailLen); err != nil && err != io.EOF {
+		return directoryEnd{}, err
+	}
+	at := findDirectoryEnd(tail)
 	if at < 0 {
-		return "it is not a zip archive (no end-of-central-directory record)"
+		return directoryEnd{}, structural(ProblemNotArchive, "it is not a zip archive (no end-of-central-directory record)")
 	}
-	r := data[at+4:]
-	disk := binary.LittleEndian.Uint16(r[0:])
-	cdDisk := binary.LittleEndian.Uint16(r[2:])
-	onDisk := binary.LittleEndian.Uint16(r[4:])
-	count := binary.LittleEndian.Uint16(r[6:])
-	size := binary.LittleEndian.Uint32(r[8:])
-	offset := binary.LittleEndian.Uint32(r[12:])
-	if at >= zip64LocatorLen && binary.LittleEndian.Uint32(data[at-zip64LocatorLen:]) == zip64LocatorSig {
-		return "it is a ZIP64 archive, which markii does not open"
+	rec := tail[at+4:]
+	disk := binary.LittleEndian.Uint16(rec[0:])
+	cdDisk := binary.LittleEndian.Uint16(rec[2:])
+	onDisk := binary.LittleEndian.Uint16(rec[4:])
+	count := binary.LittleEndian.Uint16(rec[6:])
+	cdSize := binary.LittleEndian.Uint32(rec[8:])
+	cdStart := binary.LittleEndian.Uint32(rec[12:])
+	if at >= zip64LocatorLen && binary.LittleEndian.Uint32(tail[at-zip64LocatorLen:]) == zip64LocatorSig {
+		return directoryEnd{}, structural(ProblemZIP64, "it is a ZIP64 archive, which markii does not open")
 	}
-	if onDisk == sentinel16 || count == sentinel16 || size == sentinel32 || offset == sentinel32 {
-		return "it uses ZIP64 sentinel values, which markii does not open"
+	if onDisk == sentinel16 || count == sentinel16 || cdSize == sentinel32 || cdStart == sentinel32 {
+		return directoryEnd{}, structural(ProblemZIP64, "it uses ZIP64 sentinel values, which markii does not open")
 	}
 	if disk != 0 || cdDisk != 0 || onDisk != count {
-		return "it is a split (multi-part) archive"
+		return directoryEnd{}, structural(ProblemSplit, "it is a split (multi-part) archive")
 	}
 	if int(count) > lim.Entries {
-		return fmt.Sprintf("it has %d entries, over the limit of %d", count, lim.Entries)
+		return directoryEnd{}, structural(ProblemTooManyEntries, "it has %d entries, over the limit of %d", count, lim.Entries)
 	}
-	return ""
+	end := directoryEnd{at: size - tailLen + int64(at), count: int(count), cdStart: int64(cdStart), cdSize: int64(cdSize)}
+	if end.cdStart+end.cdSize != end.at {
+		return directoryEnd{}, structural(ProblemNotArchive,
+			"its zip structure is damaged (the central directory does not end where the end record begins)")
+	}
+	return end, nil
 }
 
 // findDirectoryEnd returns the offset of the last end-of-central-directory
@@ -159,87 +222,86 @@ func findDirectoryEnd(data []byte) int {
 	return -1
 }
 
-// zipEntry is a vetted regular file entry.
+// zipEntry is one central-directory record, as markii needs it.
 type zipEntry struct {
-	file  *zip.File
+	name          string
+	flags         uint16
+	method        uint16
+	crc           uint32
+	csize         uint32
+	usize         uint32
+	zip64Extra    bool
+	externalAttrs uint32
+	localAt       int64
+	// Set by vetEntries for a regular file.
 	clean string
+	// Set by vetLocalHeaders: where the entry's data begins.
+	dataAt int64
 }
 
-// vetEntries checks every central-directory entry and returns the regular
-// files to inflate, or the list of offenders. Directory entries are
-// validated and skipped.
-func vetEntries(entries []*zip.File, lim Limits) ([]zipEntry, []string) {
-	var p problems
-	var out []zipEntry
-	seen := map[string]string{}
-	dirs := map[string]bool{}
-	var declared uint64
-	for _, f := range entries {
-		name := f.Name
-		isDir := strings.HasSuffix(name, "/")
-		clean, err := CleanPath(strings.TrimSuffix(name, "/"))
-		if err != nil {
-			var pe *PathError
-			errors.As(err, &pe)
-			p.add("entry %s escapes or is malformed (%s)", quote(name), pe.Reason)
-			continue
-		}
-		if prev, dup := seen[clean]; dup {
-			p.add("entries %s and %s are the same path %s", quote(prev), quote(name), quote(clean))
-			continue
-		}
-		seen[clean] = name
-		if problem := entryProblem(f, isDir, lim); problem != "" {
-			p.add("entry %s %s", quote(name), problem)
-			continue
-		}
-		for d := parentDir(clean); d != ""; d = parentDir(d) {
-			dirs[d] = true
-		}
-		if isDir {
-			dirs[clean] = true
-			continue
-		}
-		declared += f.UncompressedSize64
-		if declared > uint64(lim.TotalBytes) {
-			p.add("entry %s brings the declared total over the %s limit", quote(name), mib(lim.TotalBytes))
+// readCentralDirectory reads the central directory record by record. The
+// entry cap is checked before each record is kept, whatever the end record
+// claims, so a lying count cannot make markii hold more records than the
+// cap; a directory that holds other than the claimed count is refused.
+func readCentralDirectory(r io.ReaderAt, end directoryEnd, lim Limits) ([]*zipEntry, error) {
+	br := bufio.NewReaderSize(io.NewSectionReader(r, end.cdStart, end.cdSize), 64<<10)
+	entries := make([]*zipEntry, 0, end.count)
+	var fixed [centralLen]byte
+	var buf []byte
+	for n := 0; ; n++ {
+		if _, err := io.ReadFull(br, fixed[:1]); err == io.EOF {
 			break
+		} else if err != nil {
+			return nil, err
 		}
-		out = append(out, zipEntry{file: f, clean: clean})
-	}
-	for _, e := range out {
-		if dirs[e.clean] {
-			p.add("entry %s is both a file and a directory", quote(e.file.Name))
+		if n >= lim.Entries {
+			return nil, structural(ProblemTooManyEntries, "it has more than %d entries", lim.Entries)
 		}
+		if _, err := io.ReadFull(br, fixed[1:]); err != nil {
+			return nil, damagedDirectory(err)
+		}
+		h := fixed[:]
+		if binary.LittleEndian.Uint32(h) != centralSignature {
+			return nil, structural(ProblemNotArchive, "its zip structure is damaged (record %d of the central directory has no signature)", n+1)
+		}
+		nameLen := int(binary.LittleEndian.Uint16(h[28:]))
+		extraLen := int(binary.LittleEndian.Uint16(h[30:]))
+		commentLen := int(binary.LittleEndian.Uint16(h[32:]))
+		if nameLen > maxNameBytes {
+			return nil, structural(ProblemName, "record %d of the central directory has a %d-byte name, over the limit of %d", n+1, nameLen, maxNameBytes)
+		}
+		buf = slices.Grow(buf[:0], nameLen+extraLen)[:nameLen+extraLen]
+		if _, err := io.ReadFull(br, buf); err != nil {
+			return nil, damagedDirectory(err)
+		}
+		name, extra := buf[:nameLen], buf[nameLen:]
+		if _, err := br.Discard(commentLen); err != nil {
+			return nil, damagedDirectory(err)
+		}
+		entries = append(entries, &zipEntry{
+			name:          string(name),
+			flags:         binary.LittleEndian.Uint16(h[8:]),
+			method:        binary.LittleEndian.Uint16(h[10:]),
+			crc:           binary.LittleEndian.Uint32(h[16:]),
+			csize:         binary.LittleEndian.Uint32(h[20:]),
+			usize:         binary.LittleEndian.Uint32(h[24:]),
+			zip64Extra:    hasZip64Extra(extra),
+			externalAttrs: binary.LittleEndian.Uint32(h[38:]),
+			localAt:       int64(binary.LittleEndian.Uint32(h[42:])),
+		})
 	}
-	if len(p.list) > 0 {
-		return nil, p.list
+	if len(entries) != end.count {
+		return nil, structural(ProblemNotArchive,
+			"its zip structure is damaged (the central directory holds %d entries, the end record says %d)", len(entries), end.count)
 	}
-	return out, nil
+	return entries, nil
 }
 
-// entryProblem checks one entry's header fields; "" means acceptable.
-func entryProblem(f *zip.File, isDir bool, lim Limits) string {
-	unixType := (f.ExternalAttrs >> 16) & unixTypeMask
-	mode := f.Mode()
-	switch {
-	case mode&fs.ModeSymlink != 0 || unixType == unixSymlink:
-		return "is a symbolic link"
-	case mode&(fs.ModeDevice|fs.ModeNamedPipe|fs.ModeSocket|fs.ModeCharDevice|fs.ModeIrregular) != 0,
-		unixType != 0 && unixType != unixRegular && unixType != unixDirectory:
-		return "is a special file"
-	case f.CompressedSize == sentinel32 || f.UncompressedSize == sentinel32 || hasZip64Extra(f.Extra):
-		return "uses ZIP64 fields, which markii does not open"
-	case f.Flags&flagEncrypted != 0:
-		return "is encrypted"
-	case f.Method != methodStore && f.Method != methodDeflate:
-		return fmt.Sprintf("uses compression method %d (only stored and deflate are allowed)", f.Method)
-	case isDir && f.UncompressedSize64 != 0:
-		return "is a directory with contents"
-	case f.UncompressedSize64 > uint64(lim.EntryBytes):
-		return fmt.Sprintf("declares %d bytes, over the %s limit", f.UncompressedSize64, mib(lim.EntryBytes))
+func damagedDirectory(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return structural(ProblemNotArchive, "its zip structure is damaged (the central directory is cut short)")
 	}
-	return ""
+	return err
 }
 
 // hasZip64Extra reports whether a zip extra field block holds a ZIP64
@@ -257,6 +319,219 @@ func hasZip64Extra(extra []byte) bool {
 		extra = extra[4+size:]
 	}
 	return false
+}
+
+// vetEntries checks every central-directory entry and returns the regular
+// files to inflate, or the list of offenders. Directory entries are
+// validated and skipped.
+func vetEntries(entries []*zipEntry, lim Limits) ([]*zipEntry, []Problem) {
+	var p problems
+	var out []*zipEntry
+	seen := map[string]string{}
+	dirs := map[string]bool{}
+	var declared uint64
+	for _, e := range entries {
+		name := e.name
+		isDir := strings.HasSuffix(name, "/")
+		clean, err := CleanPath(strings.TrimSuffix(name, "/"))
+		if err != nil {
+			var pe *PathError
+			errors.As(err, &pe)
+			p.add(ProblemName, name, "entry %s escapes or is malformed (%s)", quote(name), pe.Reason)
+			continue
+		}
+		if prev, dup := seen[clean]; dup {
+			p.addProblem(Problem{Kind: ProblemDuplicate, Entry: name, Other: prev,
+				text: fmt.Sprintf("entries %s and %s are the same path %s", quote(prev), quote(name), quote(clean))})
+			continue
+		}
+		seen[clean] = name
+		if kind, problem := entryProblem(e, isDir, lim); problem != "" {
+			p.add(kind, name, "entry %s %s", quote(name), problem)
+			continue
+		}
+		for d := parentDir(clean); d != ""; d = parentDir(d) {
+			dirs[d] = true
+		}
+		if isDir {
+			dirs[clean] = true
+			continue
+		}
+		declared += uint64(e.usize)
+		if declared > uint64(lim.TotalBytes) {
+			p.add(ProblemTooLarge, name, "entry %s brings the declared total over the %s limit", quote(name), mib(lim.TotalBytes))
+			break
+		}
+		e.clean = clean
+		out = append(out, e)
+	}
+	for _, e := range out {
+		if dirs[e.clean] {
+			p.add(ProblemFileAndDirectory, e.name, "entry %s is both a file and a directory", quote(e.name))
+		}
+	}
+	if len(p.list) > 0 {
+		return nil, p.list
+	}
+	return out, nil
+}
+
+// entryProblem checks one entry's central-directory fields; an empty
+// clause means acceptable.
+func entryProblem(e *zipEntry, isDir bool, lim Limits) (ProblemKind, string) {
+	unixType := (e.externalAttrs >> 16) & unixTypeMask
+	switch {
+	case unixType == unixSymlink:
+		return ProblemLink, "is a symbolic link"
+	case unixType != 0 && unixType != unixRegular && unixType != unixDirectory:
+		return ProblemSpecialFile, "is a special file"
+	case e.csize == sentinel32 || e.usize == sentinel32 || e.zip64Extra:
+		return ProblemZIP64, "uses ZIP64 fields, which markii does not open"
+	case e.flags&flagEncrypted != 0:
+		return ProblemEncrypted, "is encrypted"
+	case e.method != methodStore && e.method != methodDeflate:
+		return ProblemMethod, fmt.Sprintf("uses compression method %d (only stored and deflate are allowed)", e.method)
+	case isDir && e.usize != 0:
+		return ProblemDirectoryContents, "is a directory with contents"
+	case int64(e.usize) > lim.EntryBytes:
+		return ProblemTooLarge, fmt.Sprintf("declares %d bytes, over the %s limit", e.usize, mib(lim.EntryBytes))
+	}
+	return 0, ""
+}
+
+// vetLocalHeaders reads every entry's local header and checks it against
+// the entry's central record: the signature, the name, the method, the
+// flags, the CRC-32 and both sizes (from the data descriptor when the
+// flags say the sizes follow the data), and no ZIP64 fields of its own. It
+// then refuses two entries that share a local header or whose bytes
+// overlap, and any entry that runs into the central directory. It sets
+// each entry's dataAt.
+func vetLocalHeaders(r io.ReaderAt, end directoryEnd, entries []*zipEntry) []Problem {
+	var p problems
+	byOffset := slices.Clone(entries)
+	slices.SortStableFunc(byOffset, func(a, b *zipEntry) int { return cmp.Compare(a.localAt, b.localAt) })
+	type extent struct {
+		e    *zipEntry
+		stop int64
+	}
+	extents := make([]extent, 0, len(entries))
+	var buf []byte
+	for i, e := range byOffset {
+		if i > 0 && byOffset[i-1].localAt == e.localAt {
+			first := byOffset[i-1]
+			p.addProblem(Problem{Kind: ProblemOverlap, Entry: e.name, Other: first.name,
+				text: fmt.Sprintf("entries %s and %s share one local header", quote(first.name), quote(e.name))})
+			continue
+		}
+		stop, field, clause := checkLocalHeader(r, end, e, &buf)
+		if clause != "" {
+			kind := ProblemLocalHeader
+			if field == FieldNone {
+				kind = ProblemZIP64
+			}
+			p.addProblem(Problem{Kind: kind, Entry: e.name, Field: field,
+				text: fmt.Sprintf("entry %s %s", quote(e.name), clause)})
+			continue
+		}
+		extents = append(extents, extent{e: e, stop: stop})
+	}
+	for i := 1; i < len(extents); i++ {
+		prev, cur := extents[i-1], extents[i]
+		if cur.e.localAt < prev.stop {
+			p.addProblem(Problem{Kind: ProblemOverlap, Entry: cur.e.name, Other: prev.e.name,
+				text: fmt.Sprintf("entries %s and %s overlap", quote(prev.e.name), quote(cur.e.name))})
+		}
+	}
+	return p.list
+}
+
+// checkLocalHeader checks one entry's local header and returns where the
+// entry's bytes (data descriptor included) stop, or the disagreeing field
+// and a clause describing the problem. FieldNone with a clause is a ZIP64
+// local header.
+func checkLocalHeader(r io.ReaderAt, end directoryEnd, e *zipEntry, buf *[]byte) (int64, HeaderField, string) {
+	var h [localLen]byte
+	if e.localAt+localLen > end.cdStart {
+		return 0, FieldExtent, "has its local header outside the archive's entries"
+	}
+	if _, err := r.ReadAt(h[:], e.localAt); err != nil {
+		return 0, FieldExtent, "has an unreadable local header"
+	}
+	if binary.LittleEndian.Uint32(h[:]) != localSignature {
+		return 0, FieldSignature, "has no local header where the central directory says"
+	}
+	flags := binary.LittleEndian.Uint16(h[6:])
+	method := binary.LittleEndian.Uint16(h[8:])
+	crc := binary.LittleEndian.Uint32(h[14:])
+	csize := binary.LittleEndian.Uint32(h[18:])
+	usize := binary.LittleEndian.Uint32(h[22:])
+	nameLen := int64(binary.LittleEndian.Uint16(h[26:]))
+	extraLen := int64(binary.LittleEndian.Uint16(h[28:]))
+	dataAt := e.localAt + localLen + nameLen + extraLen
+	if dataAt > end.cdStart {
+		return 0, FieldExtent, "has a local header that runs into the central directory"
+	}
+	*buf = slices.Grow((*buf)[:0], int(nameLen+extraLen))[:nameLen+extraLen]
+	if _, err := r.ReadAt(*buf, e.localAt+localLen); err != nil {
+		return 0, FieldExtent, "has an unreadable local header"
+	}
+	name, extra := (*buf)[:nameLen], (*buf)[nameLen:]
+	switch {
+	case csize == sentinel32 || usize == sentinel32 || hasZip64Extra(extra):
+		return 0, FieldNone, "uses ZIP64 fields in its local header, which markii does not open"
+	case string(name) != e.name:
+		return 0, FieldName, fmt.Sprintf("has the name %s in its local header", quote(string(name)))
+	case method != e.method:
+		return 0, FieldMethod, fmt.Sprintf("has compression method %d in its local header but %d in the central directory", method, e.method)
+	case flags != e.flags:
+		return 0, FieldFlags, fmt.Sprintf("has flags %#04x in its local header but %#04x in the central directory", flags, e.flags)
+	}
+	// With the descriptor flag a writer may leave the local fields zero and
+	// write them after the data; otherwise they must match.
+	lazy := flags&flagDescriptor != 0
+	if field, clause := compareSizes(crc, csize, usize, e, lazy); clause != "" {
+		return 0, field, clause + " in its local header"
+	}
+	stop := dataAt + int64(e.csize)
+	if stop > end.cdStart {
+		return 0, FieldExtent, "has data that runs into the central directory"
+	}
+	if lazy {
+		var d [16]byte
+		n, _ := r.ReadAt(d[:min(16, end.cdStart-stop)], stop)
+		desc := d[:n]
+		if len(desc) >= 4 && binary.LittleEndian.Uint32(desc) == descriptorSignature {
+			desc = desc[4:]
+			stop += 4
+		}
+		if len(desc) < 12 {
+			return 0, FieldDataDescriptor, "has no data descriptor after its data"
+		}
+		dcrc := binary.LittleEndian.Uint32(desc)
+		dcsize := binary.LittleEndian.Uint32(desc[4:])
+		dusize := binary.LittleEndian.Uint32(desc[8:])
+		if _, clause := compareSizes(dcrc, dcsize, dusize, e, false); clause != "" {
+			return 0, FieldDataDescriptor, clause + " in its data descriptor"
+		}
+		stop += 12
+	}
+	e.dataAt = dataAt
+	return stop, FieldNone, ""
+}
+
+// compareSizes compares a header's CRC-32 and sizes with the central
+// record's; with lazy, zero is also accepted for each.
+func compareSizes(crc, csize, usize uint32, e *zipEntry, lazy bool) (HeaderField, string) {
+	differs := func(got, want uint32) bool { return got != want && !(lazy && got == 0) }
+	switch {
+	case differs(crc, e.crc):
+		return FieldCRC, fmt.Sprintf("has CRC-32 %08x, not the central directory's %08x,", crc, e.crc)
+	case differs(csize, e.csize):
+		return FieldCompressedSize, fmt.Sprintf("has compressed size %d, not the central directory's %d,", csize, e.csize)
+	case differs(usize, e.usize):
+		return FieldSize, fmt.Sprintf("has size %d, not the central directory's %d,", usize, e.usize)
+	}
+	return FieldNone, ""
 }
 
 // parentDir returns the clean path's parent directory, "" at the top.
@@ -277,7 +552,7 @@ type inflated struct {
 // the available CPUs. Each entry yields at most its declared size, and the
 // declared sizes were already checked against the per-entry and total caps,
 // so the inflated total cannot pass the total cap either.
-func inflateAll(data []byte, files []zipEntry) []inflated {
+func inflateAll(r io.ReaderAt, files []*zipEntry) []inflated {
 	results := make([]inflated, len(files))
 	workers := min(runtime.GOMAXPROCS(0), 4, len(files))
 	next := make(chan int)
@@ -286,9 +561,9 @@ func inflateAll(data []byte, files []zipEntry) []inflated {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			z := &inflater{data: data}
+			z := &inflater{r: r}
 			for i := range next {
-				results[i].data, results[i].problem = z.inflate(files[i].file)
+				results[i].data, results[i].problem = z.inflate(files[i])
 			}
 		}()
 	}
@@ -300,27 +575,30 @@ func inflateAll(data []byte, files []zipEntry) []inflated {
 	return results
 }
 
-// inflater decompresses entries of one in-memory archive, reusing one
-// deflate reader.
+// inflater decompresses entries of one archive, reusing one buffered
+// reader and one deflate reader.
 type inflater struct {
-	data []byte
-	fr   io.ReadCloser
+	r  io.ReaderAt
+	br *bufio.Reader
+	fr io.ReadCloser
 }
 
-// inflate reads one entry, never producing more than its declared size,
-// and verifies its CRC-32 itself. It returns a problem clause on failure.
-func (z *inflater) inflate(f *zip.File) ([]byte, string) {
-	declared := int64(f.UncompressedSize64)
-	off, err := f.DataOffset()
-	end := off + int64(f.CompressedSize64)
-	if err != nil || off < 0 || end > int64(len(z.data)) || end < off {
-		return nil, "has a damaged local header"
-	}
-	var src io.Reader = bytes.NewReader(z.data[off:end])
-	if f.Method == methodDeflate {
+// inflate reads one entry, whose local header was vetted, never producing
+// more than its declared size, and verifies its CRC-32 itself. It returns
+// a problem clause on failure.
+func (z *inflater) inflate(e *zipEntry) ([]byte, string) {
+	declared := int64(e.usize)
+	section := io.NewSectionReader(z.r, e.dataAt, int64(e.csize))
+	var src io.Reader = section
+	if e.method == methodDeflate {
+		if z.br == nil {
+			z.br = bufio.NewReaderSize(section, 32<<10)
+		} else {
+			z.br.Reset(section)
+		}
 		if z.fr == nil {
-			z.fr = flate.NewReader(src)
-		} else if err := z.fr.(flate.Resetter).Reset(src, nil); err != nil {
+			z.fr = flate.NewReader(z.br)
+		} else if err := z.fr.(flate.Resetter).Reset(z.br, nil); err != nil {
 			return nil, "has damaged compressed data"
 		}
 		src = z.fr
@@ -333,7 +611,7 @@ func (z *inflater) inflate(f *zip.File) ([]byte, string) {
 		return nil, fmt.Sprintf("inflates to %d bytes, not its declared %d", len(out), declared)
 	case err != nil:
 		return nil, "has damaged compressed data"
-	case crc32.ChecksumIEEE(out) != f.CRC32:
+	case crc32.ChecksumIEEE(out) != e.crc:
 		return nil, "fails its CRC-32 check"
 	}
 	return out, ""
