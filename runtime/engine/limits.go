@@ -51,6 +51,9 @@ func (m *meter) breach() script.LimitKind {
 // charge adds n units of work done inside a Go builtin to the instruction
 // count and reports whether the script may go on.
 func (m *meter) charge(n int64) bool {
+	if n > m.limit-m.n {
+		n = m.limit - m.n + 1 // past the limit without overflowing
+	}
 	m.n += n
 	if m.n > m.limit {
 		m.trip(script.LimitInstructions)

@@ -102,6 +102,8 @@ func newLuaState(r *scriptRun) *lua.LState {
 	set(tbl, "insert", r.charged(tbl.RawGetString("insert").(*lua.LFunction).GFunction))
 	set(tbl, "remove", r.charged(tbl.RawGetString("remove").(*lua.LFunction).GFunction))
 	set(tbl, "sort", r.charged(tbl.RawGetString("sort").(*lua.LFunction).GFunction))
+	set(tbl, "maxn", r.charged(tbl.RawGetString("maxn").(*lua.LFunction).GFunction))
+	set(g, "tonumber", r.chargedBytes(g.RawGetString("tonumber").(*lua.LFunction).GFunction))
 
 	m := g.RawGetString("math").(*lua.LTable)
 	m.RawSetString("huge", lua.LNumber(math.Inf(1)))
@@ -126,11 +128,48 @@ func (r *scriptRun) charged(fn lua.LGFunction) lua.LGFunction {
 	}
 }
 
+// chargedBytes wraps a builtin whose work is proportional to the length
+// of its first argument when that is a string.
+func (r *scriptRun) chargedBytes(fn lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		if s, ok := L.Get(1).(lua.LString); ok {
+			r.chargeLoop(1, float64(len(s)))
+		}
+		return fn(L)
+	}
+}
+
 // charge adds builtin work to the instruction count and stops the script
 // when a limit has been breached.
 func (r *scriptRun) charge(n int64) {
 	if !r.meter.charge(n) {
 		r.L.RaiseError("%s", limitMessage(r.meter.breach()))
+	}
+}
+
+// bytesPerInstruction is how many bytes a builtin may copy or scan for the
+// cost of one instruction, matchCost what one pattern match costs on top
+// of its matcher steps (its captures and match record), and conversionCost
+// what one string.format conversion costs on top of its bytes, all measured
+// against the time of a plain Lua instruction (TestBuiltinLoopsAreMetered
+// prints the ratios).
+const (
+	bytesPerInstruction = 16
+	matchCost           = 10
+	conversionCost      = 4
+)
+
+// chargeLoop charges a builtin's work before it does it: one instruction
+// per iteration of its loop, whatever each iteration produces, plus one
+// per bytesPerInstruction bytes it copies or scans. Counts are floats so
+// that a script's huge argument (2^53, 1e300) is charged, not converted.
+func (r *scriptRun) chargeLoop(iterations, bytes float64) {
+	n := iterations + bytes/bytesPerInstruction
+	if !(n < math.MaxInt64/2) {
+		n = math.MaxInt64 / 2
+	}
+	if n > 0 {
+		r.charge(int64(n))
 	}
 }
 

@@ -17,6 +17,7 @@ func (r *scriptRun) strMap(fn func(string) string) lua.LGFunction {
 	return func(L *lua.LState) int {
 		s := L.CheckString(1)
 		r.reserve(int64(len(s)) * 2)
+		r.chargeLoop(1, float64(len(s)))
 		L.Push(lua.LString(fn(s)))
 		return 1
 	}
@@ -36,6 +37,9 @@ func (r *scriptRun) strRep(L *lua.LState) int {
 		r.reserve(-1)
 	}
 	r.reserve(int64(size))
+	// Each repetition is one iteration, even of an empty string: 2^53
+	// empty repetitions are 2^53 steps of work, not a free call.
+	r.chargeLoop(math.Floor(n), size)
 	count := int(n)
 	var b strings.Builder
 	b.Grow(int(size))
@@ -51,6 +55,7 @@ func (r *scriptRun) strRep(L *lua.LState) int {
 
 func (r *scriptRun) strChar(L *lua.LState) int {
 	n := L.GetTop()
+	r.chargeLoop(float64(n), 0)
 	b := make([]byte, n)
 	for i := 1; i <= n; i++ {
 		c := L.CheckInt(i)
@@ -86,6 +91,7 @@ func (r *scriptRun) strByte(L *lua.LState) int {
 	if j-i+1 > maxResults {
 		L.RaiseError("string.byte: at most %d bytes at a time", maxResults)
 	}
+	r.chargeLoop(float64(j-i+1), 0)
 	for k := i; k <= j; k++ {
 		L.Push(lua.LNumber(s[k-1]))
 	}
@@ -100,9 +106,17 @@ func (r *scriptRun) strFormat(L *lua.LState) int {
 	var out strings.Builder
 	arg := 1
 	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' {
-			out.WriteByte(c)
+		// One iteration per literal run and per conversion, plus the bytes
+		// each writes.
+		before := out.Len()
+		if c := format[i]; c != '%' {
+			run := strings.IndexByte(format[i:], '%')
+			if run < 0 {
+				run = len(format) - i
+			}
+			r.chargeLoop(1, float64(run))
+			out.WriteString(format[i : i+run])
+			i += run - 1
 			continue
 		}
 		i++
@@ -187,6 +201,7 @@ func (r *scriptRun) strFormat(L *lua.LState) int {
 		default:
 			L.RaiseError("invalid option '%%%c' to 'format'", verb)
 		}
+		r.chargeLoop(conversionCost, float64(out.Len()-before))
 		if out.Len() > bigAllocation {
 			r.reserve(int64(out.Len()))
 		}
@@ -249,6 +264,7 @@ func (r *scriptRun) patternFind(L *lua.LState, pattern, subject string, offset, 
 		L.RaiseError("pattern is longer than %d bytes", maxPatternBytes)
 	}
 	mds, err := luapattern.Find(r.budget(), pattern, []byte(subject), offset, limit)
+	r.chargeLoop(float64(len(mds)+1)*matchCost, 0)
 	if err != nil {
 		if r.meter.tripped.Load() {
 			L.RaiseError("%s", limitMessage(r.meter.breach()))
@@ -268,7 +284,7 @@ func (r *scriptRun) strFind(L *lua.LState) int {
 	}
 	plain := lua.LVAsBool(L.Get(4))
 	if plain || !strings.ContainsAny(pattern, "^$*+?.([%-") {
-		r.charge(int64(len(str)-init) / 16)
+		r.chargeLoop(1, float64(len(str)-init))
 		pos := strings.Index(str[init:], pattern)
 		if pos < 0 {
 			L.Push(lua.LNil)
@@ -401,6 +417,7 @@ func (r *scriptRun) strGsub(L *lua.LState) int {
 		default:
 			L.RaiseError("invalid replacement value (a %s)", rep.Type().String())
 		}
+		r.chargeLoop(1, float64(end-last))
 		last = end
 		if out.Len() > bigAllocation {
 			r.reserve(int64(out.Len()) + int64(len(str)-last))
@@ -483,10 +500,10 @@ func (r *scriptRun) tableConcat(L *lua.LState) int {
 		L.Push(lua.LString(""))
 		return 1
 	}
+	r.chargeLoop(float64(j)-float64(i)+1, 0)
 	if float64(j)-float64(i) > float64(r.limits.Memory) {
 		r.reserve(-1)
 	}
-	r.charge(int64(j - i + 1))
 	size := int64(0)
 	for k := i; k <= j; k++ {
 		switch v := t.RawGetInt(k).(type) {
@@ -500,6 +517,7 @@ func (r *scriptRun) tableConcat(L *lua.LState) int {
 		size += int64(len(sep))
 	}
 	r.reserve(size)
+	r.chargeLoop(0, float64(size))
 	var b strings.Builder
 	b.Grow(int(size))
 	for k := i; k <= j; k++ {
@@ -523,6 +541,7 @@ func (r *scriptRun) unpack(L *lua.LState) int {
 	if float64(j)-float64(i)+1 > maxResults {
 		L.RaiseError("too many results to unpack (at most %d)", maxResults)
 	}
+	r.chargeLoop(float64(j)-float64(i)+1, 0)
 	for k := i; k <= j; k++ {
 		L.Push(t.RawGetInt(k))
 	}
@@ -532,6 +551,7 @@ func (r *scriptRun) unpack(L *lua.LState) int {
 // tablePack is Lua 5.2's table.pack.
 func (r *scriptRun) tablePack(L *lua.LState) int {
 	n := L.GetTop()
+	r.chargeLoop(float64(n), 0)
 	t := L.CreateTable(n, 1)
 	for i := 1; i <= n; i++ {
 		t.RawSetInt(i, L.Get(i))
