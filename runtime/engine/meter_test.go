@@ -34,6 +34,7 @@ var builtinLoops = []struct{ name, src string }{
 	{"gsub", `local s = ("a"):rep(1e5) for i = 1, 1e9 do s:gsub("a", "b") end`},
 	{"gsub with an empty pattern", `local s = ("a"):rep(1e5) for i = 1, 1e9 do s:gsub("", "") end`},
 	{"plain find", `local s = ("a"):rep(1e6) for i = 1, 1e9 do s:find("b", 1, true) end`},
+	{"a backtracking pattern", `return (("a"):rep(1e4)):find(".-.-.-.-b")`},
 	{"match", `local s = ("a"):rep(1e4) for i = 1, 1e9 do s:match("(a*)b") end`},
 	{"gmatch", `local s = ("a"):rep(1e5) for i = 1, 1e9 do for _ in s:gmatch("a") do end end`},
 	{"concat", `local t = {} for i = 1, 1000 do t[i] = "x" end for i = 1, 1e9 do table.concat(t) end`},
@@ -103,5 +104,34 @@ func TestBuiltinLoopsAreMetered(t *testing.T) {
 				t.Errorf("the next script ended %+v", after)
 			}
 		})
+	}
+}
+
+// TestPatternsThroughTheEngine checks string.find, match, gmatch and gsub
+// as a script sees them, against the results of Lua itself.
+func TestPatternsThroughTheEngine(t *testing.T) {
+	src := `
+		local function eq(got, want, what) if got ~= want then error(what .. ": got " .. tostring(got) .. ", want " .. tostring(want)) end end
+		eq(select(3, ("key = value"):find("(%w+)%s*=%s*(%w+)")), "key", "find capture")
+		eq(select(2, ("abc"):find("()b()")), 2, "find end")
+		eq(select(4, ("abc"):find("()b()")), 3, "position capture")
+		eq(("  trim  "):match("^%s*(.-)%s*$"), "trim", "match")
+		eq(("f(a(b)c)d"):match("%b()"), "(a(b)c)", "balance")
+		eq(("THE (quick) fox"):find("%f[%a]%a+", 5), 6, "frontier")
+		local words = {} for w in ("one two  three"):gmatch("%a+") do words[#words + 1] = w end
+		eq(table.concat(words, ","), "one,two,three", "gmatch")
+		local s, n = ("hello world"):gsub("o", "0") eq(s, "hell0 w0rld", "gsub") eq(n, 2, "gsub count")
+		eq((("abc"):gsub("", "-")), "-a-b-c-", "gsub empty")
+		eq((("hello"):gsub("l", "L", 1)), "heLlo", "gsub limit")
+		eq((("x=1 y=2"):gsub("(%w)=(%w)", "%2=%1")), "1=x 2=y", "gsub captures")
+		eq((("$name is $age"):gsub("%$(%w+)", {name = "Ann", age = 7})), "Ann is 7", "gsub table")
+		eq((("abc"):gsub("%w", function(c) return c:upper() .. "." end)), "A.B.C.", "gsub function")
+		eq((("^a^"):gsub("^%^", "")), "a^", "gsub anchor")
+		local ok, err = pcall(string.find, "a", "[a")
+		eq(ok, false, "malformed") eq(tostring(err):find("missing ']'", 1, true) ~= nil, true, "malformed message")
+		return "ok"`
+	o := runProbe(t, probe{src: src})
+	if o.Kind != script.Ok || string(o.Value) != `"ok"` {
+		t.Fatalf("%q: %s %s", o.Kind, o.Detail, o.Value)
 	}
 }

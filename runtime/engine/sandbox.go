@@ -155,7 +155,7 @@ func (r *scriptRun) charge(n int64) {
 // prints the ratios).
 const (
 	bytesPerInstruction = 16
-	matchCost           = 10
+	matchCost           = 24
 	conversionCost      = 4
 )
 

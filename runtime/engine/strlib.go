@@ -259,19 +259,25 @@ func (r *scriptRun) budget() *luapattern.Budget {
 	return &luapattern.Budget{Charge: r.meter.charge}
 }
 
-func (r *scriptRun) patternFind(L *lua.LState, pattern, subject string, offset, limit int) []*luapattern.MatchData {
+// checkPattern refuses a pattern over the length cap.
+func checkPattern(L *lua.LState, pattern string) {
 	if len(pattern) > maxPatternBytes {
 		L.RaiseError("pattern is longer than %d bytes", maxPatternBytes)
 	}
-	mds, err := luapattern.Find(r.budget(), pattern, []byte(subject), offset, limit)
-	r.chargeLoop(float64(len(mds)+1)*matchCost, 0)
-	if err != nil {
-		if r.meter.tripped.Load() {
-			L.RaiseError("%s", limitMessage(r.meter.breach()))
-		}
-		L.RaiseError("%s", err.Error())
+}
+
+// patternDone charges one match call and raises its error, if any: the
+// breached limit when the budget stopped it (the meter holds the record),
+// else the malformed pattern's message.
+func (r *scriptRun) patternDone(L *lua.LState, matches int, err error) {
+	r.chargeLoop(float64(matches+1)*matchCost, 0)
+	if err == nil {
+		return
 	}
-	return mds
+	if r.meter.tripped.Load() {
+		L.RaiseError("%s", limitMessage(r.meter.breach()))
+	}
+	L.RaiseError("%s", err.Error())
 }
 
 func (r *scriptRun) strFind(L *lua.LState) int {
@@ -294,15 +300,16 @@ func (r *scriptRun) strFind(L *lua.LState) int {
 		L.Push(lua.LNumber(init + pos + len(pattern)))
 		return 2
 	}
-	mds := r.patternFind(L, pattern, str, init, 1)
-	if len(mds) == 0 {
+	checkPattern(L, pattern)
+	m, found, err := luapattern.Find(r.budget(), pattern, str, init)
+	r.patternDone(L, 1, err)
+	if !found {
 		L.Push(lua.LNil)
 		return 1
 	}
-	md := mds[0]
-	L.Push(lua.LNumber(md.Capture(0) + 1))
-	L.Push(lua.LNumber(md.Capture(1)))
-	return 2 + pushCaptures(L, md, str, false)
+	L.Push(lua.LNumber(m.Start + 1))
+	L.Push(lua.LNumber(m.End))
+	return 2 + pushCaptures(L, m, str, false)
 }
 
 func (r *scriptRun) strMatch(L *lua.LState) int {
@@ -313,94 +320,96 @@ func (r *scriptRun) strMatch(L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
-	mds := r.patternFind(L, pattern, str, init, 1)
-	if len(mds) == 0 {
+	checkPattern(L, pattern)
+	m, found, err := luapattern.Find(r.budget(), pattern, str, init)
+	r.patternDone(L, 1, err)
+	if !found {
 		L.Push(lua.LNil)
 		return 1
 	}
-	return pushCaptures(L, mds[0], str, true)
+	return pushCaptures(L, m, str, true)
 }
 
 // pushCaptures pushes a match's captures; with whole set, a match without
 // captures pushes the whole match.
-func pushCaptures(L *lua.LState, md *luapattern.MatchData, str string, whole bool) int {
-	if md.CaptureLength() == 2 {
+func pushCaptures(L *lua.LState, m luapattern.Match, str string, whole bool) int {
+	if len(m.Captures) == 0 {
 		if !whole {
 			return 0
 		}
-		L.Push(lua.LString(str[md.Capture(0):md.Capture(1)]))
+		L.Push(lua.LString(str[m.Start:m.End]))
 		return 1
 	}
-	n := 0
-	for i := 2; i < md.CaptureLength(); i += 2 {
-		if md.IsPosCapture(i) {
-			L.Push(lua.LNumber(md.Capture(i)))
-		} else {
-			L.Push(lua.LString(str[md.Capture(i):md.Capture(i+1)]))
-		}
-		n++
+	for _, c := range m.Captures {
+		L.Push(captureValue(c, str))
 	}
-	return n
+	return len(m.Captures)
+}
+
+// captureValue is a capture as Lua sees it: its text, or for a position
+// capture its 1-based position.
+func captureValue(c luapattern.Capture, str string) lua.LValue {
+	if c.Position {
+		return lua.LNumber(c.Start + 1)
+	}
+	return lua.LString(str[c.Start:c.End])
 }
 
 // strGmatch finds one match per iterator call, so a loop is metered step
-// by step.
+// by step. As in Lua, '^' is an ordinary character here.
 func (r *scriptRun) strGmatch(L *lua.LState) int {
 	str := L.CheckString(1)
 	pattern := L.CheckString(2)
+	checkPattern(L, pattern)
 	pos := 0
 	L.Push(L.NewFunction(func(L *lua.LState) int {
-		for pos <= len(str) {
-			mds := r.patternFind(L, pattern, str, pos, 1)
-			if len(mds) == 0 {
-				pos = len(str) + 1
-				return 0
-			}
-			md := mds[0]
-			start, end := md.Capture(0), md.Capture(1)
-			if end > start {
-				pos = end
-			} else {
-				pos = start + 1
-			}
-			return pushCaptures(L, md, str, true)
+		if pos > len(str) {
+			return 0
 		}
-		return 0
+		m, found, err := luapattern.Scan(r.budget(), pattern, str, pos)
+		r.patternDone(L, 1, err)
+		if !found {
+			pos = len(str) + 1
+			return 0
+		}
+		if m.End > m.Start {
+			pos = m.End
+		} else {
+			pos = m.Start + 1
+		}
+		return pushCaptures(L, m, str, true)
 	}))
 	return 1
 }
 
-// strGsub builds its result once with a size check (gopher-lua's copies the
-// whole subject per replacement).
+// strGsub builds its result once, as the matches are found, with a size
+// check (gopher-lua's copies the whole subject per replacement). An
+// explicit count below 1 replaces nothing, as in Lua.
 func (r *scriptRun) strGsub(L *lua.LState) int {
 	str := L.CheckString(1)
 	pattern := L.CheckString(2)
 	L.CheckTypes(3, lua.LTString, lua.LTNumber, lua.LTTable, lua.LTFunction)
 	repl := L.Get(3)
-	limit := L.OptInt(4, -1)
-	mds := r.patternFind(L, pattern, str, 0, limit)
+	limit := -1
+	if L.Get(4) != lua.LNil {
+		limit = max(0, L.CheckInt(4))
+	}
+	checkPattern(L, pattern)
 	var out strings.Builder
 	last := 0
-	for _, md := range mds {
-		start, end := md.Capture(0), md.Capture(1)
-		out.WriteString(str[last:start])
-		whole := str[start:end]
+	n, err := luapattern.Each(r.budget(), pattern, str, limit, func(m luapattern.Match) {
+		r.chargeLoop(matchCost, float64(m.End-last))
+		out.WriteString(str[last:m.Start])
+		whole := str[m.Start:m.End]
 		var rep lua.LValue
 		switch rv := repl.(type) {
 		case lua.LString, lua.LNumber:
-			rep = lua.LString(expandReplacement(L, rv.String(), md, str))
+			rep = lua.LString(expandReplacement(L, rv.String(), m, str))
 		case *lua.LTable:
-			rep = L.GetTable(rv, firstCapture(md, str))
+			rep = L.GetTable(rv, firstCapture(m, str))
 		case *lua.LFunction:
 			L.Push(rv)
-			n := 0
-			if md.CaptureLength() == 2 {
-				L.Push(lua.LString(whole))
-				n = 1
-			} else {
-				n = pushCaptures(L, md, str, true)
-			}
-			L.Call(n, 1)
+			L.Call(pushCaptures(L, m, str, true), 1)
 			rep = L.Get(-1)
 			L.Pop(1)
 		}
@@ -417,30 +426,31 @@ func (r *scriptRun) strGsub(L *lua.LState) int {
 		default:
 			L.RaiseError("invalid replacement value (a %s)", rep.Type().String())
 		}
-		r.chargeLoop(1, float64(end-last))
-		last = end
+		last = m.End
 		if out.Len() > bigAllocation {
 			r.reserve(int64(out.Len()) + int64(len(str)-last))
 		}
-	}
+	})
+	r.patternDone(L, 0, err)
 	out.WriteString(str[last:])
 	L.Push(lua.LString(out.String()))
-	L.Push(lua.LNumber(len(mds)))
+	L.Push(lua.LNumber(n))
 	return 2
 }
 
-func firstCapture(md *luapattern.MatchData, str string) lua.LValue {
-	idx := 0
-	if md.CaptureLength() > 2 {
-		idx = 2
+// firstCapture is the key gsub looks up in a replacement table: the first
+// capture, or the whole match.
+func firstCapture(m luapattern.Match, str string) lua.LValue {
+	if len(m.Captures) == 0 {
+		return lua.LString(str[m.Start:m.End])
 	}
-	if md.IsPosCapture(idx) {
-		return lua.LNumber(md.Capture(idx))
-	}
-	return lua.LString(str[md.Capture(idx):md.Capture(idx+1)])
+	return captureValue(m.Captures[0], str)
 }
 
-func expandReplacement(L *lua.LState, repl string, md *luapattern.MatchData, str string) string {
+// expandReplacement expands a gsub replacement string: %0 is the whole
+// match, %1 to %9 the captures (%1 is the whole match when there are
+// none), %% a percent sign.
+func expandReplacement(L *lua.LState, repl string, m luapattern.Match, str string) string {
 	if !strings.Contains(repl, "%") {
 		return repl
 	}
@@ -455,20 +465,20 @@ func expandReplacement(L *lua.LState, repl string, md *luapattern.MatchData, str
 		d := repl[i]
 		switch {
 		case d == '0':
-			b.WriteString(str[md.Capture(0):md.Capture(1)])
+			b.WriteString(str[m.Start:m.End])
 		case d >= '1' && d <= '9':
-			idx := 2 * int(d-'0')
-			if idx >= md.CaptureLength() {
-				if idx == 2 {
-					b.WriteString(str[md.Capture(0):md.Capture(1)])
-					continue
+			idx := int(d - '1')
+			switch {
+			case idx < len(m.Captures):
+				if c := m.Captures[idx]; c.Position {
+					b.WriteString(strconv.Itoa(c.Start + 1))
+				} else {
+					b.WriteString(str[c.Start:c.End])
 				}
+			case idx == 0 && len(m.Captures) == 0:
+				b.WriteString(str[m.Start:m.End])
+			default:
 				L.RaiseError("invalid capture index")
-			}
-			if md.IsPosCapture(idx) {
-				b.WriteString(strconv.Itoa(md.Capture(idx)))
-			} else {
-				b.WriteString(str[md.Capture(idx):md.Capture(idx+1)])
 			}
 		default:
 			b.WriteByte(d)
