@@ -9,11 +9,16 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/theme"
 )
 
-// chrome draws the viewer's own text (status bar, panes, dialog) at the
-// level the caller chose. Its strings are markii's own or sanitized.
+// chrome draws the viewer's own text (status bar, panes, dialog, the
+// shown link address) at the level the caller chose. It is the one writer
+// of that text: every method takes plain strings, whatever their origin
+// (a file name, a path, a link target, a message, a diagnostic), and makes
+// them inert with sanitize.Inline before it measures, cuts and encodes
+// them, so no caller can hand the terminal a control character.
 type chrome struct {
 	level ansi.Level
 	st    render.Styles
@@ -34,21 +39,41 @@ func newChrome(level ansi.Level, t theme.Theme) *chrome {
 	}
 }
 
-func (c *chrome) paint(s string, st ansi.Style) string {
+// encode writes text that is already inert and cut to size in style st.
+// Only the methods below call it.
+func (c *chrome) encode(s string, st ansi.Style) string {
 	return string(ansi.AppendLine(nil, ansi.Line{{Text: s, Style: st}}, c.level))
 }
 
-func (c *chrome) title(s string) string    { return c.paint(s, ansi.Style{Bold: true}) }
-func (c *chrome) dim(s string) string      { return c.paint(s, c.st.Dim) }
-func (c *chrome) selected(s string) string { return c.paint(s, ansi.Style{Inverse: true}) }
+// line draws s in style st, cut to width cells.
+func (c *chrome) line(s string, st ansi.Style, width int) string {
+	return c.encode(fit(sanitize.Inline(s), width), st)
+}
+
+func (c *chrome) plain(s string, width int) string { return c.line(s, ansi.Style{}, width) }
+func (c *chrome) title(s string, width int) string { return c.line(s, ansi.Style{Bold: true}, width) }
+func (c *chrome) dim(s string, width int) string   { return c.line(s, c.st.Dim, width) }
+func (c *chrome) selected(s string, width int) string {
+	return c.line(s, ansi.Style{Inverse: true}, width)
+}
+
+// wrapped draws s bold over at most limit rows of width cells.
+func (c *chrome) wrapped(s string, width, limit int) []string {
+	rows := hardWrap(sanitize.Inline(s), width, limit)
+	for i, r := range rows {
+		rows[i] = c.encode(r, ansi.Style{Bold: true})
+	}
+	return rows
+}
 
 // bar draws the status bar: left text, right text, padded to width.
 func (c *chrome) bar(left, right string, width int) string {
+	left, right = sanitize.Inline(left), sanitize.Inline(right)
 	right = fit(right, width)
 	gap := width - ansi.Width(right)
 	left = fit(left, max(gap-1, 0))
 	pad := max(width-ansi.Width(left)-ansi.Width(right), 0)
-	return c.paint(left+strings.Repeat(" ", pad)+right, ansi.Style{Inverse: true})
+	return c.encode(left+strings.Repeat(" ", pad)+right, ansi.Style{Inverse: true})
 }
 
 // dialog draws a box with lines of text centered in width; lipgloss only
@@ -57,7 +82,7 @@ func (c *chrome) dialog(lines []string, width int) []string {
 	inner := min(max(width-6, 10), 72)
 	body := make([]string, 0, len(lines))
 	for _, l := range lines {
-		body = append(body, wrapPlain(l, inner)...)
+		body = append(body, wrapPlain(sanitize.Inline(l), inner)...)
 	}
 	box := lipgloss.NewStyle().
 		Border(lipgloss.RoundedBorder()).
@@ -67,7 +92,7 @@ func (c *chrome) dialog(lines []string, width int) []string {
 	out := strings.Split(box, "\n")
 	indent := strings.Repeat(" ", max((width-ansi.Width(out[0]))/2, 0))
 	for i := range out {
-		out[i] = indent + out[i]
+		out[i] = c.encode(indent+out[i], ansi.Style{})
 	}
 	return out
 }

@@ -21,11 +21,11 @@ func TestSearchHighlightsRenderedTextIncrementally(t *testing.T) {
 	// The current match is drawn in the current-match style, the others in
 	// the match style, as spans the ansi encoder wrote.
 	frame := m.frame()
-	cur := string(m.chrome.paint("bo", m.chrome.current))
-	if !strings.Contains(frame, cur) && !strings.Contains(frame, string(m.chrome.paint("bold", m.chrome.current))) {
+	cur := string(m.chrome.encode("bo", m.chrome.current))
+	if !strings.Contains(frame, cur) && !strings.Contains(frame, string(m.chrome.encode("bold", m.chrome.current))) {
 		t.Fatalf("current match not highlighted:\n%q", frame)
 	}
-	if !strings.Contains(frame, m.chrome.paint("bold", m.chrome.match)) {
+	if !strings.Contains(frame, m.chrome.encode("bold", m.chrome.match)) {
 		t.Fatalf("other match not highlighted:\n%q", frame)
 	}
 	press(m, "enter")

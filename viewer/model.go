@@ -11,7 +11,6 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/sanitize"
 )
 
 // paneKind names the open pane.
@@ -761,7 +760,7 @@ func (m *Model) frame() (out string) {
 	h := m.bodyHeight()
 	var shown []string
 	if m.shown != "" && m.pane == nil {
-		shown = hardWrap("→ "+sanitize.Inline(m.shown), m.width, max(h-1, 1))
+		shown = m.chrome.wrapped("→ "+m.shown, m.width, max(h-1, 1))
 		h -= len(shown)
 	}
 	var b strings.Builder
@@ -786,7 +785,7 @@ func (m *Model) frame() (out string) {
 			b.WriteByte('\n')
 		}
 		for _, l := range shown {
-			b.WriteString(m.chrome.title(l))
+			b.WriteString(l)
 			b.WriteByte('\n')
 		}
 	}
@@ -807,7 +806,7 @@ func (m *Model) body(h int) []string {
 		rw := m.pg.rows[r]
 		if rw.fold >= 0 {
 			s := m.pg.sections[rw.fold]
-			out = append(out, m.chrome.dim(fit(fmt.Sprintf("  ⋯ %d lines folded (z to unfold)", s.end-s.body), m.width)))
+			out = append(out, m.chrome.dim(fmt.Sprintf("  ⋯ %d lines folded (z to unfold)", s.end-s.body), m.width))
 			continue
 		}
 		ln := int(rw.line)
@@ -854,7 +853,7 @@ func (m *Model) statusBar() string {
 		left += " (backspace returns)"
 	}
 	if m.message != "" {
-		left += " · " + sanitize.Inline(m.message)
+		left += " · " + m.message
 	} else if t := m.focusLabel(); t != "" {
 		left += " · " + t
 	}

@@ -6,8 +6,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
-
-	"github.com/markii/markii/sanitize"
 )
 
 // pane is a full-screen list the reader opens over the note: the help,
@@ -41,13 +39,10 @@ var (
 	paneEnter    = key.NewBinding(key.WithKeys("enter"))
 )
 
-// newPane makes a pane; items are sanitized as inline text.
+// newPane makes a pane; the chrome makes its items inert when it draws
+// them.
 func newPane(title string, items []string, selectable bool) *pane {
-	clean := make([]string, len(items))
-	for i, it := range items {
-		clean[i] = sanitize.Inline(it)
-	}
-	return &pane{title: title, items: clean, selectable: selectable}
+	return &pane{title: title, items: items, selectable: selectable}
 }
 
 // update handles a key; height is the number of item rows shown.
@@ -94,17 +89,17 @@ func (p *pane) update(msg tea.KeyPressMsg, height int) paneAction {
 // view draws the pane into height rows of width cells.
 func (p *pane) view(c *chrome, width, height int) []string {
 	out := make([]string, 0, height)
-	out = append(out, c.title(fit(" "+p.title+"  (esc closes)", width)))
+	out = append(out, c.title(" "+p.title+"  (esc closes)", width))
 	rows := height - 1
 	for i := p.offset; i < len(p.items) && len(out) < height; i++ {
-		text := fit("  "+p.items[i], width)
+		text := c.plain("  "+p.items[i], width)
 		if p.selectable && i == p.cursor {
-			text = c.selected(fit("› "+p.items[i], width))
+			text = c.selected("› "+p.items[i], width)
 		}
 		out = append(out, text)
 	}
 	if len(p.items) == 0 && rows > 0 {
-		out = append(out, c.dim(fit("  (nothing here)", width)))
+		out = append(out, c.dim("  (nothing here)", width))
 	}
 	for len(out) < height {
 		out = append(out, "")

@@ -26,6 +26,15 @@ func TestMain(m *testing.M) {
 }
 
 func childViewer(path string) int {
+	if at, ok := strings.CutPrefix(path, "@"); ok {
+		// A name no shell line can carry is read from a file.
+		b, err := os.ReadFile(at)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "markii: cannot read %s\n", at)
+			return 1
+		}
+		path = string(b)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "markii: cannot read %s\n", path)
@@ -401,4 +410,77 @@ func TestRealTerminalKeysArriveTogether(t *testing.T) {
 		t.Fatal("esc ended the viewer")
 	}
 	x.keys("q")
+}
+
+// TestRealTerminalHostileFileNames opens a note whose file name carries a
+// window-title and a clipboard write, and follows a percent-encoded note
+// link to another such file: the raw bytes written to the terminal hold
+// only the viewer's own sequences.
+func TestRealTerminalHostileFileNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a terminal session")
+	}
+	dir := t.TempDir()
+	byName := filepath.Join(dir, "\x1b]0;PWN\x07\x1b]52;c;cm0gLXJm\x07x.mk.md")
+	byLink := filepath.Join(dir, "\x1b]0;PWN\x07x.mk.md")
+	start := filepath.Join(dir, "start.mk.md")
+	for p, src := range map[string]string{
+		byName: "# Hostile one\n\nOpened by its name.\n",
+		byLink: "# Hostile two\n\nReached by a link.\n",
+		start:  "# Start\n\nGo [n](%1B%5D0%3BPWN%07x.mk.md) now.\n",
+	} {
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(work string) {
+		t.Helper()
+		raw, err := os.ReadFile(filepath.Join(work, "raw.bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"\x1b]0;", "\x1b]52;", "\x07"} {
+			if bytes.Contains(raw, []byte(bad)) {
+				t.Fatalf("the terminal received %q", bad)
+			}
+		}
+		checkRaw(t, raw)
+	}
+	quit := func(x *tmux) {
+		t.Helper()
+		x.keys("q")
+		deadline := time.Now().Add(5 * time.Second)
+		for !strings.Contains(x.run("list-panes", "-t", "v", "-F", "#{pane_dead}"), "1") {
+			if time.Now().After(deadline) {
+				t.Fatalf("q did not end the viewer:\n%s", x.capture())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	named := filepath.Join(dir, "name.txt")
+	if err := os.WriteFile(named, []byte(byName), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, work := startTmux(t, "@"+named)
+	p := x.waitPane("Hostile one")
+	if !strings.Contains(p, "]0;PWN]52;c;cm0gLXJmx.mk.md") {
+		t.Fatalf("the status bar does not show the name as inert text:\n%s", p)
+	}
+	quit(x)
+	check(work)
+
+	x, work = startTmux(t, start)
+	x.waitPane("start.mk.md")
+	for i := 0; i < 4 && !strings.Contains(x.capture(), "enter opens"); i++ {
+		x.keys("Tab")
+	}
+	x.keys("Enter")
+	p = x.waitPane("Hostile two")
+	if !strings.Contains(p, "]0;PWNx.mk.md") {
+		t.Fatalf("the status bar does not show the linked name as inert text:\n%s", p)
+	}
+	quit(x)
+	check(work)
 }
