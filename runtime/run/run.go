@@ -121,6 +121,62 @@ type Result struct {
 // failed before every script had an outcome. A cancelled ctx stops the
 // worker and stores no values.
 func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
+	notices := req.Notices
+	if notices == nil {
+		notices = io.Discard
+	}
+	p, err := s.prepare(ctx, req, notices)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Plan: p.plan}
+	s.warnMissingProtections(notices)
+	if req.OnPlan != nil {
+		req.OnPlan(res.Plan)
+	}
+	n := req.Note
+	runErr := s.execute(ctx, p.closure, &script.Request{
+		RunID:      uint64(s.now().UnixNano()),
+		Tier:       script.TierOf(req.Trigger),
+		Directives: n.Directives,
+		Truncated:  n.Truncated,
+		Bundle:     n.Bundle != nil,
+		Limits:     script.Ceiling,
+	}, p.host, func(o script.Outcome) {
+		res.Outcomes = append(res.Outcomes, o)
+		if req.OnOutcome != nil {
+			req.OnOutcome(o)
+		}
+	})
+	res.HostDiagnostics = p.host.Diagnostics()
+	if p.store != nil {
+		res.SaveErr = p.store.SaveCache(n.Key, p.cache)
+		if ctx.Err() == nil {
+			res.SaveErr = errors.Join(res.SaveErr, p.store.RecordValues(n.Key, res.Scripts, res.Outcomes, s.now()))
+		}
+	}
+	if runErr != nil && len(res.Outcomes) < len(p.closure.blocks) && ctx.Err() == nil {
+		return res, runErr
+	}
+	return res, nil
+}
+
+// prepared is everything decided before a run's first script starts.
+type prepared struct {
+	plan    Plan
+	closure closure
+	host    *host.Host
+	cache   *host.MemoryCache
+	// store is where the run's values and cache go; nil for a note
+	// without identity.
+	store Store
+}
+
+// prepare reads the settings (with scriptsDisabled nothing else is read),
+// builds the closure, decides the grants (a manual run may ask; an auto
+// or scheduled run uses only a grant stored for exactly this code) and
+// sets up the capability host.
+func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (*prepared, error) {
 	settings := config.Settings{}
 	if s.Settings != nil {
 		var err error
@@ -131,78 +187,39 @@ func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
 	if settings.ScriptsDisabled {
 		return nil, ErrScriptsDisabled
 	}
-	notices := req.Notices
-	if notices == nil {
-		notices = io.Discard
-	}
-	now := s.now()
 	n := req.Note
 	tier := script.TierOf(req.Trigger)
 	packs := pack.Load(settings.Packs)
-	c := buildClosure(n)
-	c.grants.Packs = packClosure(packs)
+	p := &prepared{closure: buildClosure(n), cache: host.NewMemoryCache()}
+	p.closure.grants.Packs = packClosure(packs)
 
 	var grantState grants.State = &grants.MemoryState{}
-	docKey := n.Key
-	if docKey != "" && s.Store != nil {
+	docKey := "stdin"
+	if n.Key != "" && s.Store != nil {
+		p.store, docKey = s.Store, n.Key
 		grantState = s.Store.Grants()
-	} else {
-		docKey = "stdin"
 	}
 	prompter := req.Prompter
 	if prompter == nil || tier != script.TierManual {
 		prompter = &grants.NonInteractive{Out: notices}
 	}
-	prep, err := grants.Prepare(ctx, tier, prompter, grants.NewStore(grantState), docKey, c.grants, c.declared, bundleGrants(n.Bundle))
+	prep, err := grants.Prepare(ctx, tier, prompter, grants.NewStore(grantState), docKey,
+		p.closure.grants, p.closure.declared, bundleGrants(n.Bundle))
 	if err != nil {
 		return nil, fmt.Errorf("the grant prompt failed: %v", err)
 	}
-	store := s.Store
-	if n.Key == "" {
-		store = nil
-	}
-	cache := host.NewMemoryCache()
-	if store != nil {
-		if cache, err = store.Cache(n.Key, now); err != nil {
+	if p.store != nil {
+		if p.cache, err = p.store.Cache(n.Key, s.now()); err != nil {
 			return nil, err
 		}
 	}
-	h := host.New(s.hostOptions(req.Trigger, tier, settings, prep, cache, packs, n.Bundle))
-
-	res := &Result{Plan: Plan{Key: prep.Key}}
-	res.Diagnostics = append(append(res.Diagnostics, prep.Scan.Mismatch...), prep.Scan.Reasons...)
-	for _, b := range c.blocks {
-		res.Scripts = append(res.Scripts, b.Name)
+	p.host = host.New(s.hostOptions(req.Trigger, tier, settings, prep, p.cache, packs, n.Bundle))
+	p.plan = Plan{Key: prep.Key}
+	p.plan.Diagnostics = append(append(p.plan.Diagnostics, prep.Scan.Mismatch...), prep.Scan.Reasons...)
+	for _, b := range p.closure.blocks {
+		p.plan.Scripts = append(p.plan.Scripts, b.Name)
 	}
-	s.warnMissingProtections(notices)
-	if req.OnPlan != nil {
-		req.OnPlan(res.Plan)
-	}
-	emit := func(o script.Outcome) {
-		res.Outcomes = append(res.Outcomes, o)
-		if req.OnOutcome != nil {
-			req.OnOutcome(o)
-		}
-	}
-	runErr := s.execute(ctx, c, &script.Request{
-		RunID:      uint64(now.UnixNano()),
-		Tier:       tier,
-		Directives: n.Directives,
-		Truncated:  n.Truncated,
-		Bundle:     n.Bundle != nil,
-		Limits:     script.Ceiling,
-	}, h, emit)
-	res.HostDiagnostics = h.Diagnostics()
-	if store != nil {
-		res.SaveErr = store.SaveCache(n.Key, cache)
-		if ctx.Err() == nil {
-			res.SaveErr = errors.Join(res.SaveErr, store.RecordValues(n.Key, res.Scripts, res.Outcomes, s.now()))
-		}
-	}
-	if runErr != nil && len(res.Outcomes) < len(c.blocks) && ctx.Err() == nil {
-		return res, runErr
-	}
-	return res, nil
+	return p, nil
 }
 
 // execute runs the blocks that can run and emits every block's outcome in
