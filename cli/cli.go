@@ -10,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/markii/markii/sanitize"
 )
 
 // Version is markii's version, printed by --version and sent as the
@@ -124,29 +126,18 @@ func report(stdio Stdio, err error) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stdio.Err, "markii: %s\n", oneLine(ue.msg))
+		fmt.Fprintf(stdio.Err, "markii: %s\n", sanitize.Line(ue.msg))
 		return ExitUsage
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(stdio.Err, "markii: %s\n", oneLine(ee.msg))
+			fmt.Fprintf(stdio.Err, "markii: %s\n", sanitize.Line(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stdio.Err, "markii: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stdio.Err, "markii: %s\n", sanitize.Line(err.Error()))
 	return ExitFailure
-}
-
-// oneLine folds a message onto one line with no control characters.
-func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return ' '
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
 }
 
 // flagSpec describes one flag. Bool flags take no value.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/theme"
 )
 
@@ -75,7 +76,7 @@ func runExport(c *invocation) error {
 	}
 	if !c.bool("quiet") {
 		for _, d := range append(n.Warnings, diagnostics...) {
-			fmt.Fprintf(c.stdio.Err, "markii: %s\n", oneLine(d))
+			fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/markii/markii/runtime/grants"
+	"github.com/markii/markii/sanitize"
 )
 
 var grantsCommand = &command{
@@ -79,7 +80,7 @@ func grantsList(c *invocation) error {
 	}
 	for _, d := range docs {
 		r := all[d]
-		fmt.Fprintf(out, "%s\n", oneLine(d))
+		fmt.Fprintf(out, "%s\n", sanitize.Line(d))
 		hosts := "none"
 		if len(r.AllowedHosts) > 0 {
 			hosts = strings.Join(r.AllowedHosts, ", ")
@@ -124,9 +125,9 @@ func grantsReset(c *invocation) error {
 		return failf("cannot reset the grants of %s: %v", c.args[1], err)
 	}
 	if !found {
-		fmt.Fprintf(c.stdio.Out, "%s has no stored grants\n", oneLine(c.args[1]))
+		fmt.Fprintf(c.stdio.Out, "%s has no stored grants\n", sanitize.Line(c.args[1]))
 		return nil
 	}
-	fmt.Fprintf(c.stdio.Out, "forgot the grants of %s\n", oneLine(c.args[1]))
+	fmt.Fprintf(c.stdio.Out, "forgot the grants of %s\n", sanitize.Line(c.args[1]))
 	return nil
 }

@@ -55,7 +55,7 @@ func loadPictures(n *note, doc *render.Document, cols int, th theme.Theme) (map[
 		}
 		p, err := decodeLocalPicture(n, src, cols, bg)
 		if err != nil {
-			diags = append(diags, fmt.Sprintf("image %s was not drawn: %s", sanitize.Inline(src), oneLine(err.Error())))
+			diags = append(diags, fmt.Sprintf("image %s was not drawn: %s", sanitize.Inline(src), sanitize.Line(err.Error())))
 			continue
 		}
 		if p != nil {
@@ -159,7 +159,7 @@ func toRenderPicture(p *bundle.Picture) *render.Picture {
 func (c *invocation) installedPacks() (map[string]string, []string) {
 	folders, err := c.packFolders()
 	if err != nil {
-		return nil, []string{fmt.Sprintf("installed packs are not known for this note: %s", oneLine(err.Error()))}
+		return nil, []string{fmt.Sprintf("installed packs are not known for this note: %s", sanitize.Line(err.Error()))}
 	}
 	if len(folders) == 0 {
 		return nil, nil
@@ -218,7 +218,7 @@ func (v viewPictures) add(vn *viewer.Note, n *note) {
 func (v viewPictures) load(path string) (*viewer.Note, error) {
 	n, err := loadNote(filepath.Clean(path), nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s", oneLine(err.Error()))
+		return nil, fmt.Errorf("%s", sanitize.Line(err.Error()))
 	}
 	vn := v.c.viewerNote(n)
 	v.add(vn, n)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/markii/markii/runtime/pack"
+	"github.com/markii/markii/sanitize"
 )
 
 // packFolders returns the pack folders named in the user's own config
@@ -43,7 +44,7 @@ func listPacks(out, errOut io.Writer, folders []string) error {
 	}
 	set := pack.Load(folders)
 	for _, p := range set.Problems {
-		fmt.Fprintf(errOut, "markii: %s\n", oneLine(p))
+		fmt.Fprintf(errOut, "markii: %s\n", sanitize.Line(p))
 	}
 	names := set.Names()
 	if len(names) == 0 {
@@ -56,15 +57,15 @@ func listPacks(out, errOut io.Writer, folders []string) error {
 		if version == "" {
 			version = "-"
 		}
-		fmt.Fprintf(out, "%s %s (engine %s) %s\n", oneLine(p.Name), oneLine(version), oneLine(p.Engine), oneLine(p.Path))
-		fmt.Fprintf(out, "  components: %s\n", oneLine(strings.Join(p.ComponentNames(), ", ")))
+		fmt.Fprintf(out, "%s %s (engine %s) %s\n", sanitize.Line(p.Name), sanitize.Line(version), sanitize.Line(p.Engine), sanitize.Line(p.Path))
+		fmt.Fprintf(out, "  components: %s\n", sanitize.Line(strings.Join(p.ComponentNames(), ", ")))
 		modules := make([]string, 0, len(p.Modules()))
 		for m := range p.Modules() {
 			modules = append(modules, m)
 		}
 		sort.Strings(modules)
 		if len(modules) > 0 {
-			fmt.Fprintf(out, "  modules: %s\n", oneLine(strings.Join(modules, ", ")))
+			fmt.Fprintf(out, "  modules: %s\n", sanitize.Line(strings.Join(modules, ", ")))
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/theme"
 )
 
@@ -116,7 +117,7 @@ func runRender(c *invocation) error {
 	}
 	if !c.bool("quiet") {
 		for _, d := range append(warnings, diags...) {
-			fmt.Fprintf(c.stdio.Err, "markii: %s\n", oneLine(d))
+			fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
 		}
 	}
 	return scriptsFailed

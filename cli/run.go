@@ -9,6 +9,7 @@ import (
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/sanitize"
 )
 
 var runCommand = &command{
@@ -51,7 +52,7 @@ func runNote(c *invocation) error {
 	}
 	if c.bool("verbose") {
 		for _, d := range append(res.Diagnostics, res.HostDiagnostics...) {
-			fmt.Fprintf(c.stdio.Err, "markii: %s\n", oneLine(d))
+			fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
 		}
 	}
 	if c.bool("json") {
@@ -72,7 +73,7 @@ func runNote(c *invocation) error {
 		}
 	} else {
 		for _, o := range res.Outcomes {
-			fmt.Fprintf(c.stdio.Out, "%s: %s\n", oneLine(o.Name), outcomeLine(o))
+			fmt.Fprintf(c.stdio.Out, "%s: %s\n", sanitize.Line(o.Name), outcomeLine(o))
 		}
 	}
 	failed := reportFailures(c, res.Outcomes)
@@ -94,9 +95,9 @@ func reportFailures(c *invocation, outcomes []script.Outcome) int {
 			continue
 		}
 		failed++
-		fmt.Fprintf(c.stdio.Err, "markii: script %q failed (%s)\n", oneLine(o.Name), o.Kind)
+		fmt.Fprintf(c.stdio.Err, "markii: script %q failed (%s)\n", sanitize.Line(o.Name), o.Kind)
 		if c.bool("verbose") && o.Detail != "" {
-			fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", oneLine(o.Name), oneLine(o.Detail))
+			fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(o.Name), sanitize.Line(o.Detail))
 		}
 	}
 	return failed
@@ -149,4 +150,4 @@ func (c *invocation) storedValues(n *note) render.Values {
 
 // outcomeLine is the short, display-safe line for an outcome; it never
 // carries the failure's text.
-func outcomeLine(o script.Outcome) string { return oneLine(o.Summary()) }
+func outcomeLine(o script.Outcome) string { return sanitize.Line(o.Summary()) }

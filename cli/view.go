@@ -13,6 +13,7 @@ import (
 	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/viewer"
 )
 
@@ -112,7 +113,7 @@ func reportView(c *invocation, res *viewer.Result) error {
 	w := c.stdio.Err
 	if !c.bool("quiet") {
 		for _, d := range res.Diagnostics {
-			fmt.Fprintf(w, "markii: %s\n", oneLine(d))
+			fmt.Fprintf(w, "markii: %s\n", sanitize.Line(d))
 		}
 	}
 	failed := 0
@@ -121,14 +122,14 @@ func reportView(c *invocation, res *viewer.Result) error {
 			continue
 		}
 		failed++
-		fmt.Fprintf(w, "markii: script %q failed (%s)\n", oneLine(o.Script), o.Outcome.Kind)
+		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Script), o.Outcome.Kind)
 		if c.bool("verbose") && o.Outcome.Detail != "" {
-			fmt.Fprintf(w, "markii: %s: %s\n", oneLine(o.Script), oneLine(o.Outcome.Detail))
+			fmt.Fprintf(w, "markii: %s: %s\n", sanitize.Line(o.Script), sanitize.Line(o.Outcome.Detail))
 		}
 	}
 	if c.bool("verbose") {
 		for _, n := range res.Notices {
-			fmt.Fprintf(w, "markii: %s\n", oneLine(n))
+			fmt.Fprintf(w, "markii: %s\n", sanitize.Line(n))
 		}
 	}
 	if failed > 0 {
@@ -216,7 +217,7 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 				report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: d})
 			}
 			if notices.Len() > 0 {
-				report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: oneLine(notices.String())})
+				report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: sanitize.Line(notices.String())})
 			}
 			report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: plan.Scripts})
 		},

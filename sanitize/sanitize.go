@@ -155,3 +155,30 @@ func LinkURL(u string) string {
 	}
 	return URL(u)
 }
+
+// Line makes untrusted text fit one line of a message (a diagnostic, an
+// error, a status line, a name in a record): Inline, with the
+// bidirectional embedding, override and isolate controls removed too (they
+// could reorder the words around them), runs of spaces folded to one and
+// the ends trimmed.
+func Line(s string) string {
+	s = Inline(s)
+	if strings.ContainsFunc(s, isBidiControl) {
+		s = strings.Map(func(r rune) rune {
+			if isBidiControl(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	if !strings.Contains(s, "  ") && strings.TrimSpace(s) == s {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isBidiControl reports whether r is one of the bidirectional embedding,
+// override or isolate controls (U+202A–U+202E, U+2066–U+2069).
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}

@@ -93,3 +93,25 @@ func FuzzSanitize(f *testing.F) {
 		}
 	})
 }
+
+func TestLine(t *testing.T) {
+	cases := map[string]string{
+		"":                     "",
+		"plain words":          "plain words",
+		"  two\nlines\r\n":     "two lines",
+		"tab\there":            "tab here",
+		"esc\x1b]0;PWN\x07x":   "esc]0;PWNx",
+		"c1\u009b31m":          "c131m",
+		"exa\u202emple.com":    "example.com",
+		"iso\u2066late\u2069d": "isolated",
+		"many     spaces":      "many spaces",
+		"bad \xff byte":        "bad \ufffd byte",
+		"del\x7f":              "del",
+		"\u00a0nbsp\u00a0":     "nbsp",
+	}
+	for in, want := range cases {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -17,6 +17,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/markii/markii/sanitize"
 )
 
 // FileName is the settings file inside the config directory.
@@ -201,12 +203,7 @@ func packsField(v json.RawMessage) ([]string, error) {
 }
 
 func clip(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			return -1
-		}
-		return r
-	}, s)
+	s = sanitize.Line(s)
 	if len(s) > 64 {
 		s = s[:64] + "…"
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -90,7 +91,7 @@ func (r *scriptRun) tierBlocked(what string, c script.Capability, host string) {
 
 func (r *scriptRun) netFetchJSON(L *lua.LState) int {
 	u := L.CheckString(1)
-	host := hostOf(u)
+	host := netclient.HostOf(u)
 	resp, err := r.host.Fetch(r.hostCtx, script.FetchRequest{Method: "GET", URL: u})
 	r.afterHostCall()
 	if err != nil {
@@ -128,7 +129,7 @@ func (r *scriptRun) netSend(method, what string) lua.LGFunction {
 		default:
 			L.ArgError(2, "the body must be a string (use json.encode for a table)")
 		}
-		host := hostOf(u)
+		host := netclient.HostOf(u)
 		r.tierBlocked(what, script.CapNet, host)
 		resp, err := r.host.Fetch(r.hostCtx, script.FetchRequest{Method: method, URL: u, Body: body})
 		r.afterHostCall()

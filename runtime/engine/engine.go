@@ -16,10 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/url"
 	"strings"
 	"time"
 
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -247,15 +247,6 @@ func (r *scriptRun) deny(d *script.Denial) {
 	r.L.RaiseError("%s", d.Reason)
 }
 
-// hostOf is the lowercased host name of a URL, for denial records.
-func hostOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
-}
-
 // DenyAll is a Host that refuses every capability.
 type DenyAll struct{}
 
@@ -265,7 +256,7 @@ func denyAll(c script.Capability, host, what string) *script.Denial {
 
 // Fetch refuses.
 func (DenyAll) Fetch(_ context.Context, r script.FetchRequest) (script.FetchResponse, error) {
-	h := hostOf(r.URL)
+	h := netclient.HostOf(r.URL)
 	return script.FetchResponse{}, denyAll(script.CapNet, h, "network access to "+h)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 )
 
@@ -12,7 +13,7 @@ import (
 type lostHost struct{ DenyAll }
 
 func (lostHost) Fetch(_ context.Context, r script.FetchRequest) (script.FetchResponse, error) {
-	return script.FetchResponse{}, &script.UnknownOutcome{Host: hostOf(r.URL), Reason: "the connection was lost after the request was sent"}
+	return script.FetchResponse{}, &script.UnknownOutcome{Host: netclient.HostOf(r.URL), Reason: "the connection was lost after the request was sent"}
 }
 
 func TestLostEffectfulRequestIsOutcomeUnknown(t *testing.T) {

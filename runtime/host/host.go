@@ -18,6 +18,7 @@ import (
 
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/sanitize"
 )
 
 // Bundle is one run's view of a bundle (runtime/bundle's Session satisfies
@@ -136,7 +137,7 @@ func (h *Host) note(format string, a ...any) {
 // at the manual tier, always through the pinned client and only to granted
 // hosts.
 func (h *Host) Fetch(ctx context.Context, r script.FetchRequest) (script.FetchResponse, error) {
-	attempted := hostOf(r.URL)
+	attempted := netclient.HostOf(r.URL)
 	switch r.Method {
 	case http.MethodGet:
 	case http.MethodPost, http.MethodPatch:
@@ -275,42 +276,9 @@ func noBundle(what string) script.Denial {
 	return script.Denial{Capability: script.CapBundle, Reason: what + " is only available in a bundle"}
 }
 
-// hostOf is the canonical host of a URL for denial records, or the
-// lowercased raw host when it has none.
-func hostOf(raw string) string {
-	i := strings.Index(raw, "://")
-	if i < 0 {
-		return ""
-	}
-	rest := raw[i+3:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
-	}
-	if k := strings.LastIndex(rest, "@"); k >= 0 {
-		rest = rest[k+1:]
-	}
-	hostPort := rest
-	if strings.HasPrefix(hostPort, "[") {
-		if e := strings.Index(hostPort, "]"); e >= 0 {
-			hostPort = hostPort[:e+1]
-		}
-	} else if c := strings.LastIndex(hostPort, ":"); c >= 0 {
-		hostPort = hostPort[:c]
-	}
-	if h, err := netclient.CanonicalHost(hostPort); err == nil {
-		return h
-	}
-	return clip(strings.ToLower(hostPort))
-}
-
 // clip keeps a name printable and short for records.
 func clip(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
-			return -1
-		}
-		return r
-	}, s)
+	s = sanitize.Line(s)
 	if len(s) > 253 {
 		s = s[:253]
 	}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 )
 
@@ -327,9 +327,7 @@ func (s *session) record(block int, c *call, err error) *reply {
 	)
 	attempted := ""
 	if c.Fetch != nil {
-		if u, err := url.Parse(c.Fetch.URL); err == nil {
-			attempted = strings.ToLower(u.Hostname())
-		}
+		attempted = netclient.HostOf(c.Fetch.URL)
 	}
 	switch {
 	case errors.As(err, &d):
