@@ -5,7 +5,6 @@
 package ansi
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -34,22 +33,6 @@ func (l Level) String() string {
 		return "truecolor"
 	}
 	return "level(" + strconv.Itoa(int(l)) + ")"
-}
-
-// ParseLevel reads a level as the CLI spells it: "none" (or "never"), "16",
-// "256" or "truecolor".
-func ParseLevel(s string) (Level, error) {
-	switch s {
-	case "none", "never":
-		return None, nil
-	case "16":
-		return Color16, nil
-	case "256":
-		return Color256, nil
-	case "truecolor":
-		return TrueColor, nil
-	}
-	return None, fmt.Errorf("unknown color level %q (want never, 16, 256 or truecolor)", s)
 }
 
 // Color is one palette entry: a 24-bit value plus the 16-color SGR

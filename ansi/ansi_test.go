@@ -2,7 +2,6 @@ package ansi
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 )
 
@@ -98,10 +97,6 @@ func TestEncodeLevels(t *testing.T) {
 			if tc.level == None && bytes.IndexByte(got, 0x1b) >= 0 {
 				t.Fatal("an escape at level none")
 			}
-			var buf bytes.Buffer
-			if err := WriteLines(&buf, sample, tc.level); err != nil || buf.String() != tc.want {
-				t.Fatalf("WriteLines = %q, %v", buf.String(), err)
-			}
 		})
 	}
 }
@@ -116,25 +111,6 @@ func TestEncodeMergesSpans(t *testing.T) {
 	bgOnly := Style{BG: Color{R: 1, G: 2, B: 3, Set: true}}
 	if got := string(Encode([]Line{{{Text: "x", Style: bgOnly}}}, Color16)); got != "x\n" {
 		t.Fatalf("got %q", got)
-	}
-}
-
-func TestEncodeWindow(t *testing.T) {
-	lines := make([]Line, 10)
-	for i := range lines {
-		lines[i] = Line{{Text: strings.Repeat("x", i)}}
-	}
-	if got := string(EncodeWindow(lines, 2, 4, None)); got != "xx\nxxx\n" {
-		t.Fatalf("got %q", got)
-	}
-	if got := string(EncodeWindow(lines, -5, 1, None)); got != "\n" {
-		t.Fatalf("got %q", got)
-	}
-	if got := string(EncodeWindow(lines, 9, 50, None)); got != "xxxxxxxxx\n" {
-		t.Fatalf("got %q", got)
-	}
-	if got := EncodeWindow(lines, 7, 3, None); len(got) != 0 {
-		t.Fatalf("inverted window drew %q", got)
 	}
 }
 

@@ -1,7 +1,6 @@
 package ansi
 
 import (
-	"io"
 	"strconv"
 	"strings"
 )
@@ -13,14 +12,6 @@ import (
 // only when the level is not None and the URL passes LinkAllowed.
 func Encode(lines []Line, level Level) []byte {
 	return AppendLines(nil, lines, level)
-}
-
-// EncodeWindow encodes only lines[from:to] (clamped to the slice), for a
-// viewer that draws the visible part of a long page.
-func EncodeWindow(lines []Line, from, to int, level Level) []byte {
-	from = max(0, min(from, len(lines)))
-	to = max(from, min(to, len(lines)))
-	return AppendLines(nil, lines[from:to], level)
 }
 
 // AppendLines appends the encoding of lines (each followed by a line feed)
@@ -43,35 +34,6 @@ func (e *Encoder) AppendLines(dst []byte, lines []Line, level Level) []byte {
 		dst = append(dst, '\n')
 	}
 	return dst
-}
-
-// WriteLines encodes lines to w in chunks, so a long page is never held
-// twice in memory.
-func WriteLines(w io.Writer, lines []Line, level Level) error {
-	const chunk = 64 << 10
-	buf := make([]byte, 0, chunk+4096)
-	var e encoder
-	for _, l := range lines {
-		buf = e.appendLine(buf, l, level)
-		buf = append(buf, '\n')
-		if len(buf) >= chunk {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	if len(buf) > 0 {
-		_, err := w.Write(buf)
-		return err
-	}
-	return nil
-}
-
-// EncodeLine appends one line (without a line feed) to b.
-func EncodeLine(b *strings.Builder, l Line, level Level) {
-	var tmp [256]byte
-	b.Write(AppendLine(tmp[:0], l, level))
 }
 
 // AppendLine appends the encoding of one line, without a line feed, to
