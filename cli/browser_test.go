@@ -12,6 +12,7 @@ import (
 // The opener gets the URL as one argument, and nothing but a clean http or
 // https URL is ever handed to it.
 func TestOpenBrowserOnlyCleanWebLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "args")
 	old := browserCommand

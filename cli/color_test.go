@@ -7,6 +7,7 @@ import (
 )
 
 func TestColorLevel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		choice string
@@ -57,6 +58,7 @@ func TestColorLevel(t *testing.T) {
 }
 
 func TestThemeName(t *testing.T) {
+	t.Parallel()
 	dark := func() bool { return true }
 	light := func() bool { return false }
 	cases := []struct {

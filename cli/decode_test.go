@@ -9,6 +9,7 @@ import (
 )
 
 func TestDecodeNoteText(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		in   string
@@ -46,6 +47,8 @@ func TestDecodeNoteText(t *testing.T) {
 }
 
 func TestBinaryNoteIsRefused(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "photo.mk.md")
 	if err := os.WriteFile(path, []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), 0o644); err != nil {
@@ -58,7 +61,7 @@ func TestBinaryNoteIsRefused(t *testing.T) {
 		{"run", path},
 	} {
 		var out, errb bytes.Buffer
-		code := Main(args, Stdio{Out: &out, Err: &errb})
+		code := Main(args, Stdio{Getenv: env.getenv, Out: &out, Err: &errb})
 		if want := "markii: " + path + " looks like a binary file\n"; code != ExitFailure || errb.String() != want || out.Len() != 0 {
 			t.Errorf("markii %s: exit %d, stdout %q, stderr %q; want exit 1 and %q", strings.Join(args, " "), code, out.String(), errb.String(), want)
 		}
@@ -68,7 +71,7 @@ func TestBinaryNoteIsRefused(t *testing.T) {
 	}
 	_, err := loadNote("-", strings.NewReader("\x00\x01\x02"))
 	var errb bytes.Buffer
-	if code := report(Stdio{Err: &errb}, err); code != ExitFailure || errb.String() != "markii: stdin looks like a binary file\n" {
+	if code := report(Stdio{Getenv: env.getenv, Err: &errb}, err); code != ExitFailure || errb.String() != "markii: stdin looks like a binary file\n" {
 		t.Errorf("binary stdin: exit %d, %q", code, errb.String())
 	}
 }

@@ -88,6 +88,7 @@ func TestExportANSI(t *testing.T) {
 }
 
 func TestExportErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	note := filepath.Join(dir, "n.mk.md")
 	if err := os.WriteFile(note, []byte("hi\n"), 0o600); err != nil {
@@ -116,6 +117,7 @@ func TestExportErrors(t *testing.T) {
 }
 
 func TestExportMDPlain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	note := filepath.Join(dir, "n.mk.md")
 	src := "# Title\n\n:::card{title=\"Card\"}\nBody with :badge[new]{variant=info}.\n:::\n\n::divider\n\n```lua {name=s}\nreturn 1\n```\n\nEnd.\n"

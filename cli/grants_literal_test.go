@@ -77,6 +77,7 @@ func TestLiteralBaseChild(t *testing.T) {
 // vault pattern: the prompt names the host from the literal base, the
 // request reaches the local server, and the value is drawn.
 func TestLiteralBaseGrantOnTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a terminal session")
 	}

@@ -40,6 +40,7 @@ func loadMessage(t *testing.T, path string) (string, int) {
 }
 
 func TestLoadNoteForms(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "a.mk.md")
 	os.WriteFile(plain, []byte("# Plain"), 0o644)
@@ -79,6 +80,7 @@ func TestLoadNoteForms(t *testing.T) {
 }
 
 func TestLoadNoteErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.mk.md")
 	cases := map[string]string{}
@@ -117,6 +119,7 @@ func TestLoadNoteErrors(t *testing.T) {
 }
 
 func TestLoadNoteFromPipe(t *testing.T) {
+	t.Parallel()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

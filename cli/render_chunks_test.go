@@ -12,6 +12,7 @@ import (
 // directive appended (which forces the whole-document path): apart from
 // that directive's line, the outputs must be byte-identical.
 func TestRenderLongNoteInChunksMatchesWholeParse(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob("../fixtures/*.mk.md")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no fixtures: %v", err)
@@ -49,6 +50,7 @@ func TestRenderLongNoteInChunksMatchesWholeParse(t *testing.T) {
 }
 
 func TestMayNamePackComponent(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]bool{
 		"":                          false,
 		"plain text: with colons":   false,

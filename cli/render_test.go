@@ -30,6 +30,7 @@ func renderCLI(t *testing.T, in string, args ...string) (string, string, int) {
 }
 
 func TestRenderFileAndStdin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "note.mk.md")
 	note := "# Title\n\nSome words that wrap at a narrow width.\n"
@@ -62,6 +63,7 @@ func TestRenderFileAndStdin(t *testing.T) {
 }
 
 func TestRenderColorAndTheme(t *testing.T) {
+	t.Parallel()
 	note := "# Title\n\n[link](https://example.com) `code`\n"
 	for _, level := range []string{"16", "256", "truecolor"} {
 		out, _, code := renderCLI(t, note, "--color", level, "--theme", "light", "-")
@@ -90,6 +92,7 @@ func TestRenderColorAndTheme(t *testing.T) {
 }
 
 func TestRenderErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -111,6 +114,7 @@ func TestRenderErrors(t *testing.T) {
 }
 
 func TestRenderDiagnosticsAndQuiet(t *testing.T) {
+	t.Parallel()
 	// A figure whose source is refused reports it on the diagnostics.
 	note := ":::figure{src=\"javascript:alert(1)\"}\ncaption\n:::\n"
 	out, errOut, code := renderCLI(t, note, "-")
@@ -127,6 +131,7 @@ func TestRenderDiagnosticsAndQuiet(t *testing.T) {
 }
 
 func TestRenderHelp(t *testing.T) {
+	t.Parallel()
 	out, _, code := renderCLI(t, "", "--help")
 	for _, flag := range []string{"--width", "--color", "--theme", "--values", "--now", "--quiet"} {
 		if !strings.Contains(out, flag) {

@@ -20,6 +20,7 @@ func writeValues(t *testing.T, body string) string {
 }
 
 func TestLoadValuesShapes(t *testing.T) {
+	t.Parallel()
 	p := writeValues(t, `{
 		"stars": 18234,
 		"repo": {"name": "markii", "status": "not an entry because of name"},
@@ -56,6 +57,8 @@ func TestLoadValuesShapes(t *testing.T) {
 }
 
 func TestLoadValuesRejects(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
 	cases := map[string]string{
 		`[1,2]`:                             "not a JSON object",
 		`"x"`:                               "not a JSON object",
@@ -79,7 +82,7 @@ func TestLoadValuesRejects(t *testing.T) {
 		if !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
 			t.Errorf("%s: error %q, want it to contain %q on one line", body, msg, want)
 		}
-		if code := report(Stdio{Err: &strings.Builder{}}, err); code != ExitFailure {
+		if code := report(Stdio{Getenv: env.getenv, Err: &strings.Builder{}}, err); code != ExitFailure {
 			t.Errorf("%s: exit %d, want %d", body, code, ExitFailure)
 		}
 	}
@@ -89,6 +92,7 @@ func TestLoadValuesRejects(t *testing.T) {
 }
 
 func TestRenderWithValuesFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	note := filepath.Join(dir, "n.mk.md")
 	src := "Stars :value[stars]{format=compact}, city :value[weather.city], :value[broken], :value[gone].\n\n::stat{data=weather label=Temp}\n"

@@ -3,6 +3,7 @@ package cli
 import "testing"
 
 func TestMayHaveScripts(t *testing.T) {
+	t.Parallel()
 	for src, want := range map[string]bool{
 		"# t\n\n```lua {name=a}\nreturn 1\n```\n":  true,
 		"~~~lua {name=a}\nreturn 1\n~~~\n":         true,

@@ -16,6 +16,8 @@ import (
 )
 
 func TestViewOnPipeIsRender(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
 	path := filepath.Join(t.TempDir(), "n.mk.md")
 	if err := os.WriteFile(path, []byte(runFixture+"\n:::details{title=\"More\"}\nbody\n:::\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -26,8 +28,8 @@ func TestViewOnPipeIsRender(t *testing.T) {
 		{"--width", "30", "--color", "truecolor", "--theme", "light"},
 	} {
 		var rout, rerr, vout, verr bytes.Buffer
-		rc := Main(append([]string{"render", path}, flags...), Stdio{Out: &rout, Err: &rerr})
-		vc := Main(append([]string{"view", path}, flags...), Stdio{Out: &vout, Err: &verr})
+		rc := Main(append([]string{"render", path}, flags...), Stdio{Getenv: env.getenv, Out: &rout, Err: &rerr})
+		vc := Main(append([]string{"view", path}, flags...), Stdio{Getenv: env.getenv, Out: &vout, Err: &verr})
 		if rc != 0 || vc != 0 {
 			t.Fatalf("%v: exit render %d view %d; stderr %s %s", flags, rc, vc, rerr.String(), verr.String())
 		}
@@ -42,21 +44,23 @@ func TestViewOnPipeIsRender(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := Main([]string{"view", path, "--no-run"}, Stdio{Out: &out, Err: &errb}); code != 0 || strings.Contains(errb.String(), "scripts not run") {
+	if code := Main([]string{"view", path, "--no-run"}, Stdio{Getenv: env.getenv, Out: &out, Err: &errb}); code != 0 || strings.Contains(errb.String(), "scripts not run") {
 		t.Fatalf("--no-run: exit %d stderr %q", code, errb.String())
 	}
 }
 
 func TestViewStaticFlag(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
 	path := filepath.Join(t.TempDir(), "n.mk.md")
 	if err := os.WriteFile(path, []byte("# Title\n\nText.\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb, rout bytes.Buffer
-	if code := Main([]string{"view", "--static", path, "--color", "never"}, Stdio{Out: &out, Err: &errb}); code != 0 {
+	if code := Main([]string{"view", "--static", path, "--color", "never"}, Stdio{Getenv: env.getenv, Out: &out, Err: &errb}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	Main([]string{"render", path, "--color", "never"}, Stdio{Out: &rout, Err: &errb})
+	Main([]string{"render", path, "--color", "never"}, Stdio{Getenv: env.getenv, Out: &rout, Err: &errb})
 	if !strings.HasPrefix(out.String(), "Title\n") || out.String() != rout.String() {
 		t.Fatalf("static output %q, render %q", out.String(), rout.String())
 	}
@@ -145,6 +149,8 @@ func TestViewerNoteLoadsStoredValues(t *testing.T) {
 }
 
 func TestReportViewAfterClose(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
 	res := &viewer.Result{
 		Outcomes: []viewer.Progress{
 			{Script: "ok", Outcome: script.Outcome{Name: "ok", Kind: script.Ok}},
@@ -154,9 +160,9 @@ func TestReportViewAfterClose(t *testing.T) {
 		Diagnostics: []string{"figure: refused image source"},
 	}
 	var errb bytes.Buffer
-	c := &invocation{set: map[string]bool{"verbose": true}, vals: map[string]string{}, stdio: Stdio{Err: &errb}}
+	c := &invocation{set: map[string]bool{"verbose": true}, vals: map[string]string{}, stdio: Stdio{Getenv: env.getenv, Err: &errb}}
 	err := reportView(c, res)
-	if code := report(Stdio{Err: &errb}, err); code != ExitScripts {
+	if code := report(Stdio{Getenv: env.getenv, Err: &errb}, err); code != ExitScripts {
 		t.Fatalf("exit %d, want 2", code)
 	}
 	want := "markii: figure: refused image source\n" +
@@ -167,7 +173,7 @@ func TestReportViewAfterClose(t *testing.T) {
 		t.Fatalf("stderr:\n%q\nwant:\n%q", errb.String(), want)
 	}
 	errb.Reset()
-	quiet := &invocation{set: map[string]bool{"quiet": true}, vals: map[string]string{}, stdio: Stdio{Err: &errb}}
+	quiet := &invocation{set: map[string]bool{"quiet": true}, vals: map[string]string{}, stdio: Stdio{Getenv: env.getenv, Err: &errb}}
 	res.Outcomes = res.Outcomes[:1]
 	if err := reportView(quiet, res); err != nil || errb.Len() != 0 {
 		t.Fatalf("quiet, no failures: err %v, stderr %q", err, errb.String())

@@ -24,6 +24,7 @@ func TestViewChild(t *testing.T) {
 }
 
 func TestViewInTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a terminal session")
 	}
