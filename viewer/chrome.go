@@ -131,6 +131,25 @@ func wrapPlain(s string, width int) []string {
 	return out
 }
 
+// wrapEntries breaks each entry into rows of at most width cells,
+// keeping its indentation; the rows after an entry's first are indented
+// two cells more.
+func (c *chrome) wrapEntries(entries []string, width int) []string {
+	var out []string
+	for _, e := range entries {
+		e = sanitize.Inline(e)
+		body := strings.TrimLeft(e, " ")
+		lead := e[:len(e)-len(body)]
+		for i, r := range wrapPlain(body, max(width-len(lead)-2, 8)) {
+			if i > 0 {
+				r = "  " + r
+			}
+			out = append(out, lead+r)
+		}
+	}
+	return out
+}
+
 // hardWrap cuts s into rows of at most width cells, at most limit rows
 // (the last ending in an ellipsis when s is longer).
 func hardWrap(s string, width, limit int) []string {

@@ -57,6 +57,11 @@ func (m *Model) setFocus(i int) {
 		if r < m.top || r >= m.top+m.bodyHeight() {
 			m.scrollTo(r - 2)
 		}
+		if t.kind == render.FocusLink && ansi.Width(t.url) > m.width/2 {
+			// A long address is shown in full above the status bar at
+			// once, where the terminal shows no hyperlink target.
+			m.shown = t.url
+		}
 	}
 }
 
@@ -179,7 +184,7 @@ func (m *Model) focusLabel() string {
 	if isNoteLink(t.url) {
 		return "link  enter opens " + t.url
 	}
-	return "link  o shows the address"
+	return "link → " + t.url
 }
 
 // isOpen reports whether a details block is open: layout draws `▾` in

@@ -272,3 +272,43 @@ func TestJumpsWhileLoadingLandWhenTheNoteArrives(t *testing.T) {
 		t.Fatalf("the search did not go to its match when it arrived (%d matches):\n%s", len(m.search.matches), screen(m))
 	}
 }
+
+// TestDiagnosticsPaneShowsEachEntryInFull wraps a long diagnostic instead
+// of cutting it, and scrolls through it.
+func TestDiagnosticsPaneShowsEachEntryInFull(t *testing.T) {
+	words := make([]string, 60)
+	for i := range words {
+		words[i] = "word" + strconv.Itoa(i)
+	}
+	long := strings.Join(words, " ")
+	m := newTest(t, longNote(2, 2), 50, 8, func(o *Options) { o.Note.Diagnostics = []string{long, "short one"} })
+	press(m, "D")
+	seen := ""
+	for i := 0; i < 30; i++ {
+		seen += screen(m)
+		press(m, "j")
+	}
+	for _, w := range append(words, "short one") {
+		if !strings.Contains(seen, w+" ") && !strings.Contains(seen, w+"\n") {
+			t.Fatalf("the pane never showed %q:\n%s", w, seen)
+		}
+	}
+	if strings.Contains(seen, "…") {
+		t.Fatalf("an entry was cut:\n%s", seen)
+	}
+}
+
+// TestFocusedLinkShowsItsTarget puts a focused web link's address in the
+// status bar at once, and a long one in full above it.
+func TestFocusedLinkShowsItsTarget(t *testing.T) {
+	long := "https://example.com/" + strings.Repeat("segment/", 12) + "end"
+	m := newTest(t, "# T\n\nSee [a](https://a.example/x) and [b]("+long+").\n", 60, 12, nil)
+	press(m, "tab")
+	if st := status(m); !strings.Contains(st, "link → https://a.example/x") {
+		t.Fatalf("status %q", st)
+	}
+	press(m, "tab")
+	if s := strings.ReplaceAll(screen(m), "\n", ""); !strings.Contains(s, "→ "+long) {
+		t.Fatalf("the long address is not shown in full:\n%s", screen(m))
+	}
+}

@@ -207,7 +207,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.keepWidth = false
 			w = m.width
 		}
-		return m.resize(w, msg.Height)
+		cmd := m.resize(w, msg.Height)
+		if m.paneKind == diagPane {
+			m.openPane(diagPane)
+		}
+		return cmd
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelDown:
@@ -448,7 +452,8 @@ func (m *Model) openPane(k paneKind) {
 		m.pane.cursor = cur
 		m.pane.offset = max(cur-m.bodyHeight()/2, 0)
 	case diagPane:
-		m.pane = newPane("Diagnostics", m.diagnostics(), false)
+		// Each entry in full: wrapped to the pane, scrolled by row.
+		m.pane = newPane("Diagnostics", m.chrome.wrapEntries(m.diagnostics(), m.width-2), false)
 	}
 	m.paneKind = k
 }
