@@ -100,6 +100,21 @@ func ModulePath(name string) (string, error) {
 	return CleanPath(name)
 }
 
+// ModuleKey is the one spelling of a require name: the path of its file
+// without the ".lua" suffix. Names with one key ("scripts/m",
+// "scripts/m.lua", "scripts//m", "scripts/./m") name one module, which a
+// run loads once.
+func ModuleKey(name string) (string, error) {
+	if _, err := CleanPath(name); err != nil {
+		return "", err // refused as the script wrote it
+	}
+	p, err := ModulePath(name)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(p, ".lua"), nil
+}
+
 // isBytecode reports whether src starts with Lua's binary chunk signature
 // (ESC), which markii never loads.
 func isBytecode(src []byte) bool { return len(src) > 0 && src[0] == 0x1b }

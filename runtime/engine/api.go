@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 	lua "github.com/yuin/gopher-lua"
@@ -259,12 +260,22 @@ func (r *scriptRun) cacheGet(L *lua.LState) int {
 // with the same globals and budget. Results are cached per script; a
 // module returning nil caches true; a cycle is an error.
 func (r *scriptRun) require(L *lua.LState) int {
-	name := L.CheckString(1)
-	if v, ok := r.modules[name]; ok {
+	arg, ok := L.Get(1).(lua.LString)
+	if !ok {
+		L.ArgError(1, "require needs a module name (a string), not a "+L.Get(1).Type().String())
+	}
+	name := string(arg)
+	// The cache and the cycle check use the module's one spelling, so
+	// every spelling of one module runs it once.
+	key, kerr := bundle.ModuleKey(name)
+	if kerr != nil {
+		key = name // the host refuses it
+	}
+	if v, ok := r.modules[key]; ok {
 		L.Push(v)
 		return 1
 	}
-	if r.loading[name] {
+	if r.loading[key] {
 		L.RaiseError("require: %q requires itself (a circular require)", name)
 	}
 	src, err := r.host.Require(r.hostCtx, name)
@@ -277,16 +288,16 @@ func (r *scriptRun) require(L *lua.LState) int {
 	if cerr != nil {
 		L.RaiseError("require %q: %s", name, cerr.Error())
 	}
-	r.loading[name] = true
+	r.loading[key] = true
 	L.Push(fn)
 	L.Call(0, 1)
-	delete(r.loading, name)
+	delete(r.loading, key)
 	v := L.Get(-1)
 	L.Pop(1)
 	if v == lua.LNil {
 		v = lua.LTrue
 	}
-	r.modules[name] = v
+	r.modules[key] = v
 	L.Push(v)
 	return 1
 }

@@ -214,6 +214,10 @@ var probes = []probe{
 	{name: "bundle write auto", src: `return bundle.write(".cache/x", "y")`, kind: script.TierBlocked, cap: script.CapBundle, tier: script.TierAuto, bundle: true},
 	{name: "bundle read not a bundle", src: `return bundle.read("scripts/a.lua")`, kind: script.CapabilityDenied, cap: script.CapBundle},
 	{name: "bundle read denied", src: `return bundle.exists("scripts/a.lua")`, kind: script.CapabilityDenied, cap: script.CapBundle, bundle: true},
+	{name: "xpcall passes its extra arguments", src: `local ok, v = xpcall(function(a, b) return a + b end, function(e) return "handled" end, 3, 4)
+		local bad, h = xpcall(function(a) error(a, 0) end, function(e) return "handled " .. e end, "boom")
+		return {ok, v, bad, h, select("#", xpcall(function(...) return select("#", ...) end, print or tostring, nil, nil))}`,
+		kind: script.Ok, value: `[true,7,false,"handled boom",2]`},
 	{name: "require denied", src: `return require("scripts/util")`, kind: script.CapabilityDenied, cap: script.CapRequire},
 	{name: "cache denied", src: `return cache.get("k", 60, function() return 1 end)`, kind: script.CapabilityDenied, cap: script.CapCache},
 	{name: "capabilities present", src: `return {type(net.fetch_json), type(net.post), type(net.patch), type(cache.get), type(bundle.read), type(bundle.write), type(bundle.exists), type(require), net.get == nil, cache.set == nil}`,

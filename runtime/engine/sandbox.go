@@ -205,14 +205,22 @@ func (r *scriptRun) pcall(L *lua.LState) int {
 	return L.GetTop()
 }
 
-// xpcall(f, handler) calls f protected and, on error, returns false and
-// what handler makes of the error value.
+// xpcall(f, handler, ...) calls f protected with the extra arguments (as
+// Lua 5.2 and later do) and, on error, returns false and what handler
+// makes of the error value.
 func (r *scriptRun) xpcall(L *lua.LState) int {
 	f := L.CheckAny(1)
 	handler := L.CheckFunction(2)
+	args := make([]lua.LValue, 0, max(0, L.GetTop()-2))
+	for i := 3; i <= L.GetTop(); i++ {
+		args = append(args, L.Get(i))
+	}
 	L.SetTop(0)
 	L.Push(f)
-	err := L.PCall(0, lua.MultRet, nil)
+	for _, a := range args {
+		L.Push(a)
+	}
+	err := L.PCall(len(args), lua.MultRet, nil)
 	if err == nil {
 		L.Insert(lua.LTrue, 1)
 		return L.GetTop()

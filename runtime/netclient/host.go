@@ -18,8 +18,9 @@ import (
 //   - a numeric IPv4 spelling that a resolver would read as an address
 //     (2130706433, 0x7f.1, 0177.0.0.1) rewritten to dotted decimal, or
 //     refused when it is not a valid address;
-//   - otherwise a lowercase ASCII name (IDNA "lookup" profile) without a
-//     trailing dot, whose labels are letters, digits and inner hyphens.
+//   - otherwise a lowercase ASCII name (IDNA "lookup" profile) whose labels
+//     are letters, digits and inner hyphens; a name with a trailing dot is
+//     refused, never read as the name without it.
 func CanonicalHost(h string) (string, error) {
 	if h == "" {
 		return "", errors.New("the address has no host")
@@ -43,10 +44,13 @@ func CanonicalHost(h string) (string, error) {
 		}
 		return a.String(), nil
 	}
-	name := strings.TrimSuffix(h, ".")
-	if name == "" {
-		return "", errors.New("the address has no host")
+	// A trailing dot makes a fully qualified name that resolves like the
+	// plain one but is another string: it is refused rather than stripped,
+	// so it can never ride on the plain name's grant.
+	if strings.HasSuffix(h, ".") {
+		return "", fmt.Errorf("%q ends in a dot; write the host name without it", h)
 	}
+	name := h
 	labels := strings.Split(name, ".")
 	if last := labels[len(labels)-1]; looksNumeric(strings.ToLower(last)) {
 		a, ok := parseInetAton(strings.ToLower(name))

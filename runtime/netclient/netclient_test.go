@@ -90,7 +90,6 @@ func kindOf(t *testing.T, err error) ErrorKind {
 
 func TestCanonicalHost(t *testing.T) {
 	ok := map[string]string{
-		"Example.COM.":      "example.com",
 		"bücher.example":    "xn--bcher-kva.example",
 		"127.0.0.1":         "127.0.0.1",
 		"2130706433":        "127.0.0.1",
@@ -118,7 +117,7 @@ func TestCanonicalHost(t *testing.T) {
 			t.Errorf("CanonicalHost(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	bad := []string{"", ".", "256.0.0.1", "1.2.3.4.5", "0x100000000", "09.1.1.1", "[fe80::1%eth0]",
+	bad := []string{"", ".", "Example.COM.", "localhost.", "127.0.0.1.", "256.0.0.1", "1.2.3.4.5", "0x100000000", "09.1.1.1", "[fe80::1%eth0]",
 		"fe80::1%eth0", "a_b.example", "-a.example", "a-.example", "ex\x00ample.com", "ex ample.com",
 		"a..b", "[::1", strings.Repeat("a", 64) + ".com", "exa\u202emple.com", "exa\x1bmple.com"}
 	for _, in := range bad {
@@ -227,6 +226,26 @@ func TestVettingThroughResolver(t *testing.T) {
 	}
 }
 
+// TestTrailingDotIsAnotherHost: localhost. resolves like localhost, but it
+// is another string, and it never rides on the plain name's grant.
+func TestTrailingDotIsAnotherHost(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {})
+	c := New(Options{Resolver: newAnswers("localhost", "127.0.0.1", "localhost.", "127.0.0.1"), AllowPrivate: true})
+	for _, u := range []string{"http://localhost.:" + srv.port() + "/", "http://LOCALHOST.:" + srv.port() + "/x"} {
+		_, err := c.Do(context.Background(), Request{Method: "GET", URL: u, Granted: grant("localhost")})
+		if err == nil || kindOf(t, err) != Refused {
+			t.Errorf("%s: got %v, want refused", u, err)
+		}
+	}
+	if n := srv.n.Load(); n != 0 {
+		t.Fatalf("the server saw %d requests", n)
+	}
+	// The plain name still rides on its grant.
+	if _, err := c.Do(context.Background(), Request{Method: "GET", URL: "http://localhost:" + srv.port() + "/", Granted: grant("localhost")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestNotGrantedNeverDials(t *testing.T) {
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {})
 	res := newAnswers()
@@ -297,7 +316,7 @@ func TestPinnedTLSKeepsName(t *testing.T) {
 	pool := srv.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs
 	res := newAnswers("example.com", "127.0.0.1")
 	c := New(Options{Resolver: res, AllowPrivate: true, TLS: tlsWithRoots(pool)})
-	resp, err := c.Do(context.Background(), Request{Method: "GET", URL: "https://EXAMPLE.com.:" + port + "/", Granted: grant("example.com")})
+	resp, err := c.Do(context.Background(), Request{Method: "GET", URL: "https://EXAMPLE.com:" + port + "/", Granted: grant("example.com")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,13 +65,15 @@ type Set struct {
 // Load reads every pack in paths, which come only from the user's own
 // config. Each path is a pack folder (it holds pack.json), a .mkp file, or
 // a folder whose children are pack folders and .mkp files. A refused pack
-// is left out and reported in Problems; a second pack with a namespace
-// already loaded is refused.
+// is left out and reported in Problems; packs that share a namespace are
+// all refused, with one problem naming every one of them.
 func Load(paths []string) *Set { return LoadLimits(paths, DefaultLimits) }
 
 // LoadLimits is Load with explicit limits.
 func LoadLimits(paths []string, lim Limits) *Set {
 	s := &Set{packs: map[string]*Pack{}}
+	claims := map[string][]*Pack{}
+	var order []string
 	for _, p := range paths {
 		for _, candidate := range s.candidates(p) {
 			pk, err := read(candidate, lim)
@@ -79,14 +81,32 @@ func LoadLimits(paths []string, lim Limits) *Set {
 				s.Problems = append(s.Problems, fmt.Sprintf("pack %s was not loaded: %s", candidate, oneLine(err)))
 				continue
 			}
-			if prev, dup := s.packs[pk.Name]; dup {
-				s.Problems = append(s.Problems, fmt.Sprintf("pack %s was not loaded: the namespace %q is already taken by %s", candidate, pk.Name, prev.Path))
-				continue
+			if len(claims[pk.Name]) == 0 {
+				order = append(order, pk.Name)
 			}
-			s.packs[pk.Name] = pk
+			claims[pk.Name] = append(claims[pk.Name], pk)
 		}
 	}
+	for _, name := range order {
+		if c := claims[name]; len(c) > 1 {
+			s.Problems = append(s.Problems, duplicateNamespace(name, c))
+			continue
+		}
+		s.packs[name] = claims[name][0]
+	}
 	return s
+}
+
+// duplicateNamespace is the problem of two or more packs claiming one
+// namespace: none of them is installed, since which one a note meant
+// cannot be known.
+func duplicateNamespace(name string, claimants []*Pack) string {
+	paths := make([]string, len(claimants))
+	for i, p := range claimants {
+		paths[i] = p.Path
+	}
+	return fmt.Sprintf("packs %s all claim the namespace %s, so none of them is installed (remove or rename all but one)",
+		strings.Join(paths, " and "), strconv.Quote(name))
 }
 
 // candidates expands one configured path into pack folders and archives.
@@ -235,11 +255,10 @@ func (s *Set) Module(packName, module string) (string, error) {
 		return "", &script.Denial{Capability: script.CapRequire,
 			Reason: fmt.Sprintf("require: no pack named %s is installed", strconv.Quote(packName))}
 	}
-	clean, err := bundle.CleanPath(module)
+	clean, err := bundle.ModuleKey(module)
 	if err != nil {
 		return "", &script.Denial{Capability: script.CapRequire, Reason: "require: " + err.Error()}
 	}
-	clean = strings.TrimSuffix(clean, ".lua")
 	src, ok := p.modules[clean]
 	if !ok {
 		return "", &bundle.ModuleError{Path: packName + "/" + clean,
