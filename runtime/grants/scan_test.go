@@ -16,7 +16,7 @@ func scanCode(code ...string) Result {
 
 func TestScanLiteralHosts(t *testing.T) {
 	r := scanCode(`
-local a = net.fetch_json("https://API.GitHub.com./repos/x")
+local a = net.fetch_json("https://API.GitHub.com/repos/x")
 local b = net.post("http://127.0.0.1:8080/p", "{}")
 net.patch("https://bücher.example/x", "b")
 local c = net.fetch_json "http://2130706433/"
