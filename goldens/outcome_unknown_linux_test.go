@@ -3,7 +3,6 @@ package goldens
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,33 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
-
-// openPTY opens a pseudo-terminal pair: the controlling side and the
-// terminal a child is given.
-func openPTY(t *testing.T) (control, term *os.File) {
-	t.Helper()
-	control, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	fd := int(control.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	term, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { control.Close(); term.Close() })
-	return control, term
-}
 
 // screen collects what a child writes to its terminal.
 type screen struct {
@@ -100,7 +73,9 @@ func TestLostPostIsOutcomeUnknownThroughTheBinary(t *testing.T) {
 	}
 
 	// The grant is given on the terminal, as a person would.
-	control, term := openPTY(t)
+	control, term := openPty(t)
+	defer control.Close()
+	defer term.Close()
 	var shown screen
 	go io.Copy(&shown, control)
 	var stdout bytes.Buffer
