@@ -76,7 +76,7 @@ func TestExportANSI(t *testing.T) {
 	}
 
 	stdout, _, code = runCLI(t, "export", note, "--format", "ansi", "-o", "-")
-	if code != ExitOK || !strings.HasPrefix(stdout, "Title\n") {
+	if code != ExitOK || !strings.HasPrefix(stdout, "# Title\n") {
 		t.Errorf("-o - should write to stdout: exit %d, %q", code, stdout)
 	}
 	entries, _ := os.ReadDir(dir)

@@ -37,7 +37,7 @@ func TestRenderFileAndStdin(t *testing.T) {
 	if err := os.WriteFile(path, []byte(note), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	want := "Title\n━━━━━\n\nSome words that\nwrap at a narrow\nwidth.\n"
+	want := "# Title\n━━━━━━━\n\nSome words that\nwrap at a narrow\nwidth.\n"
 	out, errOut, code := renderCLI(t, "", "--width", "16", path)
 	if code != ExitOK || out != want || errOut != "" {
 		t.Fatalf("file: code %d out %q err %q", code, out, errOut)

@@ -61,7 +61,7 @@ func TestViewStaticFlag(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	Main([]string{"render", path, "--color", "never"}, Stdio{Getenv: env.getenv, Out: &rout, Err: &errb})
-	if !strings.HasPrefix(out.String(), "Title\n") || out.String() != rout.String() {
+	if !strings.HasPrefix(out.String(), "# Title\n") || out.String() != rout.String() {
 		t.Fatalf("static output %q, render %q", out.String(), rout.String())
 	}
 }

@@ -301,11 +301,30 @@ func (l *layouter) paragraph(content []Inline, st ansi.Style, width int) []ansi.
 	return lines
 }
 
+// headingMarks are the markers that show a heading's level when there is
+// no color to show it, as the note's source writes them; headingHangs
+// indent a wrapped heading's later lines under its text.
+var (
+	headingMarks = [6]string{"# ", "## ", "### ", "#### ", "##### ", "###### "}
+	headingHangs = [6]string{"  ", "   ", "    ", "     ", "      ", "       "}
+)
+
 func (l *layouter) heading(h *Heading, width int) []ansi.Line {
 	lvl := min(max(h.Level, 1), 6)
-	lines := l.paragraph(h.Content, l.st.Headings[lvl-1], width)
+	st := l.st.Headings[lvl-1]
+	// Without color every heading level would look like body text, so
+	// plain output starts each heading with its level's markers.
+	marked := l.opt.Level == ansi.None && width-len(headingMarks[lvl-1]) >= minIndentWidth
+	inner := width
+	if marked {
+		inner -= len(headingMarks[lvl-1])
+	}
+	lines := l.paragraph(h.Content, st, inner)
 	if len(lines) == 0 {
 		return nil
+	}
+	if marked {
+		lines = l.prefixLines(lines, ansi.Span{Text: headingMarks[lvl-1], Style: st}, ansi.Span{Text: headingHangs[lvl-1]})
 	}
 	if lvl == 1 {
 		// A top-level heading is underlined with a rule as wide as its

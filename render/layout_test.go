@@ -82,7 +82,7 @@ func TestLayoutHeadingsRecorded(t *testing.T) {
 	)
 	p := Layout(d, Options{Width: 40, Theme: theme.Dark})
 	got := string(ansi.Encode(p.Lines, ansi.None))
-	check(t, got, "Title\n━━━━━\n\nbody\n\n│ Quoted\n\nThird\n")
+	check(t, got, "# Title\n━━━━━━━\n\nbody\n\n│ ## Quoted\n\n### Third\n")
 	want := []HeadingRef{{0, 1, "Title", 0, 2}, {1, 2, "Quoted", 5, 6}, {2, 3, "Third", 7, 8}}
 	if len(p.Headings) != len(want) {
 		t.Fatalf("headings %+v, want %+v", p.Headings, want)
@@ -91,6 +91,29 @@ func TestLayoutHeadingsRecorded(t *testing.T) {
 		if p.Headings[i] != want[i] {
 			t.Errorf("heading %d = %+v, want %+v", i, p.Headings[i], want[i])
 		}
+	}
+}
+
+func TestPlainHeadingsShowTheirLevel(t *testing.T) {
+	var blocks []Block
+	for lvl := 1; lvl <= 6; lvl++ {
+		blocks = append(blocks, &Heading{Level: lvl, Content: []Inline{txt("Level"), &Strong{Content: []Inline{txt(" bold")}}}})
+	}
+	d := doc(blocks...)
+	check(t, plainLayout(t, d, 40), "# Level bold\n━━━━━━━━━━━━\n\n## Level bold\n\n### Level bold\n\n#### Level bold\n\n##### Level bold\n\n###### Level bold\n")
+
+	// A wrapped heading's later lines hang under its text, and the rule
+	// under a top-level heading is as wide as its widest line.
+	long := doc(&Heading{Level: 1, Content: []Inline{txt("one two three four five six")}}, &Heading{Level: 3, Content: []Inline{txt("alpha beta gamma delta")}})
+	check(t, plainLayout(t, long, 20), "# one two three four\n  five six\n━━━━━━━━━━━━━━━━━━━━\n\n### alpha beta gamma\n    delta\n")
+
+	// Too narrow for markers and a readable line: the text alone.
+	check(t, plainLayout(t, doc(&Heading{Level: 6, Content: []Inline{txt("tiny")}}), 17), "tiny\n")
+
+	// With color the level is in the style, and the markers are left out.
+	p := Layout(d, Options{Width: 40, Level: ansi.TrueColor, Theme: theme.Dark})
+	if out := p.Lines[0].Text(); out != "Level bold" {
+		t.Errorf("a heading in color starts %q, want no markers", out)
 	}
 }
 
