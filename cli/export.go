@@ -1,16 +1,17 @@
 package cli
 
 import (
-	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/theme"
 )
+
+// exportColor is the color level of an ansi export when --color is not
+// given: terminal text carries its color, whatever it is written to.
+const exportColor = "truecolor"
 
 // exportFormats are the values of `markii export --format`.
 var exportFormats = []string{"ansi", "md-plain"}
@@ -20,7 +21,7 @@ var exportCommand = &command{
 	flags: []flagSpec{
 		{name: "format", value: "FORMAT", help: "ansi (the render) or md-plain (markdown any tool reads); required", choices: exportFormats},
 		{name: "output", value: "FILE", help: "the file to write (-o FILE; - for stdout); required"},
-		{name: "color", value: "WHEN", help: "ansi only: never, 16, 256, truecolor or auto (default never)", choices: colorChoices},
+		{name: "color", value: "WHEN", help: "ansi only: truecolor, 256, 16, never or auto (default truecolor)", choices: colorChoices},
 		{name: "width", value: "N", help: "ansi only: layout width (default: the terminal's, else 80)"},
 		{name: "theme", value: "NAME", help: "ansi only: dark or light (default dark)", choices: theme.Names},
 		{name: "values", value: "FILE", help: "ansi only: script values to show instead of the stored ones"},
@@ -44,7 +45,11 @@ func runExport(c *invocation) error {
 	if !c.set["output"] || c.vals["output"] == "" {
 		return usagef("export needs -o FILE (the file to write)")
 	}
-	opt, err := c.layoutOptions("never", "dark")
+	target, err := resolveOutput(c.vals["output"], c.args[0])
+	if err != nil {
+		return err
+	}
+	opt, err := c.layoutOptions(exportColor, "dark")
 	if err != nil {
 		return err
 	}
@@ -57,13 +62,19 @@ func runExport(c *invocation) error {
 	switch c.vals["format"] {
 	case "md-plain":
 		out = render.PlainMarkdown(n.Source)
+		if target.reachesTerminal() {
+			// Kept byte for byte in a file, but on its way to a terminal
+			// the note's own control characters are made inert as the
+			// render makes them.
+			out = []byte(sanitize.Text(string(out)))
+		}
 	default:
 		if !c.set["values"] {
 			opt.Values = c.storedValues(n)
 		}
-		if c.vals["output"] != "-" {
+		if target.kind != toStdout {
 			// A file is not a terminal, whatever stdout is.
-			opt.Level = colorLevel(c.str("color", "never"), c.getenv, false)
+			opt.Level = colorLevel(c.str("color", exportColor), c.getenv, false)
 		}
 		doc := render.Parse(n.Source)
 		diagnostics = c.noteExtras(&opt, n, doc, c.bool("images"), opt.Width)
@@ -71,50 +82,13 @@ func runExport(c *invocation) error {
 		out = ansi.Encode(page.Lines, opt.Level)
 		diagnostics = append(diagnostics, page.Diagnostics...)
 	}
-	if err := writeExport(c, out); err != nil {
+	if err := target.write(out, c.stdio.Out); err != nil {
 		return err
 	}
 	if !c.bool("quiet") {
 		for _, d := range append(n.Warnings, diagnostics...) {
 			fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
 		}
-	}
-	return nil
-}
-
-// writeExport writes the export to -o: stdout for "-", else a temporary
-// sibling renamed over the target, so a failed export never leaves half a
-// file.
-func writeExport(c *invocation, data []byte) error {
-	path := c.vals["output"]
-	if path == "-" {
-		w := bufio.NewWriter(c.stdio.Out)
-		if _, err := w.Write(data); err != nil {
-			return failf("could not export this note: %s", osReason(err))
-		}
-		if err := w.Flush(); err != nil {
-			return failf("could not export this note: %s", osReason(err))
-		}
-		return nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return failf("could not export this note: cannot write %s: %s", path, osReason(err))
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return failf("could not export this note: cannot write %s: %s", path, osReason(err))
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return failf("could not export this note: cannot write %s: %s", path, osReason(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return failf("could not export this note: cannot write %s: %s", path, osReason(err))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return failf("could not export this note: cannot write %s: %s", path, osReason(err))
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func TestExportANSI(t *testing.T) {
 	vals := writeValues(t, `{"stars": 18234}`)
 
 	out := filepath.Join(dir, "out.txt")
-	stdout, stderr, code := runCLI(t, "export", note, "--format", "ansi", "-o", out, "--width", "40", "--values", vals)
+	stdout, stderr, code := runCLI(t, "export", note, "--format", "ansi", "-o", out, "--width", "40", "--values", vals, "--color", "never")
 	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -42,7 +42,7 @@ func TestExportANSI(t *testing.T) {
 		t.Fatal(err)
 	}
 	if bytes.IndexByte(data, 0x1b) >= 0 {
-		t.Errorf("default export has escapes: %q", data)
+		t.Errorf("--color never export has escapes: %q", data)
 	}
 	text := string(data)
 	for _, want := range []string{"Title\n", "┌─ Card ", "│Stars: 18.2k", "[card: text ignored]", "[figure: image not shown]"} {
@@ -60,13 +60,25 @@ func TestExportANSI(t *testing.T) {
 		t.Errorf("diagnostics %q, want %q", stderr, wantDiag)
 	}
 
-	_, stderr, code = runCLI(t, "export", note, "--format=ansi", "--output", out, "--color", "truecolor", "--quiet")
-	if code != ExitOK || stderr != "" {
-		t.Fatalf("truecolor export: exit %d, stderr %q", code, stderr)
+	// Terminal text carries its color by default: truecolor, to a file
+	// as to stdout, whatever the environment says.
+	t.Setenv("NO_COLOR", "1")
+	for _, to := range []string{out, "-"} {
+		stdout, stderr, code = runCLI(t, "export", note, "--format=ansi", "--output", to, "--quiet")
+		if code != ExitOK || stderr != "" {
+			t.Fatalf("default export to %s: exit %d, stderr %q", to, code, stderr)
+		}
+		data = []byte(stdout)
+		if to != "-" {
+			data, _ = os.ReadFile(out)
+		}
+		if !bytes.Contains(data, []byte("\x1b[1;38;2;")) {
+			t.Errorf("default export to %s is not in truecolor: %q", to, data)
+		}
 	}
-	data, _ = os.ReadFile(out)
-	if !bytes.Contains(data, []byte("\x1b[")) {
-		t.Errorf("--color truecolor wrote no SGR")
+	_, _, code = runCLI(t, "export", note, "--format=ansi", "--output", out, "--color", "256", "--quiet")
+	if data, _ = os.ReadFile(out); code != ExitOK || !bytes.Contains(data, []byte("38;5;")) || bytes.Contains(data, []byte("38;2;")) {
+		t.Errorf("--color 256 export: exit %d, %q", code, data)
 	}
 	if err := ansi.Validate(data); err != nil {
 		t.Errorf("truecolor export: %v", err)
@@ -75,7 +87,7 @@ func TestExportANSI(t *testing.T) {
 		t.Errorf("without --values and nothing stored the value should be missing: %q", data)
 	}
 
-	stdout, _, code = runCLI(t, "export", note, "--format", "ansi", "-o", "-")
+	stdout, _, code = runCLI(t, "export", note, "--format", "ansi", "-o", "-", "--color", "never")
 	if code != ExitOK || !strings.HasPrefix(stdout, "# Title\n") {
 		t.Errorf("-o - should write to stdout: exit %d, %q", code, stdout)
 	}

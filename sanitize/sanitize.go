@@ -20,12 +20,13 @@ func isControl(r rune) bool {
 }
 
 // clean reports whether s is valid UTF-8 with no control characters
-// (line feeds aside when keepLF is set) and, if noSpace is set, no spaces.
-// It lets the common case return s unchanged.
-func clean(s string, noSpace, keepLF bool) bool {
+// (line feeds aside when keepLF is set, tabs aside when keepTab is set)
+// and, if noSpace is set, no spaces. It lets the common case return s
+// unchanged.
+func clean(s string, noSpace, keepLF, keepTab bool) bool {
 	for i := 0; i < len(s); i++ {
 		b := s[i]
-		if (b < 0x20 && !(keepLF && b == '\n')) || b == 0x7f || (noSpace && b == ' ') {
+		if (b < 0x20 && !(keepLF && b == '\n') && !(keepTab && b == '\t')) || b == 0x7f || (noSpace && b == ' ') {
 			return false
 		}
 		if b >= 0x80 {
@@ -34,7 +35,7 @@ func clean(s string, noSpace, keepLF bool) bool {
 				return false
 			}
 			for _, r := range s[i:] {
-				if (isControl(r) && !(keepLF && r == '\n')) || (noSpace && r == ' ') {
+				if (isControl(r) && !(keepLF && r == '\n') && !(keepTab && r == '\t')) || (noSpace && r == ' ') {
 					return false
 				}
 			}
@@ -50,7 +51,7 @@ func clean(s string, noSpace, keepLF bool) bool {
 // removed, except that tab, carriage return and line feed each become one
 // space so words do not run together. Invalid UTF-8 becomes U+FFFD.
 func Inline(s string) string {
-	if clean(s, false, false) {
+	if clean(s, false, false, false) {
 		return s
 	}
 	var b strings.Builder
@@ -72,7 +73,7 @@ func Inline(s string) string {
 // TabWidth columns (counted in runes), and every other C0 control, DEL and
 // C1 control is removed. Invalid UTF-8 becomes U+FFFD.
 func Pre(s string) string {
-	if clean(s, false, true) {
+	if clean(s, false, true, false) {
 		return s
 	}
 	return pre(s)
@@ -111,11 +112,46 @@ func pre(s string) string {
 	return b.String()
 }
 
+// Text sanitizes whole text that keeps its layout, such as markdown
+// source written to a terminal or a pipe: CRLF and lone CR become LF, tabs
+// and line feeds are kept as they are, and every other C0 control, DEL and
+// C1 control is removed. Invalid UTF-8 becomes U+FFFD.
+func Text(s string) string {
+	if clean(s, false, true, true) {
+		return s
+	}
+	return text(s)
+}
+
+// text is Text without the shortcut for text that needs no change.
+func text(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	prevCR := false
+	for _, r := range s {
+		if prevCR && r == '\n' {
+			prevCR = false
+			continue
+		}
+		prevCR = r == '\r'
+		switch {
+		case r == '\r':
+			b.WriteByte('\n')
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case isControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // URL sanitizes a URL that may be written into a hyperlink sequence: every
 // C0 control, DEL, C1 control and space is removed, and invalid UTF-8
 // becomes U+FFFD.
 func URL(s string) string {
-	if clean(s, true, false) {
+	if clean(s, true, false, false) {
 		return s
 	}
 	var b strings.Builder

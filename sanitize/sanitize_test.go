@@ -41,6 +41,24 @@ func TestPre(t *testing.T) {
 	}
 }
 
+func TestText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a\r\nb\rc\nd", "a\nb\nc\nd"},
+		{"\r\r\n", "\n\n"},
+		{"\tx\n12\ty", "\tx\n12\ty"},
+		{"\x1b[31mred\x1b[0m\x1b]8;;x\x07", "[31mred[0m]8;;x"},
+		{"keep\x00 \u009dgone\x7f\f\v\b", "keep gone"},
+		{"\xc3", "\uFFFD"},
+		{"# Title\n\n\tcode\n", "# Title\n\n\tcode\n"},
+		{"日本\n語\u0085", "日本\n語"},
+		{"", ""},
+	} {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestURLAndSafeURL(t *testing.T) {
 	if got := URL("https://ex ample.com/\x1b]8;;\x07x"); got != "https://example.com/]8;;x" {
 		t.Errorf("URL = %q", got)
@@ -63,13 +81,13 @@ func TestURLAndSafeURL(t *testing.T) {
 // Clean text comes back as the same string, with no allocation.
 func TestCleanInputNotCopied(t *testing.T) {
 	code, inline := "func main() {\n    x := \"é\"\n}\n", "a plain line é"
-	if n := testing.AllocsPerRun(10, func() { Pre(code); Inline(inline); URL("https://example.org/") }); n != 0 {
+	if n := testing.AllocsPerRun(10, func() { Pre(code); Inline(inline); URL("https://example.org/"); Text("\t" + code) }); n != 0 {
 		t.Errorf("clean input allocated %v times", n)
 	}
 }
 
 // Every output of every class is valid UTF-8 with no C0, DEL or C1
-// control (Pre keeps only line feeds).
+// control (Pre keeps only line feeds, Text line feeds and tabs).
 func FuzzSanitize(f *testing.F) {
 	for _, s := range []string{"a\x1b[2Jb", "\u009b\r\n\t", "\xff", "日本"} {
 		f.Add(s)
@@ -78,12 +96,16 @@ func FuzzSanitize(f *testing.F) {
 		if Pre(s) != pre(s) {
 			t.Fatalf("Pre(%q) = %q, but the full pass gives %q", s, Pre(s), pre(s))
 		}
-		for name, out := range map[string]string{"inline": Inline(s), "pre": Pre(s), "url": URL(s)} {
+		if Text(s) != text(s) {
+			t.Fatalf("Text(%q) = %q, but the full pass gives %q", s, Text(s), text(s))
+		}
+		for name, out := range map[string]string{"inline": Inline(s), "pre": Pre(s), "url": URL(s), "text": Text(s)} {
 			if !utf8.ValidString(out) {
 				t.Fatalf("%s: invalid UTF-8 %q", name, out)
 			}
 			for _, r := range out {
-				if (r < 0x20 && !(name == "pre" && r == '\n')) || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+				kept := (name == "pre" || name == "text") && r == '\n' || name == "text" && r == '\t'
+				if (r < 0x20 && !kept) || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
 					t.Fatalf("%s(%q) kept control %U", name, s, r)
 				}
 				if name == "url" && r == ' ' {
