@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/sanitize"
 )
 
@@ -116,7 +117,29 @@ func Main(args []string, stdio Stdio) (code int) {
 		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
 		return ExitOK
 	}
+	if inv.startSettings, err = inv.commandSettings(); err != nil {
+		return report(stdio, err)
+	}
 	return report(stdio, cmd.run(inv))
+}
+
+// commandSettings reads the user's settings before a command runs, so that
+// every command reports a broken settings file the same way before it does
+// anything: one line and exit 1. Keys that are not markii settings are
+// named on stderr and ignored. Without a config directory (no HOME) there
+// are no settings to read, and the defaults apply.
+func (c *invocation) commandSettings() (config.Settings, error) {
+	s, err := c.settings()
+	if errors.Is(err, config.ErrNoDir) {
+		return config.Settings{}, nil
+	}
+	if err != nil {
+		return s, failf("%v", err)
+	}
+	for _, k := range s.Unknown {
+		fmt.Fprintf(c.stdio.Err, "markii: the settings file %s: %s is not a markii setting; it is ignored\n", sanitize.Line(s.Path), sanitize.Line(strconv.Quote(k)))
+	}
+	return s, nil
 }
 
 // report prints err as one line and returns its exit code.
@@ -165,6 +188,10 @@ type invocation struct {
 	vals         map[string]string
 	set          map[string]bool
 	stdio        Stdio
+	// startSettings are the user's settings as read before the command
+	// ran (a script run reads them again, so a long viewer session sees
+	// changes).
+	startSettings config.Settings
 }
 
 func (c *invocation) bool(name string) bool { return c.set[name] }

@@ -298,16 +298,15 @@ func TestRenderKnowsInstalledPacks(t *testing.T) {
 		errOut != "markii: this note uses pack viz, which is not installed; its components show as unknown-component boxes\n" {
 		t.Fatalf("dash installed: code %d err %q\n%s", code, errOut, out)
 	}
-	// A note that names no pack never reads the pack folders: a broken
-	// config is not even noticed.
+	// A broken config is reported the same way whether the note names
+	// packs or not.
 	writeTree(t, filepath.Join(home, "markii"), map[string][]byte{"config.json": []byte("{")})
 	plain := filepath.Join(filepath.Dir(note), "plain.mk.md")
 	writeTree(t, filepath.Dir(note), map[string][]byte{"plain.mk.md": []byte("just text\n")})
-	if _, errOut, code := renderCLI(t, "", plain); code != ExitOK || errOut != "" {
-		t.Fatalf("plain note: code %d err %q", code, errOut)
-	}
-	if _, errOut, code := renderCLI(t, "", note); code != ExitOK || !strings.HasPrefix(errOut, "markii: installed packs are not known for this note: ") {
-		t.Fatalf("broken config: code %d err %q", code, errOut)
+	for _, p := range []string{plain, note} {
+		if _, errOut, code := renderCLI(t, "", p); code != ExitFailure || !strings.HasPrefix(errOut, "markii: the settings file ") || !strings.Contains(errOut, "line 1, column 2") {
+			t.Fatalf("broken config, %s: code %d err %q", p, code, errOut)
+		}
 	}
 }
 

@@ -15,11 +15,22 @@ import (
 
 // TestMain lets this test binary serve as the isolate's worker, so the
 // command line's scripts run in the real isolate, as they do in markii.
+// A test that reads the process environment finds a fresh home with no
+// settings and no state, never the real user's files.
 func TestMain(m *testing.M) {
 	if isolate.IsWorker() {
 		isolate.WorkerMain()
 	}
-	os.Exit(m.Run())
+	home, err := os.MkdirTemp("", "markii-cli-test-home-")
+	if err != nil {
+		panic(err)
+	}
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
+		os.Setenv(k, home)
+	}
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 // testEnv is one test's own environment: a home with its own config and

@@ -31,7 +31,7 @@ const defaultWidth = 80
 var renderCommand = &command{
 	summary: "write a note to stdout for pipes and golden files",
 	flags: []flagSpec{
-		{name: "width", value: "N", help: "layout width in columns (default: the terminal's, else 80)"},
+		{name: "width", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
 		{name: "color", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
 		{name: "theme", value: "NAME", help: "auto, dark or light (default auto: the terminal's background, else dark)", choices: themeChoices},
 		{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
@@ -124,15 +124,15 @@ func runRender(c *invocation) error {
 }
 
 // layoutOptions reads the layout flags every command that draws a note
-// shares: --width (default: the terminal's width when stdout is a terminal,
-// else 80), --color (default defColor), --theme (default defTheme), --now
-// and --values.
+// shares: --width (default: the terminal's width when stdout is a
+// terminal, at most the settings' width cap, else 80), --color (default
+// defColor), --theme (default defTheme), --now and --values.
 func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, error) {
 	outTTY := isTerminal(c.stdio.Out)
 	width := defaultWidth
 	if f, ok := c.stdio.Out.(*os.File); ok && outTTY {
 		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-			width = w
+			width = min(w, c.startSettings.WidthCap())
 		}
 	}
 	opt := render.Options{Level: colorLevel(c.str("color", defColor), c.getenv, outTTY), Now: time.Now()}

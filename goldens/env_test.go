@@ -57,17 +57,19 @@ func envCombinations() [][]string {
 	return combos
 }
 
-// baseEnv is the test process's environment without any color variable.
+// baseEnv is the test process's environment without any color variable,
+// and with a config directory of its own that holds no settings, so the
+// user's settings never reach a test.
 func baseEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, ok := colorEnv[k]; ok {
+		if _, ok := colorEnv[k]; ok || k == "XDG_CONFIG_HOME" {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return env
+	return append(env, "XDG_CONFIG_HOME="+filepath.Join(os.TempDir(), fmt.Sprintf("markii-goldens-no-config-%d", os.Getpid())))
 }
 
 // TestEnvironmentDoesNotChangeOutput runs the real binary in a separate

@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/markii/markii/sanitize"
 )
@@ -27,6 +28,13 @@ const FileName = "config.json"
 // MinRefreshSeconds is the shortest scheduled refresh interval; shorter
 // values are raised to it.
 const MinRefreshSeconds = 5
+
+// DefaultMaxWidth is the widest layout markii takes from a terminal when
+// the settings do not say: wider lines are hard to read.
+const DefaultMaxWidth = 120
+
+// maxWidthLimit is the largest maxWidth a settings file may give.
+const maxWidthLimit = 10000
 
 // maxFileBytes bounds the settings file.
 const maxFileBytes = 1 << 20
@@ -51,9 +59,19 @@ type Settings struct {
 	// OpenLinksInBrowser lets the viewer's `o` key open an http or https
 	// link in the system browser (off: it only shows the address).
 	OpenLinksInBrowser bool
+	// MaxWidth caps the layout width taken from the terminal (0: the
+	// default, DefaultMaxWidth; see WidthCap). An explicit --width is not
+	// capped.
+	MaxWidth int
+	// Unknown are the keys the file holds that are not markii settings,
+	// sorted (and clipped for display); they are ignored.
+	Unknown []string
 	// Path is the file the settings were read from ("" when none existed).
 	Path string
 }
+
+// ErrNoDir is Dir's error when the environment names no config directory.
+var ErrNoDir = errors.New("cannot find the config directory: set HOME to your home directory")
 
 // Dir returns the settings directory for the platform goos, reading the
 // environment through getenv: $XDG_CONFIG_HOME/markii when that is an
@@ -82,7 +100,7 @@ func Dir(goos string, getenv func(string) string) (string, error) {
 			return filepath.Join(home, ".config", "markii"), nil
 		}
 	}
-	return "", errors.New("cannot find the config directory: set HOME to your home directory")
+	return "", ErrNoDir
 }
 
 // Load reads the settings of the current user from the process
@@ -121,20 +139,85 @@ func LoadFile(path string) (Settings, error) {
 	return s, nil
 }
 
-// Parse reads settings strictly: one JSON object, known keys only, each of
-// the right type, nothing after it.
+// WidthCap is the widest layout to take from a terminal: MaxWidth, or
+// DefaultMaxWidth when it is not set.
+func (s Settings) WidthCap() int {
+	if s.MaxWidth > 0 {
+		return s.MaxWidth
+	}
+	return DefaultMaxWidth
+}
+
+// SyntaxError is a settings file that is not one well-formed JSON object,
+// with the place where reading it stopped.
+type SyntaxError struct {
+	// Line and Column are 1-based; Column counts characters, not bytes.
+	Line, Column int
+	// Problem says what is wrong there.
+	Problem string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Problem)
+}
+
+// syntaxErrorAt builds a SyntaxError for the byte at offset off of data
+// (len(data) for its end).
+func syntaxErrorAt(data []byte, off int64, problem string) *SyntaxError {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return &SyntaxError{
+		Line:    bytes.Count(before, []byte{'\n'}) + 1,
+		Column:  utf8.RuneCount(before[lineStart:]) + 1,
+		Problem: problem,
+	}
+}
+
+// decodeError turns what encoding/json reports for a settings file into a
+// SyntaxError that names the place.
+func decodeError(data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		// Offset counts the bytes read, the offending one included.
+		return syntaxErrorAt(data, se.Offset-1, strings.TrimPrefix(se.Error(), "json: "))
+	case errors.Is(err, io.EOF) && len(bytes.TrimSpace(data)) == 0:
+		return syntaxErrorAt(data, int64(len(data)), "the file is empty; it must hold a JSON object such as {}")
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return syntaxErrorAt(data, int64(len(data)), "the file ends before the JSON object does")
+	case errors.As(err, &te):
+		return syntaxErrorAt(data, firstNonSpace(data, 0), "it must be a JSON object, not "+te.Value)
+	}
+	return err
+}
+
+// firstNonSpace is the offset of the first byte at or after from that is
+// not JSON white space.
+func firstNonSpace(data []byte, from int64) int64 {
+	for from < int64(len(data)) && strings.IndexByte(" \t\r\n", data[from]) >= 0 {
+		from++
+	}
+	return from
+}
+
+// Parse reads settings: one JSON object, each known key of the right type,
+// nothing after it. A syntax error is a *SyntaxError naming its line and
+// column; keys that are not markii settings are listed in Unknown and
+// otherwise ignored, so a file written for a newer markii still works.
 func Parse(data []byte) (Settings, error) {
 	var s Settings
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var obj map[string]json.RawMessage
 	if err := dec.Decode(&obj); err != nil {
-		return s, errors.New("it is not a JSON object")
+		return s, decodeError(data, err)
 	}
 	if obj == nil {
-		return s, errors.New("it is not a JSON object")
+		return s, syntaxErrorAt(data, firstNonSpace(data, 0), "it must be a JSON object, not null")
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return s, errors.New("it has text after the JSON object")
+	if after := firstNonSpace(data, dec.InputOffset()); after < int64(len(data)) {
+		return s, syntaxErrorAt(data, after, "there is more text after the JSON object")
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -157,8 +240,11 @@ func Parse(data []byte) (Settings, error) {
 			s.Packs, err = packsField(v)
 		case "openLinksInBrowser":
 			err = boolField(v, &s.OpenLinksInBrowser)
+		case "maxWidth":
+			s.MaxWidth, err = maxWidthField(v)
 		default:
-			return s, fmt.Errorf("%q is not a markii setting", clip(k))
+			s.Unknown = append(s.Unknown, clip(k))
+			continue
 		}
 		if err != nil {
 			return s, fmt.Errorf("%q %v", k, err)
@@ -187,6 +273,14 @@ func intervalField(v json.RawMessage) (int, error) {
 		secs = MinRefreshSeconds
 	}
 	return secs, nil
+}
+
+func maxWidthField(v json.RawMessage) (int, error) {
+	var f float64
+	if err := json.Unmarshal(v, &f); err != nil || string(v) == "null" || f != math.Trunc(f) || f < 0 || f > maxWidthLimit {
+		return 0, fmt.Errorf("must be a whole number of columns between 0 (the default, %d) and %d", DefaultMaxWidth, maxWidthLimit)
+	}
+	return int(f), nil
 }
 
 func packsField(v json.RawMessage) ([]string, error) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,7 +76,6 @@ func TestLoadFile(t *testing.T) {
 		"truncated":      `{"runOnOpen": tr`,
 		"array":          `[true]`,
 		"null":           `null`,
-		"unknown key":    `{"allowAllHosts":true}`,
 		"string bool":    `{"scriptsDisabled":"yes"}`,
 		"null bool":      `{"runOnOpen":null}`,
 		"browser string": `{"openLinksInBrowser":"yes"}`,
@@ -85,7 +85,11 @@ func TestLoadFile(t *testing.T) {
 		"relative pack":  `{"packs":["packs/ana"]}`,
 		"pack a string":  `{"packs":"/opt/packs"}`,
 		"trailing":       `{"runOnOpen":true} {"runOnOpen":false}`,
-		"control key":    "{\"\x1b[31mevil\":1}",
+		"width fraction": `{"maxWidth":100.5}`,
+		"width negative": `{"maxWidth":-1}`,
+		"width string":   `{"maxWidth":"wide"}`,
+		"width huge":     `{"maxWidth":1e9}`,
+		"empty":          ``,
 	}
 	for name, text := range bad {
 		p := write(t, dir, text)
@@ -97,6 +101,55 @@ func TestLoadFile(t *testing.T) {
 		msg := err.Error()
 		if !strings.Contains(msg, p) || strings.ContainsAny(msg, "\n\x1b") {
 			t.Errorf("%s: message %q must be one line naming the file", name, msg)
+		}
+	}
+}
+
+func TestSyntaxErrorsNameTheirPlace(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		line, col  int
+		problem    string
+	}{
+		{"truncated", "{\n  \"runOnOpen\": tr", 2, 18, "ends before the JSON object does"},
+		{"cut after a member", "{\n  \"runOnOpen\": true,\n", 3, 1, "ends before the JSON object does"},
+		{"missing comma", "{\n  \"runOnOpen\": true\n  \"scriptsDisabled\": true\n}", 3, 3, "invalid character '\"' after object key:value pair"},
+		{"trailing comma", "{\"runOnOpen\": true,}", 1, 20, "invalid character '}'"},
+		{"column counts characters", "{\"é\": 1 2}", 1, 9, "invalid character '2'"},
+		{"not json", "scriptsDisabled = true", 1, 1, "invalid character 's'"},
+		{"array", "\n [true]", 2, 2, "must be a JSON object, not array"},
+		{"null", "null", 1, 1, "not null"},
+		{"empty", " \n", 2, 1, "the file is empty"},
+		{"trailing text", "{\"runOnOpen\":true}\n\n  {}", 3, 3, "more text after the JSON object"},
+	} {
+		_, err := Parse([]byte(c.text))
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != c.line || se.Column != c.col || !strings.Contains(se.Problem, c.problem) {
+			t.Errorf("%s: %v (%#v); want line %d, column %d, %q", c.name, err, se, c.line, c.col, c.problem)
+		}
+	}
+	p := write(t, t.TempDir(), "{\n  \"runOnOpen\": true,\n")
+	_, err := LoadFile(p)
+	if want := "the settings file " + p + " is invalid: line 3, column 1: the file ends before the JSON object does; fix or remove it"; err == nil || err.Error() != want {
+		t.Errorf("LoadFile: %v\nwant %s", err, want)
+	}
+}
+
+func TestUnknownKeysAreListedNotFatal(t *testing.T) {
+	s, err := Parse([]byte("{\"runOnOpen\": true, \"zoom\": 2, \"\\u001b[31mevil\": 1, \"allowAllHosts\": true}"))
+	if err != nil || !s.RunOnOpen || !slices.Equal(s.Unknown, []string{"[31mevil", "allowAllHosts", "zoom"}) {
+		t.Fatalf("%+v %v", s, err)
+	}
+	if s.AllowPrivateNetworkAddresses {
+		t.Fatal("an unknown key widened reach")
+	}
+}
+
+func TestWidthCap(t *testing.T) {
+	for text, want := range map[string]int{`{}`: DefaultMaxWidth, `{"maxWidth":0}`: DefaultMaxWidth, `{"maxWidth":72}`: 72, `{"maxWidth":400}`: 400} {
+		s, err := Parse([]byte(text))
+		if err != nil || s.WidthCap() != want {
+			t.Errorf("%s: cap %d, %v; want %d", text, s.WidthCap(), err, want)
 		}
 	}
 }
