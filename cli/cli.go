@@ -38,12 +38,13 @@ type Stdio struct {
 	Getenv func(string) string
 }
 
-// usageError is a command-line mistake: exit 3.
-type usageError struct{ msg string }
+// usageError is a command-line mistake: exit 3. usage, when set, is the
+// command's usage line, printed under the message.
+type usageError struct{ msg, usage string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
 // exitError carries a chosen exit code and a one-line message ("" for none).
 type exitError struct {
@@ -60,9 +61,18 @@ func failf(format string, a ...any) error {
 // command is one subcommand.
 type command struct {
 	summary string
+	// args is the synopsis of the positional arguments, as the usage line
+	// shows them after "[flags]"; maxArgs is how many there may be.
+	args    string
+	maxArgs int
 	flags   []flagSpec
 	run     func(c *invocation) error
 	hidden  bool
+}
+
+// usageLine is the command's usage line: "markii NAME [flags] ARGS".
+func (cmd *command) usageLine(name string) string {
+	return strings.TrimSpace("markii " + name + " [flags] " + cmd.args)
 }
 
 // commands is the command table; each command lives in its own file.
@@ -94,9 +104,23 @@ func Main(args []string, stdio Stdio) (code int) {
 		return ExitOK
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "--help":
 		printUsage(stdio.Out)
 		return ExitOK
+	case "help":
+		// markii help [COMMAND]
+		if len(args) == 1 {
+			printUsage(stdio.Out)
+			return ExitOK
+		}
+		if cmd, ok := commands[args[1]]; ok && len(args) == 2 {
+			printCommandUsage(stdio.Out, args[1], cmd)
+			return ExitOK
+		}
+		if len(args) > 2 {
+			return report(stdio, &usageError{msg: "markii help takes one command", usage: "markii help [COMMAND]"})
+		}
+		return report(stdio, usagef("unknown command %q (run markii --help)", args[1]))
 	case "-V", "--version":
 		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
 		return ExitOK
@@ -116,6 +140,12 @@ func Main(args []string, stdio Stdio) (code int) {
 	if inv.bool("version") {
 		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
 		return ExitOK
+	}
+	if extra := len(inv.args) - cmd.maxArgs; extra > 0 {
+		return report(stdio, &usageError{
+			msg:   fmt.Sprintf("unexpected argument %q: %s", inv.args[cmd.maxArgs], plural(cmd.maxArgs, "markii "+args[0]+" takes no arguments", "markii "+args[0]+" takes at most one argument", fmt.Sprintf("markii %s takes at most %d arguments", args[0], cmd.maxArgs))),
+			usage: cmd.usageLine(args[0]),
+		})
 	}
 	if inv.startSettings, err = inv.commandSettings(); err != nil {
 		return report(stdio, err)
@@ -150,6 +180,9 @@ func report(stdio Stdio, err error) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(stdio.Err, "markii: %s\n", sanitize.Line(ue.msg))
+		if ue.usage != "" {
+			fmt.Fprintf(stdio.Err, "usage: %s\n", ue.usage)
+		}
 		return ExitUsage
 	}
 	var ee *exitError
@@ -303,14 +336,27 @@ func printUsage(w io.Writer) {
 			fmt.Fprintf(w, "  markii %-8s %s\n", n, c.summary)
 		}
 	}
-	fmt.Fprintf(w, "\nRun markii COMMAND --help for a command's flags.\n")
+	fmt.Fprintf(w, "\nRun markii help COMMAND (or markii COMMAND --help) for a command's usage and flags.\n")
 }
 
 // commandOrder is the order commands are listed in help.
 var commandOrder = []string{"render", "view", "run", "export", "grants", "packs"}
 
+// plural picks the words for n: none, one or many.
+func plural(n int, none, one, many string) string {
+	switch n {
+	case 0:
+		return none
+	case 1:
+		return one
+	}
+	return many
+}
+
+// printCommandUsage prints a command's help: its usage line first, then
+// what it does and its flags.
 func printCommandUsage(w io.Writer, name string, cmd *command) {
-	fmt.Fprintf(w, "markii %s: %s\n\nFlags:\n", name, cmd.summary)
+	fmt.Fprintf(w, "usage: %s\n\n%s.\n\nFlags:\n", cmd.usageLine(name), cmd.summary)
 	for _, f := range append(append([]flagSpec{}, cmd.flags...), commonFlags...) {
 		lhs := "--" + f.name
 		if !f.isBool {

@@ -18,6 +18,8 @@ var exportFormats = []string{"ansi", "md-plain"}
 
 var exportCommand = &command{
 	summary: "write a note to a file as terminal text or plain markdown",
+	args:    "NOTE --format ansi|md-plain -o OUT|-",
+	maxArgs: 1,
 	flags: []flagSpec{
 		{name: "format", value: "FORMAT", help: "ansi (the render) or md-plain (markdown any tool reads); required", choices: exportFormats},
 		{name: "output", value: "FILE", help: "the file to write (-o FILE; - for stdout); required"},

@@ -12,6 +12,8 @@ import (
 
 var grantsCommand = &command{
 	summary: "list or reset the network grants of notes",
+	args:    "list [NOTE] | reset NOTE|--all",
+	maxArgs: 2,
 	flags: []flagSpec{
 		{name: "all", isBool: true, help: "with reset: forget every note's grants"},
 	},

@@ -23,6 +23,8 @@ func (c *invocation) packFolders() ([]string, error) {
 
 var packsCommand = &command{
 	summary: "list the packs installed from your config's pack folders",
+	args:    "list",
+	maxArgs: 1,
 	run: func(c *invocation) error {
 		if len(c.args) == 0 || c.args[0] != "list" {
 			return usagef("markii packs wants a subcommand: markii packs list")

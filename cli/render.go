@@ -30,6 +30,8 @@ const defaultWidth = 80
 
 var renderCommand = &command{
 	summary: "write a note to stdout for pipes and golden files",
+	args:    "[FILE|-]",
+	maxArgs: 1,
 	flags: []flagSpec{
 		{name: "width", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
 		{name: "color", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},

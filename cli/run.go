@@ -14,6 +14,8 @@ import (
 
 var runCommand = &command{
 	summary: "run a note's scripts once and store their values",
+	args:    "NOTE",
+	maxArgs: 1,
 	flags: []flagSpec{
 		{name: "json", isBool: true, help: "print the outcomes as a JSON array"},
 		{name: "verbose", isBool: true, help: "also print each failure's full message"},

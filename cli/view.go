@@ -19,6 +19,8 @@ import (
 
 var viewCommand = &command{
 	summary: "read a note full-screen: scroll, search, tabs, folds and script runs",
+	args:    "[FILE|-]",
+	maxArgs: 1,
 	run:     runView,
 }
 

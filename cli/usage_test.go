@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExtraArgumentsAreUsageErrors: every command refuses positional
+// arguments past its own, with exit 3, the message and its usage line,
+// before it reads any file.
+func TestExtraArgumentsAreUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		extra string
+		usage string
+	}{
+		{[]string{"render", "a.mk.md", "b.mk.md"}, "b.mk.md", "markii render [flags] [FILE|-]"},
+		{[]string{"render", "--width", "40", "--", "a.mk.md", "-b"}, "-b", "markii render [flags] [FILE|-]"},
+		{[]string{"view", "a", "b"}, "b", "markii view [flags] [FILE|-]"},
+		{[]string{"run", "a", "b"}, "b", "markii run [flags] NOTE"},
+		{[]string{"export", "a", "b", "--format", "ansi", "-o", "x"}, "b", "markii export [flags] NOTE --format ansi|md-plain -o OUT|-"},
+		{[]string{"grants", "list", "a", "b"}, "b", "markii grants [flags] list [NOTE] | reset NOTE|--all"},
+		{[]string{"packs", "list", "extra"}, "extra", "markii packs [flags] list"},
+	} {
+		stdout, stderr, code := runCLI(t, c.args...)
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if code != ExitUsage || stdout != "" || len(lines) != 2 ||
+			!strings.HasPrefix(lines[0], "markii: unexpected argument \""+c.extra+"\"") || lines[1] != "usage: "+c.usage {
+			t.Errorf("markii %s: exit %d, stdout %q, stderr %q; want exit 3, the extra %q and the usage line", strings.Join(c.args, " "), code, stdout, stderr, c.extra)
+		}
+	}
+}
+
+// TestHelpStartsWithTheUsageLine: `markii CMD --help` and `markii help
+// CMD` print the same help, which starts with the command's usage line.
+func TestHelpStartsWithTheUsageLine(t *testing.T) {
+	for _, name := range commandOrder {
+		help, _, code := runCLI(t, name, "--help")
+		first, _, _ := strings.Cut(help, "\n")
+		if code != ExitOK || first != "usage: "+commands[name].usageLine(name) || !strings.HasPrefix(first, "usage: markii "+name+" [flags]") {
+			t.Errorf("markii %s --help: exit %d, first line %q", name, code, first)
+		}
+		same, _, code := runCLI(t, "help", name)
+		if code != ExitOK || same != help {
+			t.Errorf("markii help %s: exit %d, %q; want what --help prints", name, code, same)
+		}
+	}
+	if help, _, _ := runCLI(t, "render", "-h"); !strings.HasPrefix(help, "usage: markii render [flags] [FILE|-]\n") {
+		t.Errorf("render -h: %q", help)
+	}
+	if out, _, code := runCLI(t, "help"); code != ExitOK || !strings.Contains(out, "markii help COMMAND") {
+		t.Errorf("markii help: exit %d, %q", code, out)
+	}
+	if _, stderr, code := runCLI(t, "help", "nope"); code != ExitUsage || !strings.Contains(stderr, `unknown command "nope"`) {
+		t.Errorf("markii help nope: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "help", "render", "view"); code != ExitUsage || !strings.Contains(stderr, "usage: markii help [COMMAND]") {
+		t.Errorf("markii help render view: exit %d, %q", code, stderr)
+	}
+}
