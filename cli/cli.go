@@ -257,6 +257,17 @@ func (c *invocation) positiveInt(name string, def int) (int, error) {
 	return n, nil
 }
 
+// shortFlags are the one-letter forms of flags, as other terminal tools
+// spell them (bat, glow, less).
+var shortFlags = map[string]string{
+	"-h": "--help",
+	"-V": "--version",
+	"-o": "--output",
+	"-w": "--width",
+	"-c": "--color",
+	"-t": "--theme",
+}
+
 // parseFlags parses args: flags in any order, "--name value" or
 // "--name=value", "--" ends flags, a lone "-" is a positional.
 func parseFlags(name string, cmd *command, args []string, stdio Stdio) (*invocation, error) {
@@ -276,14 +287,8 @@ func parseFlags(name string, cmd *command, args []string, stdio Stdio) (*invocat
 			inv.args = append(inv.args, args[i+1:]...)
 			break
 		}
-		if a == "-h" {
-			a = "--help"
-		}
-		if a == "-V" {
-			a = "--version"
-		}
-		if a == "-o" {
-			a = "--output"
+		if long, ok := shortFlags[a]; ok {
+			a = long
 		}
 		if !strings.HasPrefix(a, "--") || a == "-" {
 			if strings.HasPrefix(a, "-") && a != "-" {
@@ -359,6 +364,11 @@ func printCommandUsage(w io.Writer, name string, cmd *command) {
 	fmt.Fprintf(w, "usage: %s\n\n%s.\n\nFlags:\n", cmd.usageLine(name), cmd.summary)
 	for _, f := range append(append([]flagSpec{}, cmd.flags...), commonFlags...) {
 		lhs := "--" + f.name
+		for short, long := range shortFlags {
+			if long == lhs {
+				lhs = short + ", " + lhs
+			}
+		}
 		if !f.isBool {
 			lhs += " " + f.value
 		}

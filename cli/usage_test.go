@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,26 @@ func TestHelpStartsWithTheUsageLine(t *testing.T) {
 	}
 	if _, stderr, code := runCLI(t, "help", "render", "view"); code != ExitUsage || !strings.Contains(stderr, "usage: markii help [COMMAND]") {
 		t.Errorf("markii help render view: exit %d, %q", code, stderr)
+	}
+}
+
+// TestShortFlags: -w, -c, -t and -o are --width, --color, --theme and
+// --output, and the help shows both forms.
+func TestShortFlags(t *testing.T) {
+	note := writeNote(t, "# Title\n\nSome words that wrap at a narrow width.\n")
+	long, _, code := runCLI(t, "render", "--width", "16", "--color", "256", "--theme", "light", note)
+	short, stderr, code2 := runCLI(t, "render", "-w", "16", "-c", "256", "-t", "light", note)
+	if code != ExitOK || code2 != ExitOK || short != long || !strings.Contains(short, "38;5;") {
+		t.Errorf("short flags render %q (exit %d, %q), long %q", short, code2, stderr, long)
+	}
+	out := filepath.Join(t.TempDir(), "o.md")
+	if _, stderr, code := runCLI(t, "export", note, "--format", "md-plain", "-o", out); code != ExitOK {
+		t.Errorf("export -o: exit %d, %q", code, stderr)
+	}
+	help, _, _ := runCLI(t, "render", "--help")
+	for _, want := range []string{"-w, --width N", "-c, --color WHEN", "-t, --theme NAME", "-h, --help"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("render help lacks %q:\n%s", want, help)
+		}
 	}
 }
