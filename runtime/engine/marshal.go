@@ -167,7 +167,18 @@ func (m *marshaller) table(t *lua.LTable, depth int, path string) error {
 		}
 		m.buf.WriteByte(']')
 	case allString:
-		sort.Strings(keys)
+		// Keys are sorted and compared as they will be written (invalid
+		// UTF-8 replaced), so the object is canonical and two keys that
+		// would be written alike are refused rather than both written.
+		written := make(map[string]string, len(keys))
+		for _, k := range keys {
+			w := validUTF8(k)
+			if prev, dup := written[w]; dup {
+				return &MarshalError{ReasonKeyType, path, fmt.Sprintf("the keys %s and %s are the same text once invalid UTF-8 is replaced", strconv.Quote(prev), strconv.Quote(k))}
+			}
+			written[w] = k
+		}
+		sort.Slice(keys, func(i, j int) bool { return validUTF8(keys[i]) < validUTF8(keys[j]) })
 		m.buf.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
@@ -222,6 +233,25 @@ func formatNumber(f float64) string {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// validUTF8 is s as writeJSONString writes its text: each byte of invalid
+// UTF-8 becomes U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\ufffd")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
 
 // writeJSONString writes s as a JSON string; invalid UTF-8 becomes U+FFFD.
 func writeJSONString(b *bytes.Buffer, s string) {
