@@ -33,39 +33,47 @@ var (
 )
 
 // syntaxExtensions are the goldmark extensions markii's parser adds to
-// CommonMark: GFM's tables, strikethrough, task list items and autolinks,
-// from goldmark's own extension package. Only their parsers are used;
-// markii draws every node itself.
+// CommonMark: GFM's tables, task list items and autolinks, from goldmark's
+// own extension package. Only their parsers are used; markii draws every
+// node itself. GFM's strikethrough is matched with emphasis
+// (parse_emphasis.go).
 func syntaxExtensions() []goldmark.Extender {
 	return []goldmark.Extender{
 		extension.Table,
-		extension.Strikethrough,
 		extension.TaskList,
 		extension.Linkify,
 	}
 }
 
 // markdown returns the shared goldmark parser: CommonMark with the
-// nesting blocks depth-capped (parse_limits.go), the directive parsers,
-// and syntaxExtensions. It is read-only after the first parse and safe
-// for concurrent use.
+// nesting blocks depth-capped (parse_limits.go), code spans and emphasis
+// found in linear time (parse_codespan.go, parse_emphasis.go), the
+// directive parsers, and syntaxExtensions. It is read-only after the
+// first parse and safe for concurrent use.
 func markdown() parser.Parser {
 	markdownOnce.Do(func() {
 		blocks := append(cappedBlockParsers(),
 			util.Prioritized(depthCapped{directive.NewContainerParser()}, 70),
 			util.Prioritized(directive.NewLeafParser(), 71))
-		inlines := parser.DefaultInlineParsers()
-		for i, v := range inlines {
+		var inlines []util.PrioritizedValue
+		for _, v := range parser.DefaultInlineParsers() {
 			switch v.Priority {
 			case 100: // goldmark's code span parser
-				inlines[i].Value = codeSpans{v.Value.(parser.InlineParser)}
+				v.Value = codeSpans{v.Value.(parser.InlineParser)}
 			case 200: // goldmark's link parser
-				inlines[i].Value = directive.GuardLinks(v.Value.(parser.InlineParser))
+				v.Value = resolvingInside{directive.GuardLinks(v.Value.(parser.InlineParser))}
+			case 500: // goldmark's emphasis parser: emphasisRuns replaces it
+				continue
 			}
+			inlines = append(inlines, v)
 		}
 		inlines = append(inlines,
+			// Before every other parser, so that its CloseBlock matches
+			// the runs before the others close the block, as goldmark's
+			// own delimiter processing does.
+			util.Prioritized(emphasisRuns{}, 50),
 			util.Prioritized(directive.NewInlineParser(), 300),
-			util.Prioritized(directive.NewLabelCloser(), 150))
+			util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150))
 		base := parser.NewParser(
 			parser.WithBlockParsers(blocks...),
 			parser.WithInlineParsers(inlines...),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,15 +198,14 @@ func (directiveHTML) RegisterFuncs(r renderer.NodeRendererFuncRegisterer) {
 	}
 }
 
-// TestSpecExamplesParseAsGoldmark renders markii's goldmark parse of every
-// example to HTML with goldmark's own renderer and compares it with
-// goldmark's CommonMark + GFM parse: markii's parser extensions change
-// nothing a standard note means.
-func TestSpecExamplesParseAsGoldmark(t *testing.T) {
-	markii := markdown()
-	ref := goldmark.New(goldmark.WithExtensions(extension.GFM),
+// htmlComparison returns markii's goldmark parser, goldmark with its GFM
+// extension, and a function that parses with either and renders the tree
+// with goldmark's HTML renderer.
+func htmlComparison() (markii parser.Parser, ref goldmark.Markdown, html func(parser.Parser, []byte) string) {
+	markii = markdown()
+	ref = goldmark.New(goldmark.WithExtensions(extension.GFM),
 		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(directiveHTML{}, 1000))))
-	html := func(p parser.Parser, src []byte) string {
+	html = func(p parser.Parser, src []byte) string {
 		var buf bytes.Buffer
 		doc := p.Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 		if err := ref.Renderer().Render(&buf, src, doc); err != nil {
@@ -213,6 +213,34 @@ func TestSpecExamplesParseAsGoldmark(t *testing.T) {
 		}
 		return buf.String()
 	}
+	return markii, ref, html
+}
+
+// TestEmphasisParsesAsGoldmark compares markii's emphasis and
+// strikethrough matching with goldmark's on random short paragraphs of
+// delimiter runs, brackets, links, code and words.
+func TestEmphasisParsesAsGoldmark(t *testing.T) {
+	markii, ref, html := htmlComparison()
+	pieces := []string{"*", "**", "***", "_", "__", "~", "~~", "~~~", "a", "b ", " ", "[", "]", "](u)", "![", "`", "\\*", "\n", ".", "(", ")", "*a*", "_b_"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 30000; i++ {
+		var b strings.Builder
+		for n := 1 + rng.IntN(12); n > 0; n-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		src := []byte(b.String())
+		if got, want := html(markii, src), html(ref.Parser(), src); got != want {
+			t.Fatalf("%q:\n markii: %q\ngoldmark: %q", src, got, want)
+		}
+	}
+}
+
+// TestSpecExamplesParseAsGoldmark renders markii's goldmark parse of every
+// example to HTML with goldmark's own renderer and compares it with
+// goldmark's CommonMark + GFM parse: markii's parser extensions change
+// nothing a standard note means.
+func TestSpecExamplesParseAsGoldmark(t *testing.T) {
+	markii, ref, html := htmlComparison()
 	for _, c := range specExamples(t) {
 		src := []byte(c.Markdown)
 		got, want := html(markii, src), html(ref.Parser(), src)

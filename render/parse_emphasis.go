@@ -1,0 +1,304 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// markii matches emphasis (`*`, `_`) and GFM strikethrough (`~`) itself.
+//
+// goldmark's parser pushes delimiter runs on a list and matches each
+// closer against every earlier run (parser.ProcessDelimiters): a paragraph
+// of runs that never match, such as `*a_ *a_ …`, costs the square of its
+// length. markii reads the runs with goldmark's own flanking rules
+// (parser.ScanDelimiter) but keeps them on a stack of its own, which
+// goldmark's processing never sees, and matches them with the CommonMark
+// algorithm of "process emphasis" including its "openers bottom": once a
+// closer found no opener below it, no later closer of the same kind looks
+// below that point again. A kind is what decides a match: the character,
+// whether the closer can also open, and its length modulo 3 (the rule of
+// multiples of 3). Matching, consuming and nesting otherwise follow
+// goldmark's processing step for step, so the tree is goldmark's; the spec
+// tests hold it to that.
+//
+// The stack is matched when the block's inlines are parsed (emphasisRuns's
+// CloseBlock) and, for the runs inside a link text, an image description
+// or a directive label, when that closes (resolveInside).
+
+// delimiterRun is a run of `*`, `_` or `~` in the inline tree that is not
+// matched yet.
+type delimiterRun struct {
+	ast.BaseInline
+	// segment holds the run's unmatched characters.
+	segment           text.Segment
+	char              byte
+	canOpen, canClose bool
+	length, original  int
+	// seq orders the runs of a block; prev and next link the stack.
+	seq        int
+	prev, next *delimiterRun
+}
+
+var kindDelimiterRun = ast.NewNodeKind("DelimiterRun")
+
+// Kind implements ast.Node.
+func (d *delimiterRun) Kind() ast.NodeKind { return kindDelimiterRun }
+
+// Dump implements ast.Node.
+func (d *delimiterRun) Dump(source []byte, level int) {
+	ast.DumpHelper(d, source, level, map[string]string{"Run": fmt.Sprintf("%q", d.segment.Value(source))}, nil)
+}
+
+// runStack is the block's unmatched runs, oldest first.
+type runStack struct {
+	block       ast.Node
+	first, last *delimiterRun
+	seq         int
+}
+
+var runStackKey = parser.NewContextKey()
+
+func stackOf(block ast.Node, pc parser.Context) *runStack {
+	if s, ok := pc.Get(runStackKey).(*runStack); ok && s.block == block {
+		return s
+	}
+	s := &runStack{block: block}
+	pc.Set(runStackKey, s)
+	return s
+}
+
+func (s *runStack) push(d *delimiterRun) {
+	s.seq++
+	d.seq = s.seq
+	d.prev = s.last
+	if s.last != nil {
+		s.last.next = d
+	} else {
+		s.first = d
+	}
+	s.last = d
+}
+
+// remove takes d off the stack and puts its unmatched characters back in
+// the tree as text, as goldmark's RemoveDelimiter does.
+func (s *runStack) remove(d *delimiterRun) {
+	if d.prev != nil {
+		d.prev.next = d.next
+	} else {
+		s.first = d.next
+	}
+	if d.next != nil {
+		d.next.prev = d.prev
+	} else {
+		s.last = d.prev
+	}
+	d.prev, d.next = nil, nil
+	parent := d.Parent()
+	if d.length != 0 {
+		ast.MergeOrReplaceTextSegment(parent, d, d.segment)
+	} else {
+		parent.RemoveChild(parent, d)
+	}
+}
+
+// consume takes n characters off the end of d's run, as goldmark's
+// Delimiter.ConsumeCharacters does.
+func (d *delimiterRun) consume(n int) {
+	d.length -= n
+	d.segment = d.segment.WithStop(d.segment.Start + d.length)
+}
+
+// runKind indexes openers bottoms: a closer's character, whether it can
+// open, and its original length modulo 3.
+func runKind(closer *delimiterRun) int {
+	k := 0
+	switch closer.char {
+	case '_':
+		k = 1
+	case '~':
+		k = 2
+	}
+	k = k*2 + b2i(closer.canOpen)
+	return k*3 + closer.original%3
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// consumption is how many characters opener and closer give to their
+// match: none when the rule of multiples of 3 forbids it (goldmark's
+// Delimiter.CalcComsumption).
+func consumption(opener, closer *delimiterRun) int {
+	if (opener.canClose || closer.canOpen) && (opener.original+closer.original)%3 == 0 && closer.original%3 != 0 {
+		return 0
+	}
+	if opener.length >= 2 && closer.length >= 2 {
+		return 2
+	}
+	return 1
+}
+
+// process matches the runs above bottom (all of them when bottom is nil)
+// and then takes every run above bottom off the stack.
+func (s *runStack) process(bottom *delimiterRun) {
+	bottomSeq := 0
+	closer := s.first
+	if bottom != nil {
+		bottomSeq, closer = bottom.seq, bottom.next
+	}
+	// openersBottom[kind] is the seq below which no opener matches a closer
+	// of that kind.
+	var openersBottom [18]int
+	for i := range openersBottom {
+		openersBottom[i] = bottomSeq
+	}
+	for closer != nil {
+		if !closer.canClose {
+			closer = closer.next
+			continue
+		}
+		kind := runKind(closer)
+		var opener *delimiterRun
+		consume := 0
+		for o := closer.prev; o != nil && o.seq > openersBottom[kind]; o = o.prev {
+			if o.canOpen && o.char == closer.char && o.Parent() == closer.Parent() {
+				if consume = consumption(o, closer); consume > 0 {
+					opener = o
+					break
+				}
+			}
+		}
+		if opener == nil {
+			next := closer.next
+			if closer.prev != nil {
+				openersBottom[kind] = closer.prev.seq
+			}
+			if !closer.canOpen {
+				s.remove(closer)
+			}
+			closer = next
+			continue
+		}
+		opener.consume(consume)
+		closer.consume(consume)
+		var node ast.Node
+		if closer.char == '~' {
+			node = extast.NewStrikethrough()
+		} else {
+			node = ast.NewEmphasis(consume)
+		}
+		node.(interface{ SetPos(int) }).SetPos(opener.segment.Start)
+		parent := opener.Parent()
+		for c := opener.NextSibling(); c != nil && c != ast.Node(closer); {
+			next := c.NextSibling()
+			node.AppendChild(node, c)
+			c = next
+		}
+		parent.InsertAfter(parent, opener, node)
+		for c := opener.next; c != nil && c != closer; {
+			next := c.next
+			s.remove(c)
+			c = next
+		}
+		if opener.length == 0 {
+			s.remove(opener)
+		}
+		if closer.length == 0 {
+			next := closer.next
+			s.remove(closer)
+			closer = next
+		}
+	}
+	for s.last != nil && s.last != bottom {
+		s.remove(s.last)
+	}
+}
+
+// resolveInside matches the runs that a link, an image or a directive
+// label n has just taken in as children, and takes them off the stack.
+func resolveInside(n ast.Node, pc parser.Context) {
+	s, ok := pc.Get(runStackKey).(*runStack)
+	if !ok || s.last == nil || s.last.Parent() != n {
+		return
+	}
+	bottom := s.last
+	for bottom != nil && bottom.Parent() == n {
+		bottom = bottom.prev
+	}
+	s.process(bottom)
+}
+
+// emphasisRuns reads `*`, `_` and `~` runs onto markii's stack.
+type emphasisRuns struct{}
+
+func (emphasisRuns) Trigger() []byte { return []byte{'*', '_', '~'} }
+
+// IsDelimiter, CanOpenCloser and OnMatch let parser.ScanDelimiter read a
+// run; markii's own matching never calls the last two.
+func (emphasisRuns) IsDelimiter(b byte) bool { return b == '*' || b == '_' || b == '~' }
+func (emphasisRuns) CanOpenCloser(opener, closer *parser.Delimiter) bool {
+	return opener.Char == closer.Char
+}
+func (emphasisRuns) OnMatch(consumes int) ast.Node { return ast.NewEmphasis(consumes) }
+
+func (e emphasisRuns) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	before := block.PrecendingCharacter()
+	line, segment := block.PeekLine()
+	d := parser.ScanDelimiter(line, before, 1, e)
+	if d == nil {
+		return nil
+	}
+	if d.Char == '~' && (d.OriginalLength > 2 || before == '~') {
+		return nil // GFM strikes with one or two tildes only
+	}
+	run := &delimiterRun{
+		segment:  segment.WithStop(segment.Start + d.OriginalLength),
+		char:     d.Char,
+		canOpen:  d.CanOpen,
+		canClose: d.CanClose,
+		length:   d.OriginalLength,
+		original: d.OriginalLength,
+	}
+	block.Advance(d.OriginalLength)
+	stackOf(parent, pc).push(run)
+	return run
+}
+
+// CloseBlock matches the block's runs once its inlines are parsed.
+func (emphasisRuns) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	if s, ok := pc.Get(runStackKey).(*runStack); ok {
+		if s.block == parent {
+			s.process(nil)
+		}
+		pc.Set(runStackKey, nil)
+	}
+}
+
+// resolvingInside wraps an inline parser that gathers the nodes after an
+// opener into a new node (a link, an image, a directive label), so that
+// the runs it gathered are matched among themselves, as CommonMark
+// matches the emphasis of a link text before the link is made.
+type resolvingInside struct{ parser.InlineParser }
+
+func (r resolvingInside) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	n := r.InlineParser.Parse(parent, block, pc)
+	if n != nil {
+		resolveInside(n, pc)
+	}
+	return n
+}
+
+// CloseBlock passes the wrapped parser's CloseBlock on.
+func (r resolvingInside) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	if c, ok := r.InlineParser.(parser.CloseBlocker); ok {
+		c.CloseBlock(parent, block, pc)
+	}
+}
