@@ -48,6 +48,13 @@ type Options struct {
 	Trigger script.Trigger
 	// Hosts are the hosts the run may reach (from the grant decision).
 	Hosts []string
+	// Listed are the hosts the static scan could list for this code, and
+	// BuildsAddresses says whether the code also builds addresses at run
+	// time (grants.Result). A refused request to a host not listed, from
+	// code that builds addresses, is DenialUngrantable: no grant for this
+	// code could allow it.
+	Listed          []string
+	BuildsAddresses bool
 	// Client performs requests; nil refuses every request.
 	Client *netclient.Client
 	// Bundle is the bundle session, nil when the note is not a bundle.
@@ -64,11 +71,13 @@ type Options struct {
 type Host struct {
 	tier    script.Tier
 	granted map[string]bool
-	client  *netclient.Client
-	bundle  Bundle
-	packs   Packs
-	cache   Cache
-	now     func() time.Time
+	// listed is nil unless the code builds addresses at run time.
+	listed map[string]bool
+	client *netclient.Client
+	bundle Bundle
+	packs  Packs
+	cache  Cache
+	now    func() time.Time
 
 	mu      sync.Mutex
 	denials []script.Denial
@@ -90,6 +99,12 @@ func New(o Options) *Host {
 	}
 	for _, g := range o.Hosts {
 		h.granted[g] = true
+	}
+	if o.BuildsAddresses {
+		h.listed = map[string]bool{}
+		for _, l := range o.Listed {
+			h.listed[l] = true
+		}
 	}
 	if h.cache == nil {
 		h.cache = NewMemoryCache()
@@ -179,6 +194,9 @@ func (h *Host) Fetch(ctx context.Context, r script.FetchRequest) (script.FetchRe
 		case ne.Kind == netclient.OutcomeUnknown:
 			h.note("a %s to %s was sent but its answer was lost; it may or may not have taken effect, and it was not retried", r.Method, host)
 			return script.FetchResponse{}, &script.UnknownOutcome{Host: host, Reason: ne.Msg}
+		case ne.Kind == netclient.NotGranted && h.listed != nil && !h.listed[host]:
+			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host,
+				Why: script.DenialUngrantable, Reason: ne.Msg + "; it " + script.UngrantableAdvice(host)})
 		case ne.Policy():
 			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host, Reason: ne.Msg})
 		}

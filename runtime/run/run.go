@@ -263,8 +263,10 @@ func (s *Service) execute(ctx context.Context, c closure, req *script.Request, h
 
 func (s *Service) hostOptions(trigger script.Trigger, tier script.Tier, settings config.Settings, prep grants.Prepared, cache *host.MemoryCache, packs *pack.Set, b *bundle.Bundle) host.Options {
 	opts := host.Options{
-		Trigger: trigger,
-		Hosts:   prep.Decision.Hosts,
+		Trigger:         trigger,
+		Hosts:           prep.Decision.Hosts,
+		Listed:          prep.Scan.Hosts,
+		BuildsAddresses: prep.Scan.RuntimeAddresses,
 		Client: netclient.New(netclient.Options{
 			Resolver:     s.Resolver,
 			AllowPrivate: settings.AllowPrivateNetworkAddresses,

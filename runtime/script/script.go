@@ -226,6 +226,21 @@ const (
 // could allow it).
 type DenialReason string
 
+// DenialUngrantable is a net request to a host that no grant for this
+// code can allow: the script builds the address at run time and the host
+// is written nowhere in the code as a literal the scan can list, so there
+// is nothing to ask about.
+const DenialUngrantable DenialReason = "ungrantable"
+
+// UngrantableAdvice is what a note's author can do about an ungrantable
+// request to host ("" when unknown).
+func UngrantableAdvice(host string) string {
+	if host == "" {
+		host = "host"
+	}
+	return "cannot be granted: this script builds its address at run time; write the URL (at least `https://" + host + "/`) as a literal"
+}
+
 // Outcome is the result of one script. It is the one value that carries a
 // script's end from the engine, across the isolate's wire, through the
 // run service, to the viewer, the command line and the value store;
@@ -257,6 +272,8 @@ func (o Outcome) Summary() string {
 	switch o.Kind {
 	case CapabilityDenied:
 		switch {
+		case o.Capability == CapNet && o.Reason == DenialUngrantable:
+			return UngrantableAdvice(o.Host)
 		case o.Capability == CapNet && o.Host != "":
 			return "needs permission (net: " + o.Host + ")"
 		case o.Capability != "":
