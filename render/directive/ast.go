@@ -8,6 +8,45 @@
 // attribute block leaves the whole construct as text, an inline directive
 // must start a word, and a bare colon fence closes the outermost open
 // container whose opening fence it is at least as long as.
+//
+// Where the grammar agrees with remark-directive (micromark-extension-
+// directive) case for case:
+//
+//   - A text directive followed by a label that never closes, or by a
+//     malformed attribute block, is kept: it ends where the `[` or `{`
+//     starts, and the rest is text (`:a[b` is `:a` then "[b";
+//     `:x[y]{k="v}` is `:x[y]` then `{k="v}`). Leaf and container
+//     directives with a malformed label or attribute block stay wholly
+//     literal, as there.
+//   - Classes accumulate, whichever way they are written:
+//     `{class=a .b class="c d"}` has class "a b c d". An id's last value
+//     wins.
+//
+// Where markii deliberately differs:
+//
+//   - Names and attribute keys are ASCII: a name starts with an ASCII
+//     letter and holds letters, digits, '-' and '_' (not last); a key
+//     starts with a letter, '_' or ':' and holds those, digits, '.' and
+//     '-'. Later micromark releases also take names that start with a
+//     digit or a non-ASCII letter, and such keys; markii leaves those
+//     directives literal, because component names, pack namespaces and
+//     value paths are ASCII throughout the format, and a name no
+//     component could have only turns prose into a fallback box.
+//   - A label's brackets are matched at any depth; the reference gives up
+//     beyond three levels of nested brackets and leaves the directive
+//     without a label.
+//   - A line feed inside a quoted attribute value becomes a space in the
+//     document tree and so in doc.directives(): every attribute value
+//     passes the inline-text sanitizer on its way into the tree, where a
+//     line feed is one space.
+//   - Not yet aligned: a code span inside a label (`:badge[`]`]`: the
+//     reference ends the label at the first `]`, inside the code span;
+//     markii lets the code span take it and the whole stays text), a lazy
+//     continuation line after a container opened inside a block quote,
+//     and a directive right after an escaped colon (`\::a`, which the
+//     reference reads as ":" followed by the directive `:a`; markii
+//     leaves "::a" text, since its directive colon may not follow a
+//     colon).
 package directive
 
 import (

@@ -177,9 +177,10 @@ func (inlineParser) Trigger() []byte { return []byte{':'} }
 
 // Parse recognizes a text directive at the current ':'. The colon must
 // start a word (offset 0 of the source, or a preceding byte that is not an
-// ASCII letter or digit, nor another colon), the name must start with an
-// ASCII letter and must not be followed by ':', and a label or attribute
-// block, when present, must be well formed; otherwise the colon stays text.
+// ASCII letter or digit, nor another colon) and the name must start with
+// an ASCII letter and must not be followed by ':'; otherwise the colon
+// stays text. A label that never closes or a malformed attribute block
+// ends the directive where it starts and stays text itself.
 func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
 	if len(line) < 2 || !isLetter(line[1]) {
@@ -208,22 +209,22 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	if end < 0 || (end < len(b) && b[end] == ':') {
 		return nil
 	}
+	// As in remark-directive, a label that never closes ends the directive
+	// at its name, and a malformed attribute block ends it before the
+	// block: the directive is kept and the rest stays text.
 	i := end
 	labelOpen, labelClose := -1, -1
 	if i < len(b) && b[i] == '[' {
-		labelClose = bt.closeOf(i)
-		if labelClose < 0 {
-			return nil
+		if c := bt.closeOf(i); c >= 0 {
+			labelOpen, labelClose = i, c
+			i = c + 1
 		}
-		labelOpen = i
-		i = labelClose + 1
 	}
 	var buf [8]attrSpan
 	var spans []attrSpan
 	if i < len(b) && b[i] == '{' {
-		var ok bool
-		if spans, i, ok = scanAttrSpans(b, i, true, buf[:0]); !ok {
-			return nil
+		if s, j, ok := scanAttrSpans(b, i, true, buf[:0]); ok {
+			spans, i = s, j
 		}
 	}
 	n, op := newInline(b, at+1, end, spans, labelOpen >= 0)

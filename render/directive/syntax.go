@@ -83,8 +83,8 @@ func isValueStop(c byte) bool {
 // whitespace (and may appear in quoted values) only when allowEOL is set.
 // It returns the entries in source order, the index just past the closing
 // `}`, and ok=false for a malformed or unclosed block. A repeated key keeps
-// its last value; `.class` shorthands accumulate into one space-separated
-// class value.
+// its last value; classes (`class=` and `.class`) accumulate into one
+// space-separated value.
 func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) {
 	var buf [8]attrSpan
 	spans, end, ok := scanAttrSpans(b, i, allowEOL, buf[:0])
@@ -250,9 +250,9 @@ func attrsOf(s string, base int, spans []attrSpan) []Attr {
 const classShorthand = " class"
 
 // dedupe merges repeated keys: the first position is kept and the last
-// value wins, except that `.class` shorthands accumulate into one
-// space-separated class value (an explicit class= replaces what came
-// before it).
+// value wins, except that every class, written `class=` or `.class`,
+// accumulates into one space-separated value, as in remark-directive
+// (`{class=a .b class="c d"}` is class "a b c d").
 func dedupe(attrs []Attr) []Attr {
 	if len(attrs) == 0 {
 		return nil
@@ -269,9 +269,6 @@ func dedupe(attrs []Attr) []Attr {
 			a.Key = "class"
 		}
 		if a.Key == "class" {
-			if !shorthand {
-				classes = classes[:0]
-			}
 			if a.Value != "" {
 				classes = append(classes, a.Value)
 			}

@@ -16,7 +16,12 @@ func TestScanAttrs(t *testing.T) {
 		{"{a}", false, "[{a  true}]", 3},
 		{"{a=b c='d e' f=\"g}h\"}", false, "[{a b false} {c d e false} {f g}h false}]", 21},
 		{"{#x .a .b#y}", false, "[{id y false} {class a b false}]", 12},
-		{"{.a class=z .b}", false, "[{class z b false}]", 15},
+		// Classes accumulate whichever way they are written, as in
+		// remark-directive; an id's last value wins.
+		{"{.a class=z .b}", false, "[{class a z b false}]", 15},
+		{"{class=a .b class=\"c d\"}", false, "[{class a b c d false}]", 24},
+		{"{class=a class=\"b c\" .d.e}", false, "[{class a b c d e false}]", 26},
+		{"{id=a id=\"b\" #c#d}", false, "[{id d false}]", 18},
 		{"{k = v}", false, "[{k v false}]", 7},
 		{"{a=1 a=2}", false, "[{a 2 false}]", 9},
 		{"{__proto__=1 constructor}", false, "[{__proto__ 1 false} {constructor  true}]", 25},
