@@ -76,9 +76,16 @@ func TestDefaultWidthOnATerminal(t *testing.T) {
 // pane shows once markii has exited.
 func ruleWidthOnTerminal(t *testing.T, bin, home string, cols int, args []string) int {
 	t.Helper()
-	sock := filepath.Join(t.TempDir(), "sock")
+	tmp := t.TempDir()
+	sock := filepath.Join(tmp, "sock")
+	// The pane must stay once markii exits, which can be before a
+	// set-option after new-session runs: the option comes from the config.
+	conf := filepath.Join(tmp, "tmux.conf")
+	if err := os.WriteFile(conf, []byte("set-option -g remain-on-exit on\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tm := func(a ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, a...)...).CombinedOutput()
+		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", conf}, a...)...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %v: %v\n%s", a, err, out)
 		}
@@ -91,7 +98,6 @@ func ruleWidthOnTerminal(t *testing.T, bin, home string, cols int, args []string
 	}
 	tm("new-session", "-d", "-s", "w", "-x", strconv.Itoa(cols), "-y", "20", "sh", "-c", strings.Join(quoted, " "))
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
-	tm("set-option", "-t", "w", "remain-on-exit", "on")
 	for deadline := time.Now().Add(15 * time.Second); !strings.Contains(tm("list-panes", "-t", "w", "-F", "#{pane_dead}"), "1"); {
 		if time.Now().After(deadline) {
 			t.Fatalf("markii did not finish:\n%s", tm("capture-pane", "-p", "-t", "w"))
