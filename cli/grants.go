@@ -60,7 +60,10 @@ func grantsList(c *invocation) error {
 	if err != nil {
 		return err
 	}
-	all, invalid := store.All()
+	all, invalid, err := store.All()
+	if err != nil {
+		return failf("cannot read grants: %v", err)
+	}
 	docs := make([]string, 0, len(all))
 	if len(c.args) > 1 {
 		key, err := noteKey(c.args[1])

@@ -16,7 +16,7 @@ func TestGrantsListAndReset(t *testing.T) {
 	dir := env.stateDir(t)
 	notes := t.TempDir()
 	a, b := filepath.Join(notes, "a.mk.md"), filepath.Join(notes, "b.mk.md")
-	store := grants.NewStore(state.Open(dir))
+	store := grants.NewStore(state.Open(dir, state.Options{}))
 	key := strings.Repeat("ab", 32)
 	if err := store.Put(fileURL(a), grants.Record{Key: key, AllowedHosts: []string{"api.github.com", "127.0.0.1"}}); err != nil {
 		t.Fatal(err)
@@ -44,10 +44,10 @@ func TestGrantsListAndReset(t *testing.T) {
 	if code != 0 || out != "forgot the grants of a.mk.md\n" {
 		t.Fatalf("reset: %d %q", code, out)
 	}
-	if _, ok := grants.NewStore(state.Open(dir)).Lookup(fileURL(a)); ok {
+	if _, ok, _ := grants.NewStore(state.Open(dir, state.Options{})).Lookup(fileURL(a)); ok {
 		t.Fatal("reset left the record")
 	}
-	if _, ok := grants.NewStore(state.Open(dir)).Lookup(fileURL(b)); !ok {
+	if _, ok, _ := grants.NewStore(state.Open(dir, state.Options{})).Lookup(fileURL(b)); !ok {
 		t.Fatal("reset removed another note's record")
 	}
 	code, out, _ = run("grants", "reset", "--all")
@@ -73,7 +73,7 @@ func TestGrantsListHostileState(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := `{"markii.netGrants":{"file:///x":{"key":"` + strings.Repeat("0", 64) + `","allowedHosts":["evil\u001b]8;;http://x\u0007.com"]}}}`
-	if err := os.WriteFile(filepath.Join(dir, state.FileName), []byte(bad), 0o600); err != nil {
+	if err := os.WriteFile(env.legacyStateFile(t), []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer

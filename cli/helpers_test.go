@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+
+	"github.com/markii/markii/runtime/state"
+	"github.com/markii/markii/runtime/values"
 )
 
 func countingServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
@@ -26,4 +29,14 @@ func writeNote(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// mustLoad reads a note's stored values.
+func mustLoad(t *testing.T, st state.Entries, doc string) values.Snapshot {
+	t.Helper()
+	snap, err := values.Load(st, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
 }

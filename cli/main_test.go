@@ -71,15 +71,29 @@ func (e *testEnv) invocation() *invocation {
 // stateDir is where this environment's device state lives.
 func (e *testEnv) stateDir(t *testing.T) string {
 	t.Helper()
-	dir, err := state.Dir(runtime.GOOS, e.getenv)
+	loc, err := state.Locate(runtime.GOOS, e.getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return loc.Dir
+}
+
+// legacyStateFile is where earlier markii versions kept the whole device
+// state in this environment; its directory exists.
+func (e *testEnv) legacyStateFile(t *testing.T) string {
+	t.Helper()
+	loc, err := state.Locate(runtime.GOOS, e.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(loc.Legacy), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return loc.Legacy
 }
 
 // state opens this environment's device state.
-func (e *testEnv) state(t *testing.T) *state.Store { return state.Open(e.stateDir(t)) }
+func (e *testEnv) state(t *testing.T) *state.Store { return state.Open(e.stateDir(t), state.Options{}) }
 
 // writeSettings writes the user's config file.
 func (e *testEnv) writeSettings(t *testing.T, s map[string]any) {

@@ -140,9 +140,14 @@ func (c *invocation) storedValues(n *note) render.Values {
 	}
 	st, err := c.deviceState()
 	if err != nil {
+		fmt.Fprintf(c.stdio.Err, "markii: cannot read the stored values: %v\n", err)
 		return nil
 	}
-	snap, _ := run.DeviceStore{State: st}.Values(n.Key)
+	snap, err := run.DeviceStore{State: st}.Values(n.Key)
+	if err != nil {
+		fmt.Fprintf(c.stdio.Err, "markii: cannot read the stored values: %v\n", err)
+		return nil
+	}
 	out := make(render.Values, len(snap))
 	for k, e := range snap {
 		out[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: script.Kind(e.FailureKind).AsFailure()}

@@ -37,14 +37,18 @@ func TestRunPrintsOutcomesAndPersists(t *testing.T) {
 		!strings.Contains(errb.String(), "markii: broken: ") {
 		t.Fatalf("stderr: %s", errb.String())
 	}
-	snap := values.Load(env.state(t), state.DocumentKey(notePath))
+	snap := mustLoad(t, env.state(t), state.DocumentKey(notePath))
 	if e := snap["stars"]; e.Status != values.Fresh || string(e.Value) != "42" {
 		t.Fatalf("stars stored as %+v", e)
 	}
 	if e := snap["remote"]; e.Status != values.Error || e.FailureKind != "capability-denied" {
 		t.Fatalf("remote stored as %+v", e)
 	}
-	fi, err := os.Stat(filepath.Join(env.stateDir(t), state.FileName))
+	files, _ := filepath.Glob(filepath.Join(env.stateDir(t), "notes", "*.values.json"))
+	if len(files) != 1 {
+		t.Fatalf("value files %v", files)
+	}
+	fi, err := os.Stat(files[0])
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("state file: %v %v", fi, err)
 	}
@@ -53,7 +57,7 @@ func TestRunPrintsOutcomesAndPersists(t *testing.T) {
 	os.WriteFile(notePath, []byte(strings.Replace(runFixture, "* 42", "* nil", 1)), 0o600)
 	out.Reset()
 	Main([]string{"run", notePath}, env.stdio(&out, &errb))
-	snap = values.Load(env.state(t), state.DocumentKey(notePath))
+	snap = mustLoad(t, env.state(t), state.DocumentKey(notePath))
 	if e := snap["stars"]; e.Status != values.Stale || string(e.Value) != "42" || e.FailureKind != "script-error" {
 		t.Fatalf("failure wiped the good value: %+v", e)
 	}

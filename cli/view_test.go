@@ -102,7 +102,7 @@ func TestViewRunnerReportsOutcomesAndStoresValues(t *testing.T) {
 	if p := done["broken"]; p.Outcome.Kind != script.ScriptError {
 		t.Fatalf("broken: %+v", p)
 	}
-	snap := values.Load(env.state(t), state.DocumentKey(path))
+	snap := mustLoad(t, env.state(t), state.DocumentKey(path))
 	if e := snap["stars"]; e.Status != values.Fresh || string(e.Value) != "42" {
 		t.Fatalf("stars stored as %+v", e)
 	}

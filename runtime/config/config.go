@@ -19,6 +19,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/markii/markii/runtime/internal/safefile"
 	"github.com/markii/markii/sanitize"
 )
 
@@ -77,8 +78,8 @@ var ErrNoDir = errors.New("cannot find the config directory: set HOME to your ho
 // environment through getenv: $XDG_CONFIG_HOME/markii when that is an
 // absolute path, else $HOME/.config/markii (Linux and others);
 // $HOME/Library/Application Support/markii (darwin); %APPDATA%\markii with a
-// %USERPROFILE% fallback (windows). It is the same directory as the device
-// state.
+// %USERPROFILE% fallback (windows). On macOS and Windows the device state
+// lives here too; elsewhere it has its own directory (see state.Locate).
 func Dir(goos string, getenv func(string) string) (string, error) {
 	switch goos {
 	case "darwin":
@@ -114,22 +115,24 @@ func Load() (Settings, error) {
 }
 
 // LoadFile reads settings from path. A missing file gives the defaults;
-// anything else wrong with it is a one-line error that names the file.
+// anything else wrong with it is a one-line error that names the file. A
+// named pipe, a device or a directory at the path (or a symbolic link to
+// one) is refused without waiting on it; a link to a regular file is
+// followed, as dotfile managers make them.
 func LoadFile(path string) (Settings, error) {
-	f, err := os.Open(path)
+	data, err := safefile.ReadFile(path, maxFileBytes, safefile.Options{})
 	if errors.Is(err, os.ErrNotExist) {
 		return Settings{}, nil
 	}
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		if se.Problem == safefile.TooLarge {
+			return Settings{}, fmt.Errorf("the settings file %s is larger than %d bytes; fix or remove it", path, maxFileBytes)
+		}
+		return Settings{}, fmt.Errorf("cannot read the settings file: %v; replace it with a regular file or remove it", se)
+	}
 	if err != nil {
 		return Settings{}, fmt.Errorf("cannot read the settings file %s: %v", path, unwrapPath(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err != nil {
-		return Settings{}, fmt.Errorf("cannot read the settings file %s: %v", path, unwrapPath(err))
-	}
-	if len(data) > maxFileBytes {
-		return Settings{}, fmt.Errorf("the settings file %s is larger than %d bytes; fix or remove it", path, maxFileBytes)
 	}
 	s, err := Parse(data)
 	if err != nil {

@@ -189,17 +189,19 @@ func Resolve(ctx context.Context, tier script.Tier, p Prompter, store *Store, re
 	if tier == script.TierManual {
 		return Consent(ctx, p, store, req)
 	}
-	return Stored(store, req.DocKey, req.Key), nil
+	return Stored(store, req.DocKey, req.Key)
 }
 
 // Stored returns the grant stored for docKey when it was made for exactly
-// key, and an empty decision otherwise. It never prompts.
-func Stored(store *Store, docKey, key string) Decision {
-	r, ok := store.Lookup(docKey)
-	if !ok || r.Key != key {
-		return Decision{}
+// key, and an empty decision otherwise. It never prompts. An error (the
+// device state could not be read) comes with an empty decision: nothing is
+// granted.
+func Stored(store *Store, docKey, key string) (Decision, error) {
+	r, ok, err := store.Lookup(docKey)
+	if err != nil || !ok || r.Key != key {
+		return Decision{}, err
 	}
-	return Decision{Hosts: r.AllowedHosts, BundleGrants: r.AllowedBundleGrants, Reused: true}
+	return Decision{Hosts: r.AllowedHosts, BundleGrants: r.AllowedBundleGrants, Reused: true}, nil
 }
 
 // Consent runs the manual-trigger flow: a stored grant for this exact
@@ -214,12 +216,16 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 	if !ok {
 		bundle = filterBundleGrants(req.BundleGrants)
 	}
-	if d := Stored(store, req.DocKey, req.Key); d.Reused {
+	d, err := Stored(store, req.DocKey, req.Key)
+	if err != nil {
+		return Decision{}, fmt.Errorf("cannot read grants: %w", err)
+	}
+	if d.Reused {
 		// A manual run forwards what the manifest declares today.
 		d.BundleGrants = bundle
 		return d, nil
 	}
-	d := Decision{BundleGrants: bundle}
+	d = Decision{BundleGrants: bundle}
 	hosts := make([]string, 0, len(req.Scan.Hosts))
 	for _, h := range req.Scan.Hosts {
 		if Presentable(h) {
@@ -228,7 +234,10 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 	}
 	if len(hosts) == 0 {
 		if len(bundle) > 0 {
-			d.Stored = store.Put(req.DocKey, Record{Key: req.Key, AllowedBundleGrants: bundle}) == nil
+			if err := store.Put(req.DocKey, Record{Key: req.Key, AllowedBundleGrants: bundle}); err != nil {
+				return d, fmt.Errorf("cannot save grants: %w", err)
+			}
+			d.Stored = true
 		}
 		return d, nil
 	}
@@ -237,7 +246,11 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 			return false, err
 		}
 		d.Asked++
-		return p.Ask(q)
+		yes, err := p.Ask(q)
+		if err != nil {
+			return false, fmt.Errorf("the grant prompt failed: %w", err)
+		}
+		return yes, nil
 	}
 	var allowed []string
 	if len(hosts) > MaxHostPrompts {
@@ -273,7 +286,7 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 	}
 	d.Hosts = allowed
 	if err := store.Put(req.DocKey, Record{Key: req.Key, AllowedHosts: allowed, AllowedBundleGrants: bundle}); err != nil {
-		return d, fmt.Errorf("the grant was allowed for this run but could not be saved: %w", err)
+		return d, fmt.Errorf("cannot save grants: %w", err)
 	}
 	d.Stored = true
 	return d, nil

@@ -4,18 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
-	"sync"
+
+	"github.com/markii/markii/runtime/state"
 )
-
-// StateKey is the device-state key that holds every note's grant.
-const StateKey = "markii.netGrants"
-
-// State is the device state file the grants live in; *state.Store
-// satisfies it.
-type State interface {
-	GetRaw(key string) (json.RawMessage, bool)
-	SetRaw(key string, raw json.RawMessage) error
-}
 
 // Bundle file grants a record may hold.
 const (
@@ -32,29 +23,36 @@ type Record struct {
 	AllowedBundleGrants []string `json:"allowedBundleGrants,omitempty"`
 }
 
-// Store reads and writes grants in the device state. Every read
-// re-validates each record with today's rules; a record that fails in any
-// part is ignored whole (never a partial grant), and content that is not
-// understood reads as no grants at all. It never panics.
+// Store reads and writes grants in the device state, one record per note.
+// Every read re-validates each record with today's rules; a record that
+// fails in any part is ignored whole (never a partial grant). It never
+// panics.
 type Store struct {
-	st State
+	st state.Entries
 }
 
 // NewStore returns a Store over st.
-func NewStore(st State) *Store { return &Store{st: st} }
+func NewStore(st state.Entries) *Store { return &Store{st: st} }
 
-// Lookup returns the valid record stored for the document key.
-func (s *Store) Lookup(docKey string) (Record, bool) {
-	all, _ := s.All()
-	r, ok := all[docKey]
-	return r, ok
+// Lookup returns the valid record stored for the document key. An error
+// means the device state could not be read (not that there is no grant).
+func (s *Store) Lookup(docKey string) (Record, bool, error) {
+	raw, err := s.st.Get(docKey, state.SectionGrant)
+	if err != nil || raw == nil {
+		return Record{}, false, err
+	}
+	r, ok := parseRecord(raw)
+	return r, ok, nil
 }
 
 // All returns every valid record by document key, and how many stored
 // records were ignored as invalid.
-func (s *Store) All() (map[string]Record, int) {
+func (s *Store) All() (map[string]Record, int, error) {
+	raw, err := s.st.List(state.SectionGrant)
+	if err != nil {
+		return nil, 0, err
+	}
 	out := map[string]Record{}
-	raw := s.entries()
 	invalid := 0
 	for doc, v := range raw {
 		r, ok := parseRecord(v)
@@ -64,22 +62,7 @@ func (s *Store) All() (map[string]Record, int) {
 		}
 		out[doc] = r
 	}
-	return out, invalid
-}
-
-// entries returns the raw per-document values, or an empty map when the
-// stored value is not a JSON object.
-func (s *Store) entries() map[string]json.RawMessage {
-	m := map[string]json.RawMessage{}
-	raw, ok := s.st.GetRaw(StateKey)
-	if !ok {
-		return m
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(raw, &obj) != nil || obj == nil {
-		return m
-	}
-	return obj
+	return out, invalid, nil
 }
 
 // parseRecord validates one stored record.
@@ -176,60 +159,30 @@ func (s *Store) Put(docKey string, r Record) error {
 	if _, ok := parseRecord(raw); !ok {
 		return errors.New("the grant is not valid and was not stored")
 	}
-	m := s.entries()
-	m[docKey] = raw
-	return s.write(m)
+	return s.st.Update(docKey, state.SectionGrant, func(json.RawMessage) (json.RawMessage, error) {
+		return raw, nil
+	})
 }
 
 // Reset deletes the document's record. It reports whether one existed.
 func (s *Store) Reset(docKey string) (bool, error) {
-	m := s.entries()
-	if _, ok := m[docKey]; !ok {
-		return false, nil
-	}
-	delete(m, docKey)
-	return true, s.write(m)
+	found := false
+	err := s.st.Update(docKey, state.SectionGrant, func(cur json.RawMessage) (json.RawMessage, error) {
+		found = cur != nil
+		return nil, nil
+	})
+	return found && err == nil, err
 }
 
 // ResetAll deletes every record and reports how many there were.
 func (s *Store) ResetAll() (int, error) {
-	m := s.entries()
-	if _, ok := s.st.GetRaw(StateKey); !ok {
-		return 0, nil
-	}
-	return len(m), s.write(map[string]json.RawMessage{})
-}
-
-func (s *Store) write(m map[string]json.RawMessage) error {
-	raw, err := json.Marshal(m)
+	n := 0
+	err := s.st.UpdateAll(state.SectionGrant, func(string, json.RawMessage) (json.RawMessage, error) {
+		n++
+		return nil, nil
+	})
 	if err != nil {
-		return err
+		return 0, err
 	}
-	return s.st.SetRaw(StateKey, raw)
-}
-
-// MemoryState is a State kept in memory: for a note with no identity (read
-// from stdin), whose answers last for one run.
-type MemoryState struct {
-	mu sync.Mutex
-	m  map[string]json.RawMessage
-}
-
-// GetRaw implements State.
-func (s *MemoryState) GetRaw(key string) (json.RawMessage, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.m[key]
-	return append(json.RawMessage(nil), v...), ok
-}
-
-// SetRaw implements State.
-func (s *MemoryState) SetRaw(key string, raw json.RawMessage) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]json.RawMessage{}
-	}
-	s.m[key] = append(json.RawMessage(nil), raw...)
-	return nil
+	return n, nil
 }

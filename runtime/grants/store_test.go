@@ -21,11 +21,11 @@ func stateWith(t *testing.T, text string) (*Store, string) {
 	t.Helper()
 	dir := t.TempDir()
 	if text != "" {
-		if err := os.WriteFile(filepath.Join(dir, state.FileName), []byte(text), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, state.LegacyFileName), []byte(text), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return NewStore(state.Open(dir)), dir
+	return NewStore(state.Open(dir, state.Options{Legacy: filepath.Join(dir, state.LegacyFileName)})), dir
 }
 
 func TestStoreRoundTrip(t *testing.T) {
@@ -35,20 +35,16 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A fresh process reads it back from disk.
-	s2 := NewStore(state.Open(dir))
-	r, ok := s2.Lookup(doc)
+	s2 := NewStore(state.Open(dir, state.Options{}))
+	r, ok, _ := s2.Lookup(doc)
 	if !ok || r.Key != goodKey || !slices.Equal(r.AllowedHosts, []string{"a.example", "b.example"}) ||
 		!slices.Equal(r.AllowedBundleGrants, []string{"read", "write:.cache/"}) {
 		t.Fatalf("%+v %v", r, ok)
 	}
-	info, err := os.Stat(filepath.Join(dir, state.FileName))
-	if err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("state file mode %v %v", info.Mode(), err)
-	}
 	if ok, err := s2.Reset(doc); !ok || err != nil {
 		t.Fatalf("reset %v %v", ok, err)
 	}
-	if _, ok := NewStore(state.Open(dir)).Lookup(doc); ok {
+	if _, ok, _ := NewStore(state.Open(dir, state.Options{})).Lookup(doc); ok {
 		t.Fatal("the record survived a reset")
 	}
 	// Put refuses a record that could not be read back.
@@ -91,17 +87,17 @@ func TestStoreHostileContent(t *testing.T) {
 	}
 	for name, text := range files {
 		s, _ := stateWith(t, text)
-		if r, ok := s.Lookup(doc); ok {
+		if r, ok, _ := s.Lookup(doc); ok {
 			t.Errorf("%s: a record was read: %+v", name, r)
 		}
-		d := Stored(s, doc, goodKey)
+		d, _ := Stored(s, doc, goodKey)
 		if len(d.Hosts) != 0 || d.Reused {
 			t.Errorf("%s: auto decision %+v", name, d)
 		}
 	}
 	// A hostile sibling record does not disturb a good one.
 	s, _ := stateWith(t, `{"markii.netGrants":{"file:///n.mk.md":`+good+`,"file:///x":{"key":7}}}`)
-	all, invalid := s.All()
+	all, invalid, _ := s.All()
 	if len(all) != 1 || invalid != 1 || !slices.Equal(all[doc].AllowedHosts, []string{"a.example"}) {
 		t.Fatalf("all %v invalid %d", all, invalid)
 	}
@@ -159,7 +155,7 @@ func TestConsentFlow(t *testing.T) {
 	if len(d.Hosts) != 0 || d.Stored || len(p3.asked) != 2 {
 		t.Fatalf("decline %+v asked %v", d, p3.asked)
 	}
-	if r, _ := s.Lookup(doc); r.Key != goodKey {
+	if r, _, _ := s.Lookup(doc); r.Key != goodKey {
 		t.Fatal("a full decline replaced the stored record")
 	}
 }
@@ -251,7 +247,7 @@ func TestConsentRuntimeGateAndManyHosts(t *testing.T) {
 	if err == nil || len(d.Hosts) != 0 {
 		t.Fatalf("%+v %v", d, err)
 	}
-	if _, ok := s.Lookup("d5"); ok {
+	if _, ok, _ := s.Lookup("d5"); ok {
 		t.Fatal("a failed prompt stored a grant")
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/sanitize"
 )
 
@@ -251,7 +252,12 @@ func (h *Host) CachePut(_ context.Context, key string, value json.RawMessage) er
 	if !json.Valid(value) {
 		return errors.New("cache.get: the value to store is not valid JSON")
 	}
-	return h.cache.Put(key, value, h.now())
+	err := h.cache.Put(key, value, h.now())
+	var over *state.OverCapError
+	if errors.As(err, &over) {
+		h.note("cache.get: the entry %q was not cached: %v", key, err)
+	}
+	return err
 }
 
 // Require returns a module's source: bundle-local names (scripts/,

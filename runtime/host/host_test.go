@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -70,7 +72,7 @@ type note struct {
 
 func newNote(t *testing.T, blocks ...script.Block) *note {
 	dir := t.TempDir()
-	return &note{t: t, st: state.Open(dir), doc: state.DocumentKey(dir + "/n.mk.md"), blocks: blocks}
+	return &note{t: t, st: state.Open(dir, state.Options{}), doc: state.DocumentKey(dir + "/n.mk.md"), blocks: blocks}
 }
 
 func (n *note) closure() grants.Closure {
@@ -287,18 +289,21 @@ func TestNoBundleNoPacks(t *testing.T) {
 
 func TestCachePersistence(t *testing.T) {
 	dir := t.TempDir()
-	st := state.Open(dir)
+	st := state.Open(dir, state.Options{})
 	doc := "file:///n.mk.md"
 	now := time.UnixMilli(1_700_000_000_000)
-	c := LoadCache(st, doc, now)
+	c, err := LoadCache(st, doc, now)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := New(Options{Trigger: script.Auto, Cache: c, Now: func() time.Time { return now }})
-	if err := h.CachePut(context.Background(), "k", json.RawMessage(`{"a":1}`)); err != nil {
+	if err := h.CachePut(context.Background(), "k", json.RawMessage(`{"a": 1}`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := SaveCache(st, doc, c); err != nil {
 		t.Fatal(err)
 	}
-	c2 := LoadCache(state.Open(dir), doc, now.Add(time.Minute))
+	c2, _ := LoadCache(state.Open(dir, state.Options{}), doc, now.Add(time.Minute))
 	v, at, ok := c2.Get("k")
 	if !ok || string(v) != `{"a":1}` || !at.Equal(now) {
 		t.Fatalf("%s %v %v", v, at, ok)
@@ -316,13 +321,89 @@ func TestCachePersistence(t *testing.T) {
 	if _, _, ok := d.Get("ok"); !ok {
 		t.Error("a good entry was dropped")
 	}
-	// A snapshot over the cap is dropped whole.
-	big := NewMemoryCache()
-	big.Put("x", json.RawMessage(`"`+strings.Repeat("a", MaxCacheSnapshotBytes)+`"`), now)
-	if err := SaveCache(st, doc, big); err != nil {
+}
+
+// TestCacheSizeIsExact checks the running size against the encoding.
+func TestCacheSizeIsExact(t *testing.T) {
+	c := NewMemoryCache()
+	now := time.UnixMilli(1_700_000_000_000)
+	for i, v := range []string{`1`, `"<&>"`, `{"a": [1, 2]}`, `"\u00e9"`, `null`} {
+		if err := c.Put(fmt.Sprintf("k<%d>é", i%3), json.RawMessage(v), now); err != nil {
+			t.Fatal(err)
+		}
+		enc := encode(c.entries)
+		if len(enc) != c.size || !json.Valid(enc) {
+			t.Fatalf("size %d, encoding %d bytes: %s", c.size, len(enc), enc)
+		}
+	}
+}
+
+// TestOversizeCacheWriteKeepsEarlierEntries: a cache write that would take
+// the note's cache over the cap is refused; the earlier entries, on disk
+// and in memory, stay as they were.
+func TestOversizeCacheWriteKeepsEarlierEntries(t *testing.T) {
+	dir := t.TempDir()
+	st := state.Open(dir, state.Options{})
+	doc := "file:///n.mk.md"
+	now := time.UnixMilli(1_700_000_000_000)
+	first := NewMemoryCache()
+	first.Put("a", json.RawMessage(`1`), now)
+	first.Put("b", json.RawMessage(`"two"`), now)
+	if err := SaveCache(st, doc, first); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := state.Open(dir).GetRaw(CacheStateKey(doc)); ok {
-		t.Fatal("an oversized cache snapshot was kept")
+	entry := entryPath(t, dir)
+	before, _ := os.ReadFile(entry)
+
+	c, _ := LoadCache(st, doc, now)
+	h := New(Options{Trigger: script.Auto, Cache: c, Now: func() time.Time { return now }})
+	big := json.RawMessage(`"` + strings.Repeat("x", MaxCacheSnapshotBytes) + `"`)
+	err := h.CachePut(context.Background(), "big", big)
+	var over *state.OverCapError
+	if !errors.As(err, &over) || over.Limit != MaxCacheSnapshotBytes {
+		t.Fatalf("oversize write: %v", err)
 	}
+	if diags := h.Diagnostics(); len(diags) != 1 || !strings.Contains(diags[0], `"big" was not cached`) {
+		t.Fatalf("diagnostics %q", diags)
+	}
+	if _, _, ok := c.Get("a"); !ok {
+		t.Fatal("an earlier entry was dropped from memory")
+	}
+	if err := SaveCache(st, doc, c); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(entry); string(after) != string(before) {
+		t.Fatalf("the stored cache changed:\n%s\n%s", before, after)
+	}
+	// Two runs whose writes fit alone but not together: the second save
+	// is refused whole and the first run's entries stay byte-identical.
+	half := json.RawMessage(`"` + strings.Repeat("y", MaxCacheSnapshotBytes*2/3) + `"`)
+	r1, _ := LoadCache(st, doc, now)
+	r2, _ := LoadCache(st, doc, now)
+	if err := r1.Put("h1", half, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Put("h2", half, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveCache(st, doc, r1); err != nil {
+		t.Fatal(err)
+	}
+	before, _ = os.ReadFile(entry)
+	if err := SaveCache(st, doc, r2); !errors.As(err, &over) {
+		t.Fatalf("merged oversize save: %v", err)
+	}
+	if after, _ := os.ReadFile(entry); string(after) != string(before) {
+		t.Fatal("a refused save changed the stored cache")
+	}
+}
+
+// entryPath is the one entry file under dir/notes.
+func entryPath(t *testing.T, dir string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, "notes", "*.json"))
+	if len(m) != 1 {
+		t.Fatalf("entry files %v", m)
+	}
+	return m[0]
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/pack"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
 )
 
 // ErrScriptsDisabled is returned when the user's settings turn scripts
@@ -193,7 +194,7 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 	p := &prepared{closure: buildClosure(n), cache: host.NewMemoryCache()}
 	p.closure.grants.Packs = packClosure(packs)
 
-	var grantState grants.State = &grants.MemoryState{}
+	var grantState state.Entries = &state.Memory{}
 	docKey := "stdin"
 	if n.Key != "" && s.Store != nil {
 		p.store, docKey = s.Store, n.Key
@@ -206,7 +207,7 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 	prep, err := grants.Prepare(ctx, tier, prompter, grants.NewStore(grantState), docKey,
 		p.closure.grants, p.closure.declared, bundleGrants(n.Bundle))
 	if err != nil {
-		return nil, fmt.Errorf("the grant prompt failed: %v", err)
+		return nil, err
 	}
 	if p.store != nil {
 		if p.cache, err = p.store.Cache(n.Key, s.now()); err != nil {

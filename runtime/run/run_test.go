@@ -25,7 +25,7 @@ import (
 // settings, running scripts with the in-process engine.
 func service(t *testing.T, s config.Settings) (*Service, *state.Store) {
 	t.Helper()
-	st := state.Open(t.TempDir())
+	st := state.Open(t.TempDir(), state.Options{})
 	return &Service{
 		Settings: func() (config.Settings, error) { return s, nil },
 		Store:    DeviceStore{State: st},
@@ -89,7 +89,7 @@ func TestManualRunWithoutPrompterDeniesAndAutoRunUsesStoredGrant(t *testing.T) {
 	if o := outcomes(res)["v"]; o.Kind != script.Ok || string(o.Value) != "7" || hits.Load() != 1 {
 		t.Fatalf("%+v hits %d notices %q", o, hits.Load(), notices.String())
 	}
-	if snap := values.Load(st, note.Key); string(snap["v"].Value) != "7" {
+	if snap := mustLoad(t, st, note.Key); string(snap["v"].Value) != "7" {
 		t.Fatalf("stored %+v", snap)
 	}
 }
@@ -99,7 +99,7 @@ func TestScriptsDisabledReadsNothing(t *testing.T) {
 	dir := t.TempDir()
 	svc := &Service{
 		Settings: func() (config.Settings, error) { return config.Settings{ScriptsDisabled: true}, nil },
-		Store:    DeviceStore{State: state.Open(dir)},
+		Store:    DeviceStore{State: state.Open(dir, state.Options{})},
 		Runner:   engine.Run,
 	}
 	ran := false
@@ -223,7 +223,7 @@ func TestUnloadableSrcFails(t *testing.T) {
 	if _, err := svc.Run(context.Background(), Request{Note: note, Trigger: script.Manual}); err != nil {
 		t.Fatal(err)
 	}
-	if e := values.Load(st, note.Key)["a"]; e.Status != values.Stale || string(e.Value) != "42" {
+	if e := mustLoad(t, st, note.Key)["a"]; e.Status != values.Stale || string(e.Value) != "42" {
 		t.Fatalf("a stored as %+v after its file went away, want 42 kept as stale", e)
 	}
 }
@@ -287,4 +287,14 @@ func TestPackModulesRunAndAreKeyed(t *testing.T) {
 	if res2.Key == res.Key {
 		t.Fatal("changing a pack module's code left the closure key unchanged")
 	}
+}
+
+// mustLoad reads a note's stored values.
+func mustLoad(t *testing.T, st state.Entries, doc string) values.Snapshot {
+	t.Helper()
+	snap, err := values.Load(st, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
 }

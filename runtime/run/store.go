@@ -3,7 +3,6 @@ package run
 import (
 	"time"
 
-	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/host"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
@@ -15,10 +14,11 @@ import (
 // script cache.
 type Store interface {
 	// Grants is where grant records are kept.
-	Grants() grants.State
+	Grants() state.Entries
 	// Values returns the values stored for a note.
 	Values(doc string) (values.Snapshot, error)
-	// RecordValues merges a run's outcomes into the note's stored values.
+	// RecordValues merges a run's outcomes into the note's stored values;
+	// an over-cap result is refused and what was stored is kept.
 	RecordValues(doc string, names []string, outcomes []script.Outcome, ranAt time.Time) error
 	// Cache returns the note's script cache as of now.
 	Cache(doc string, now time.Time) (*host.MemoryCache, error)
@@ -34,21 +34,22 @@ type DeviceStore struct {
 var _ Store = DeviceStore{}
 
 // Grants implements Store.
-func (d DeviceStore) Grants() grants.State { return d.State }
+func (d DeviceStore) Grants() state.Entries { return d.State }
 
 // Values implements Store.
 func (d DeviceStore) Values(doc string) (values.Snapshot, error) {
-	return values.Load(d.State, doc), nil
+	return values.Load(d.State, doc)
 }
 
 // RecordValues implements Store.
 func (d DeviceStore) RecordValues(doc string, names []string, outcomes []script.Outcome, ranAt time.Time) error {
-	return values.Save(d.State, doc, values.Apply(values.Load(d.State, doc), names, outcomes, ranAt))
+	_, err := values.Record(d.State, doc, names, outcomes, ranAt)
+	return err
 }
 
 // Cache implements Store.
 func (d DeviceStore) Cache(doc string, now time.Time) (*host.MemoryCache, error) {
-	return host.LoadCache(d.State, doc, now), nil
+	return host.LoadCache(d.State, doc, now)
 }
 
 // SaveCache implements Store.

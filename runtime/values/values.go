@@ -25,8 +25,9 @@ const (
 	Error Status = "error"
 )
 
-// MaxSnapshotBytes is the largest snapshot persisted; a larger one is
-// dropped whole, never truncated.
+// MaxSnapshotBytes is the largest snapshot persisted. A run whose
+// snapshot would be larger is not stored at all (never truncated), and
+// what was stored before is kept.
 const MaxSnapshotBytes = 1_000_000
 
 // Entry is one name's stored outcome.
@@ -73,19 +74,6 @@ func Decode(raw json.RawMessage) Snapshot {
 		out[name] = e
 	}
 	return out
-}
-
-// Encode serializes s with sorted names. ok is false when the JSON would be
-// over MaxSnapshotBytes: the caller then drops the snapshot whole.
-func Encode(s Snapshot) (raw json.RawMessage, ok bool) {
-	if s == nil {
-		s = Snapshot{}
-	}
-	raw, err := json.Marshal(s)
-	if err != nil || len(raw) > MaxSnapshotBytes {
-		return nil, false
-	}
-	return raw, true
 }
 
 // Demote returns a copy of s as a reopened note sees it: fresh values become
@@ -143,25 +131,53 @@ func Apply(prev Snapshot, names []string, outcomes []script.Outcome, ranAt time.
 	return out
 }
 
-// StateKey is the device-state key of a note's value snapshot.
-func StateKey(documentKey string) string { return state.KeyRunValuesPrefix + documentKey }
-
 // Load reads a note's snapshot from the device state as stored (no
-// demotion); a missing or unreadable entry is an empty snapshot.
-func Load(st *state.Store, documentKey string) Snapshot {
-	raw, ok := st.GetRaw(StateKey(documentKey))
-	if !ok {
-		return Snapshot{}
+// demotion); a missing entry is an empty snapshot.
+func Load(st state.Entries, documentKey string) (Snapshot, error) {
+	raw, err := st.Get(documentKey, state.SectionValues)
+	if err != nil || raw == nil {
+		return Snapshot{}, err
 	}
-	return Decode(raw)
+	return Decode(raw), nil
 }
 
-// Save persists a note's snapshot. A snapshot over MaxSnapshotBytes is
-// dropped whole: the stored entry is removed.
-func Save(st *state.Store, documentKey string, s Snapshot) error {
-	raw, ok := Encode(s)
-	if !ok {
-		return st.Delete(StateKey(documentKey))
+// Record merges one run's outcomes into the note's stored snapshot (see
+// Apply) inside one transaction of st: the snapshot is re-read under the
+// lock, so a concurrent run of the same note is merged, not overwritten.
+// A merged snapshot over MaxSnapshotBytes is not written
+// (*state.OverCapError) and the stored one stays byte-identical.
+func Record(st state.Entries, documentKey string, names []string, outcomes []script.Outcome, ranAt time.Time) (Snapshot, error) {
+	var snap Snapshot
+	err := st.Update(documentKey, state.SectionValues, func(cur json.RawMessage) (json.RawMessage, error) {
+		prev := Snapshot{}
+		if cur != nil {
+			prev = Decode(cur)
+		}
+		snap = Apply(prev, names, outcomes, ranAt)
+		return encodeCapped(snap)
+	})
+	return snap, err
+}
+
+// Save replaces a note's stored snapshot with s. A snapshot over
+// MaxSnapshotBytes is refused (*state.OverCapError) and what was stored
+// stays as it was.
+func Save(st state.Entries, documentKey string, s Snapshot) error {
+	return st.Update(documentKey, state.SectionValues, func(json.RawMessage) (json.RawMessage, error) {
+		return encodeCapped(s)
+	})
+}
+
+func encodeCapped(s Snapshot) (json.RawMessage, error) {
+	if s == nil {
+		s = Snapshot{}
 	}
-	return st.SetRaw(StateKey(documentKey), raw)
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > MaxSnapshotBytes {
+		return nil, &state.OverCapError{Section: state.SectionValues, Size: len(raw), Limit: MaxSnapshotBytes}
+	}
+	return raw, nil
 }

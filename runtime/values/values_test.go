@@ -2,6 +2,9 @@ package values
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -74,24 +77,44 @@ func TestDecodeSkipsWhatItCannotUnderstand(t *testing.T) {
 	}
 }
 
-func TestPersistAndOversizeDroppedWhole(t *testing.T) {
-	st := state.Open(t.TempDir())
+func TestPersistAndOversizeKeepsWhatWasStored(t *testing.T) {
+	dir := t.TempDir()
+	st := state.Open(dir, state.Options{})
 	key := state.DocumentKey("/notes/a.mk.md")
-	s := Snapshot{"a": {Value: json.RawMessage(`"hi"`), Status: Fresh, RanAt: 5}}
-	if err := Save(st, key, s); err != nil {
+	names := []string{"a", "b"}
+	at := time.UnixMilli(5)
+	if _, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.Ok, Value: json.RawMessage(`42`)}}, at); err != nil {
 		t.Fatal(err)
 	}
-	if got := Load(st, key); string(got["a"].Value) != `"hi"` {
-		t.Fatalf("loaded %+v", got)
+	if got, err := Load(st, key); err != nil || string(got["a"].Value) != `42` || got["a"].Status != Fresh {
+		t.Fatalf("loaded %+v %v", got, err)
 	}
-	big := Snapshot{"a": {Value: json.RawMessage(`"` + strings.Repeat("x", MaxSnapshotBytes) + `"`), Status: Fresh}}
-	if _, ok := Encode(big); ok {
-		t.Fatal("oversized snapshot encoded")
+	files, _ := filepath.Glob(filepath.Join(dir, "notes", "*.values.json"))
+	if len(files) != 1 {
+		t.Fatalf("entry files %v", files)
 	}
-	if err := Save(st, key, big); err != nil {
-		t.Fatal(err)
+	before, _ := os.ReadFile(files[0])
+
+	// A run whose values are over the cap stores nothing: the earlier good
+	// value survives byte for byte.
+	big := json.RawMessage(`"` + strings.Repeat("x", MaxSnapshotBytes) + `"`)
+	_, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.ScriptError}, {Name: "b", Kind: script.Ok, Value: big}}, at)
+	var over *state.OverCapError
+	if !errors.As(err, &over) || over.Section != state.SectionValues || over.Limit != MaxSnapshotBytes {
+		t.Fatalf("oversize run: %v", err)
 	}
-	if got := Load(st, key); len(got) != 0 {
-		t.Fatalf("oversized snapshot kept partly: %d entries", len(got))
+	if after, _ := os.ReadFile(files[0]); string(after) != string(before) {
+		t.Fatalf("the stored values changed:\n%s\n%s", before, after)
+	}
+	if err := Save(st, key, Snapshot{"a": {Value: big, Status: Fresh}}); !errors.As(err, &over) {
+		t.Fatalf("oversize Save: %v", err)
+	}
+	if after, _ := os.ReadFile(files[0]); string(after) != string(before) {
+		t.Fatal("a refused Save changed the stored values")
+	}
+	// A failure after that keeps 42, now stale.
+	got, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.ScriptError}}, at)
+	if err != nil || string(got["a"].Value) != `42` || got["a"].Status != Stale {
+		t.Fatalf("after a failure: %+v %v", got, err)
 	}
 }
