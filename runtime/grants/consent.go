@@ -1,11 +1,11 @@
 package grants
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"net/netip"
+	"os"
 	"strings"
 	"sync"
 
@@ -307,15 +307,21 @@ func filterBundleGrants(list []string) []string {
 
 // TerminalPrompter asks on a terminal: the question, then " [y/N] "; a
 // trimmed, case-insensitive "y" or "yes" allows, anything else denies.
+// Only an answer typed while the question shows counts: once the question
+// is drawn, whatever the terminal received before it (keys typed ahead, the
+// rest of a paste) is discarded, and the answer is read straight from the
+// terminal one byte at a time, so no buffer reads ahead into the next
+// question's input.
 type TerminalPrompter struct {
-	in  *bufio.Reader
+	in  io.Reader
 	out io.Writer
 }
 
 // NewTerminalPrompter returns a prompter reading answers from in and
-// writing questions to out.
+// writing questions to out. When in is a terminal (*os.File), pending
+// input is discarded before each answer is read.
 func NewTerminalPrompter(in io.Reader, out io.Writer) *TerminalPrompter {
-	return &TerminalPrompter{in: bufio.NewReader(in), out: out}
+	return &TerminalPrompter{in: in, out: out}
 }
 
 // maxAnswer bounds one answer line.
@@ -326,21 +332,28 @@ func (t *TerminalPrompter) Ask(question string) (bool, error) {
 	if _, err := fmt.Fprintf(t.out, "%s [y/N] ", question); err != nil {
 		return false, err
 	}
+	if f, ok := t.in.(*os.File); ok {
+		discardPending(f)
+	}
 	var line []byte
+	var b [1]byte
 	for {
-		b, err := t.in.ReadByte()
-		if err != nil {
-			if err == io.EOF {
-				fmt.Fprintln(t.out)
+		n, err := t.in.Read(b[:])
+		if n == 1 {
+			if b[0] == '\n' {
 				break
 			}
-			return false, err
+			if len(line) < maxAnswer {
+				line = append(line, b[0])
+			}
+			continue
 		}
-		if b == '\n' {
+		if err == io.EOF {
+			fmt.Fprintln(t.out)
 			break
 		}
-		if len(line) < maxAnswer {
-			line = append(line, b)
+		if err != nil {
+			return false, err
 		}
 	}
 	ans := strings.ToLower(strings.TrimSpace(string(line)))

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/markii/markii/runtime/grants"
+	"github.com/markii/markii/runtime/state"
+)
+
+// openPTY returns a new pseudo-terminal's controlling side and terminal
+// side.
+func openPTY(t *testing.T) (ptm, pts *os.File) {
+	t.Helper()
+	ptm, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { ptm.Close() })
+	if err := unix.IoctlSetPointerInt(int(ptm.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(ptm.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ptm, pts
+}
+
+// TestPromptChild is the markii run that TestPromptIgnoresTypedAhead
+// starts on a pseudo-terminal.
+func TestPromptChild(t *testing.T) {
+	path := os.Getenv("MARKII_PROMPT_CHILD")
+	if path == "" {
+		t.Skip("runs only as the child of TestPromptIgnoresTypedAhead")
+	}
+	code := Main([]string{"run", path}, Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	fmt.Fprintf(os.Stdout, "\nexit %d\n", code)
+	os.Exit(0)
+}
+
+// terminalRun is markii run on a pseudo-terminal, with what it has
+// written so far.
+type terminalRun struct {
+	t   *testing.T
+	ptm *os.File
+	mu  sync.Mutex
+	out bytes.Buffer
+	cmd *exec.Cmd
+}
+
+// startOnTerminal starts markii run NOTE on a fresh pseudo-terminal after
+// typeAhead was typed into it.
+func startOnTerminal(t *testing.T, home, note, typeAhead string) *terminalRun {
+	ptm, pts := openPTY(t)
+	if typeAhead != "" {
+		if _, err := ptm.Write([]byte(typeAhead)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &terminalRun{t: t, ptm: ptm}
+	r.cmd = exec.Command(self, "-test.run=^TestPromptChild$")
+	r.cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "MARKII_PROMPT_CHILD=" + note, "PATH=" + os.Getenv("PATH")}
+	r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr = pts, pts, pts
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pts.Close()
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptm.Read(buf)
+			r.mu.Lock()
+			r.out.Write(buf[:n])
+			r.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { r.cmd.Process.Kill(); r.cmd.Wait() })
+	return r
+}
+
+// waitFor waits until the terminal shows want n times.
+func (r *terminalRun) waitFor(want string, n int) {
+	r.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		r.mu.Lock()
+		got := strings.Count(r.out.String(), want)
+		r.mu.Unlock()
+		if got >= n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.t.Fatalf("the terminal never showed %q %d times:\n%s", want, n, r.out.String())
+}
+
+func (r *terminalRun) typeKeys(s string) {
+	r.t.Helper()
+	if _, err := r.ptm.Write([]byte(s)); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// finish waits for the run to end and returns what it wrote.
+func (r *terminalRun) finish() string {
+	r.t.Helper()
+	r.waitFor("\nexit ", 1)
+	r.cmd.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.out.String()
+}
+
+// TestPromptIgnoresTypedAhead: keys typed or pasted before a consent
+// prompt is on the screen never answer it. `y⏎` typed before markii
+// starts is discarded, and a pasted `n⏎y⏎` answers only the prompt that
+// was showing; the hosts are not granted and the servers count no hits.
+// The last run, answered after the prompt shows, is the control: the same
+// setup does grant and reach the host.
+func TestPromptIgnoresTypedAhead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts markii on a pseudo-terminal")
+	}
+	home := t.TempDir()
+	a, hitsA := countingServer(t)
+	b, hitsB := countingServer(t)
+	ub, _ := url.Parse(b.URL)
+	bURL := "http://localhost:" + ub.Port()
+	one := writeNote(t, "```lua {name=v}\nreturn net.fetch_json(\""+a.URL+"/x\").v\n```\n")
+	two := writeNote(t, "```lua {name=v}\nreturn net.fetch_json(\""+a.URL+"/x\").v + net.fetch_json(\""+bURL+"/y\").v\n```\n")
+	stored := func() map[string]grants.Record {
+		all, _, err := grants.NewStore(state.Open(filepath.Join(home, "state", "markii"), state.Options{})).All()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return all
+	}
+
+	// Typed before markii started; the prompt is then answered "no".
+	r := startOnTerminal(t, home, one, "y\n")
+	r.waitFor("Allow?", 1)
+	r.typeKeys("\n")
+	if out := r.finish(); !strings.Contains(out, "exit 2") || hitsA.Load() != 0 || len(stored()) != 0 {
+		t.Fatalf("typed-ahead y answered the prompt: %d hits, grants %v\n%s", hitsA.Load(), stored(), out)
+	}
+
+	// Pasted while the first of two prompts showed.
+	r = startOnTerminal(t, home, two, "")
+	r.waitFor("Allow?", 1)
+	r.typeKeys("n\ny\n")
+	r.waitFor("Allow?", 2)
+	r.typeKeys("\n")
+	if out := r.finish(); !strings.Contains(out, "exit 2") || hitsA.Load()+hitsB.Load() != 0 || len(stored()) != 0 {
+		t.Fatalf("a pasted answer reached the second prompt: %d+%d hits, grants %v\n%s", hitsA.Load(), hitsB.Load(), stored(), out)
+	}
+
+	// Control: an answer typed after the prompt shows is heard.
+	r = startOnTerminal(t, home, one, "")
+	r.waitFor("Allow?", 1)
+	r.typeKeys("y\n")
+	if out := r.finish(); !strings.Contains(out, "exit 0") || hitsA.Load() != 1 || len(stored()) != 1 {
+		t.Fatalf("control: a real yes was not heard: %d hits, grants %v\n%s", hitsA.Load(), stored(), out)
+	}
+}
