@@ -98,18 +98,10 @@ func TestLiteralBaseGrantOnTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sock := filepath.Join(dir, "sock")
-	tm := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	tm := tmuxServer(t, filepath.Join(dir, "sock"))
 	cmd := fmt.Sprintf("exec env TERM=xterm-256color HOME=%q XDG_CONFIG_HOME=%q MARKII_LITERAL_CHILD=%q %q -test.run='^TestLiteralBaseChild$'",
 		dir, filepath.Join(dir, "config"), weather+string(os.PathListSeparator)+hn, self)
 	tm("new-session", "-d", "-s", "g", "-x", "200", "-y", "60", "sh", "-c", cmd)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
 	tm("set-option", "-t", "g", "remain-on-exit", "on")
 	pane := func() string { return tm("capture-pane", "-p", "-J", "-S", "-", "-t", "g") }
 	// waitCount waits until want occurs n times in the pane.

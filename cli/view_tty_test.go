@@ -41,18 +41,10 @@ func TestViewInTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sock := filepath.Join(dir, "sock")
-	tm := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
+	tm := tmuxServer(t, filepath.Join(dir, "sock"))
 	cmd := fmt.Sprintf("exec env TERM=xterm-256color HOME=%q XDG_CONFIG_HOME=%q MARKII_VIEW_CHILD=%q %q -test.run='^TestViewChild$' 2>%q",
 		dir, filepath.Join(dir, "config"), note, self, filepath.Join(dir, "stderr"))
 	tm("new-session", "-d", "-s", "v", "-x", "80", "-y", "20", "sh", "-c", cmd)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
 	tm("set-option", "-t", "v", "remain-on-exit", "on")
 	tm("set-option", "-s", "escape-time", "0")
 	wait := func(want string) string {
@@ -86,5 +78,20 @@ func TestViewInTerminal(t *testing.T) {
 	want := "markii: script \"bad\" failed (script-error)\nexit 2"
 	if strings.TrimSpace(string(stderr)) != want {
 		t.Fatalf("stderr after the viewer closed: %q, want %q", stderr, want)
+	}
+}
+
+// tmuxServer returns a function that runs one tmux
+// command against a private server on sock (no user config) and fails the
+// test on error; the server is killed when the test ends.
+func tmuxServer(t *testing.T, sock string) func(args ...string) string {
+	t.Helper()
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	return func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
 	}
 }
