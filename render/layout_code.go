@@ -32,7 +32,7 @@ const (
 // continuation piece starts with a dim `↪` so it never reads as a line of
 // its own. An empty block draws nothing.
 func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
-	text := strings.TrimSuffix(c.Text, "\n")
+	text := c.Text
 	if text == "" {
 		return nil
 	}

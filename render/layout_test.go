@@ -162,7 +162,7 @@ func TestLayoutLists(t *testing.T) {
 func TestLayoutQuoteCodeRuleScript(t *testing.T) {
 	d := doc(
 		&Quote{Blocks: []Block{para(txt("quoted text that wraps")), para(txt("more"))}},
-		&CodeBlock{Lang: "go", Text: "x := 1\n\nreturn x\n"},
+		&CodeBlock{Lang: "go", Text: "x := 1\n\nreturn x"},
 		&ThematicBreak{},
 		&ScriptBlock{Name: "stars", Label: "lua", Source: "return 1"},
 	)

@@ -54,7 +54,8 @@ func markdown() parser.Parser {
 	markdownOnce.Do(func() {
 		blocks := append(cappedBlockParsers(),
 			util.Prioritized(depthCapped{directive.NewContainerParser()}, 70),
-			util.Prioritized(directive.NewLeafParser(), 71))
+			util.Prioritized(directive.NewLeafParser(), 71),
+			util.Prioritized(directive.NewLazyStop(), 999))
 		var inlines []util.PrioritizedValue
 		for _, v := range parser.DefaultInlineParsers() {
 			switch v.Priority {
@@ -72,6 +73,7 @@ func markdown() parser.Parser {
 			// the runs before the others close the block, as goldmark's
 			// own delimiter processing does.
 			util.Prioritized(emphasisRuns{}, 50),
+			util.Prioritized(directive.NewLabelCodeGuard(), 90),
 			util.Prioritized(directive.NewInlineParser(), 300),
 			util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150))
 		base := parser.NewParser(
@@ -122,7 +124,7 @@ func Parse(src []byte) (doc *Document) {
 		if recover() != nil {
 			// A parser defect must not take the program down: show the
 			// note as plain text instead.
-			doc = &Document{Blocks: []Block{&CodeBlock{Text: sanitize.Pre(string(src))}}}
+			doc = &Document{Blocks: []Block{&CodeBlock{Text: strings.TrimSuffix(sanitize.Pre(string(src)), "\n")}}}
 		}
 	}()
 	return parseDocument(src)
@@ -228,7 +230,7 @@ func (c *converter) block(n ast.Node, depth int) Block {
 		return &ThematicBreak{}
 	case *ast.CodeBlock:
 		b := c.codeBlocks.new()
-		b.Text = sanitize.Pre(strings.TrimSuffix(c.codeBody(n), "\n"))
+		b.Text = strings.TrimSuffix(sanitize.Pre(c.codeBody(n)), "\n")
 		return b
 	case *ast.FencedCodeBlock:
 		return c.fenced(n)
@@ -333,7 +335,7 @@ func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
 		return s
 	}
 	b := c.codeBlocks.new()
-	b.Lang, b.Text = sanitize.Inline(lang), sanitize.Pre(strings.TrimSuffix(body, "\n"))
+	b.Lang, b.Text = sanitize.Inline(lang), strings.TrimSuffix(sanitize.Pre(body), "\n")
 	return b
 }
 

@@ -115,8 +115,8 @@ func TestParseAllocationsStayLow(t *testing.T) {
 // text, and the next paragraph's directives still parse: the label
 // bookkeeping one paragraph leaves behind is cleared for the next.
 func TestDirectiveLabelStateClearedBetweenBlocks(t *testing.T) {
-	src := ":a[`x]`] tail :b[keep\n\n:c[y]{k=v #i .p .q} and :d[z]\n\n" + strings.Repeat(":e[w] ", 3) + "\n"
-	want := `(p ":a[" (code "x]") "] tail " (:b) "[keep") ` +
+	src := ":a[<https://x.test/]>] tail :b[keep\n\n:c[y]{k=v #i .p .q} and :d[z]\n\n" + strings.Repeat(":e[w] ", 3) + "\n"
+	want := `(p ":a[" (autolink "https://x.test/]" "https://x.test/]") "] tail " (:b) "[keep") ` +
 		`(p (:c {k="v" id="i" class="p q"} "y") " and " (:d "z")) ` +
 		`(p (:e "w") " " (:e "w") " " (:e "w"))`
 	if got := dump(Parse([]byte(src))); got != want {

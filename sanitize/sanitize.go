@@ -11,8 +11,11 @@ import (
 	"unicode/utf8"
 )
 
-// TabWidth is the number of spaces a tab expands to in preformatted text.
+// TabWidth is the number of spaces a tab becomes in preformatted text.
 const TabWidth = 4
+
+// tabSpaces is what one tab becomes in preformatted text.
+var tabSpaces = strings.Repeat(" ", TabWidth)
 
 // isControl reports whether r is a C0 control, DEL or a C1 control.
 func isControl(r rune) bool {
@@ -69,9 +72,10 @@ func Inline(s string) string {
 }
 
 // Pre sanitizes preformatted text (code block bodies). CRLF and lone CR
-// become LF, line feeds are kept, tabs expand to the next multiple of
-// TabWidth columns (counted in runes), and every other C0 control, DEL and
-// C1 control is removed. Invalid UTF-8 becomes U+FFFD.
+// become LF, line feeds are kept, every tab becomes TabWidth spaces
+// wherever it stands (SPEC §7.2: the reference does the same, so a note's
+// code lines up as its author saw it there), and every other C0 control,
+// DEL and C1 control is removed. Invalid UTF-8 becomes U+FFFD.
 func Pre(s string) string {
 	if clean(s, false, true, false) {
 		return s
@@ -83,7 +87,6 @@ func Pre(s string) string {
 func pre(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	col := 0
 	prevCR := false
 	for _, r := range s {
 		if prevCR && r == '\n' {
@@ -94,19 +97,14 @@ func pre(s string) string {
 		switch {
 		case r == '\r':
 			b.WriteByte('\n')
-			col = 0
 			prevCR = true
 		case r == '\n':
 			b.WriteByte('\n')
-			col = 0
 		case r == '\t':
-			n := TabWidth - col%TabWidth
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
+			b.WriteString(tabSpaces)
 		case isControl(r):
 		default:
 			b.WriteRune(r)
-			col++
 		}
 	}
 	return b.String()

@@ -26,8 +26,10 @@ func TestInline(t *testing.T) {
 func TestPre(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"a\r\nb\rc\nd", "a\nb\nc\nd"},
-		{"\tx\n12\ty", "    x\n12  y"},
-		{"é\tx", "é   x"},
+		// SPEC §7.2: a tab is 4 spaces wherever it stands, not a tab stop.
+		{"\tx\n12\ty", "    x\n12    y"},
+		{"é\tx", "é    x"},
+		{"a\t\tb", "a        b"},
 		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
 		{"keep\x00 \u009dgone\x7f", "keep gone"},
 		{"\xc3", "\uFFFD"},

@@ -21,6 +21,14 @@
 //   - Classes accumulate, whichever way they are written:
 //     `{class=a .b class="c d"}` has class "a b c d". An id's last value
 //     wins.
+//   - A label's extent is fixed by its brackets before its content is
+//     parsed: a code span opened inside a label ends inside it or is
+//     text (``:badge[`]`]`` is the label "`", then "`]").
+//   - A directive may follow a backslash-escaped colon: `\::a` is ":"
+//     and the directive `:a` (after a plain colon, `a ::b`, it may not).
+//   - A container directive is a fenced block: a lazy continuation line
+//     (one that does not continue the enclosing block quote or list
+//     item) closes it rather than joining a paragraph inside it.
 //
 // Where markii deliberately differs:
 //
@@ -39,14 +47,9 @@
 //     document tree and so in doc.directives(): every attribute value
 //     passes the inline-text sanitizer on its way into the tree, where a
 //     line feed is one space.
-//   - Not yet aligned: a code span inside a label (`:badge[`]`]`: the
-//     reference ends the label at the first `]`, inside the code span;
-//     markii lets the code span take it and the whole stays text), a lazy
-//     continuation line after a container opened inside a block quote,
-//     and a directive right after an escaped colon (`\::a`, which the
-//     reference reads as ":" followed by the directive `:a`; markii
-//     leaves "::a" text, since its directive colon may not follow a
-//     colon).
+//   - Not yet aligned: an autolink or raw HTML tag opened inside a label
+//     (`:a[<https://x/]>]`) may still take the label's `]`, and the
+//     directive then stays text.
 package directive
 
 import (

@@ -32,6 +32,11 @@ type blockText struct {
 	// blankFrom and blankAt cache nextBlank.
 	linkBudget, linkSpent int
 	blankFrom, blankAt    int
+	// labelEnds holds the source offsets of the `]` of the labels opened
+	// so far that may still be open, innermost last (labelcode.go); runs
+	// indexes the block's backtick runs by length.
+	labelEnds []int
+	runs      map[int][]int
 }
 
 // maxLabelDelimiterRuns bounds how many labels per paragraph resolve
@@ -78,14 +83,14 @@ const reuseOpeners = 64
 // release ends bt's block and keeps its opener list and label map, emptied,
 // for the next block of the parse.
 func (bt *blockText) release() {
-	openers, pending := bt.openers, bt.pending
+	openers, pending, ends := bt.openers, bt.pending, bt.labelEnds
 	if len(openers) > reuseOpeners {
-		openers, pending = nil, nil
+		openers, pending, ends = nil, nil, nil
 	} else {
 		clear(openers)
 		clear(pending)
 	}
-	*bt = blockText{openers: openers[:0], pending: pending}
+	*bt = blockText{openers: openers[:0], pending: pending, labelEnds: ends[:0]}
 }
 
 // load copies the block's lines into flat, using source. It runs once per
@@ -177,7 +182,8 @@ func (inlineParser) Trigger() []byte { return []byte{':'} }
 
 // Parse recognizes a text directive at the current ':'. The colon must
 // start a word (offset 0 of the source, or a preceding byte that is not an
-// ASCII letter or digit, nor another colon) and the name must start with
+// ASCII letter or digit, nor another colon unless that colon is
+// backslash-escaped: `\::a` is ":" and the directive `:a`) and the name must start with
 // an ASCII letter and must not be followed by ':'; otherwise the colon
 // stays text. A label that never closes or a malformed attribute block
 // ends the directive where it starts and stays text itself.
@@ -188,7 +194,7 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	}
 	source := block.Source()
 	if seg.Padding == 0 && seg.Start > 0 {
-		if prev := source[seg.Start-1]; isAlnum(prev) || prev == ':' {
+		if prev := source[seg.Start-1]; isAlnum(prev) || prev == ':' && !escaped(source, seg.Start-1) {
 			return nil
 		}
 	}
@@ -240,6 +246,16 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	return bt.open(op, n, bt.sourcePos(labelOpen)+1, i-labelClose)
 }
 
+// escaped reports whether the byte at source[at] is backslash-escaped: an
+// odd number of backslashes stands right before it.
+func escaped(source []byte, at int) bool {
+	n := 0
+	for at-n-1 >= 0 && source[at-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
 // newInline makes the node of a well-formed inline directive whose name
 // is b[nameStart:nameEnd]; spans are its attributes. A labelled one comes
 // with the opener that stands for it while its label is parsed.
@@ -275,6 +291,7 @@ func (bt *blockText) open(op *opener, n *Inline, labelFrom, after int) *opener {
 	}
 	bt.pending[op.closeAt] = op
 	bt.openers = append(bt.openers, op)
+	bt.labelEnds = append(bt.labelEnds, op.closeAt)
 	return op
 }
 

@@ -21,16 +21,19 @@ type directives struct{}
 var Directives goldmark.Extender = directives{}
 
 // Extend registers the directive parsers. The label closer runs before
-// goldmark's link parser (priority 200) so it sees its own `]` first.
+// goldmark's link parser (priority 200) so it sees its own `]` first, and
+// the label's code guard before its code span parser (100).
 func (directives) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(
 		parser.WithBlockParsers(
 			util.Prioritized(directive.NewContainerParser(), 70),
 			util.Prioritized(directive.NewLeafParser(), 71),
+			util.Prioritized(directive.NewLazyStop(), 999),
 		),
 		parser.WithInlineParsers(
 			util.Prioritized(directive.NewInlineParser(), 300),
 			util.Prioritized(directive.NewLabelCloser(), 150),
+			util.Prioritized(directive.NewLabelCodeGuard(), 90),
 		),
 	)
 }
