@@ -32,10 +32,10 @@ func TestDirectiveGrammarMatchesReference(t *testing.T) {
 		// A label is found by its brackets before its content is parsed:
 		// a code span cannot take the label's `]` (the reference reads
 		// ":badge[`]`]" as the label "`" then "`]").
-		{"x :badge[`]`]\n", `(p "x " (:badge "`+"`"+`") "`+"`"+`]")`},
-		{"x :a[`b]` c]\n", `(p "x " (:a "`+"`"+`b") "`+"`"+` c]")`},
+		{"x :badge[`]`]\n", `(p "x " (:badge "` + "`" + `") "` + "`" + `]")`},
+		{"x :a[`b]` c]\n", `(p "x " (:a "` + "`" + `b") "` + "`" + ` c]")`},
 		{"x :badge[`a` b]\n", `(p "x " (:badge (code "a") " b"))`},
-		{"x :a[y :b[`z]`] w]\n", `(p "x " (:a "y " (:b "`+"`"+`z") "`+"`"+`") " w]")`},
+		{"x :a[y :b[`z]`] w]\n", `(p "x " (:a "y " (:b "` + "`" + `z") "` + "`" + `") " w]")`},
 		// micromark: `\::a` → <p>:</p>, a directive after an escaped
 		// colon; `a ::b` → <p>a ::b</p>, none after a plain one.
 		{"\\::a\n", `(p ":" (:a))`},

@@ -23,7 +23,7 @@
 //     wins.
 //   - A label's extent is fixed by its brackets before its content is
 //     parsed: a code span opened inside a label ends inside it or is
-//     text (``:badge[`]`]`` is the label "`", then "`]").
+//     text (the label of :badge[`]`] is one backtick, and "`]" follows).
 //   - A directive may follow a backslash-escaped colon: `\::a` is ":"
 //     and the directive `:a` (after a plain colon, `a ::b`, it may not).
 //   - A container directive is a fenced block: a lazy continuation line

@@ -12,7 +12,7 @@ import (
 //
 // A text directive's label is found first, by bracket matching alone, and
 // only then parsed as inline content, as remark-directive does: in
-// “:badge[`]`]“ the label is "`" and "`]" follows the directive. goldmark
+// :badge[`]`] the label is one backtick and "`]" follows it. goldmark
 // would instead let a code span opened inside the label take its `]` and
 // end after it. labelCode runs before the code span parser: a backtick run
 // inside an open label whose closer (the next run of the same length) lies
