@@ -164,7 +164,7 @@ func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, e
 // this code, and read-only. It returns the values to draw (what this device
 // now stores for the note, or the run's own outcomes for a note without
 // identity), and an exit-2 error when a script failed, after saying which
-// on stderr.
+// on stderr, or an exit-1 error when the values could not be saved.
 func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Values, error, error) {
 	res, err := c.runService().Run(context.Background(), run.Request{
 		Note: runnable(n, doc), Trigger: script.Auto, Notices: c.stdio.Err,
@@ -187,6 +187,9 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Value
 		for _, o := range res.Outcomes {
 			vals[o.Name] = entryOf(o)
 		}
+	}
+	if err := saveFailure(res); err != nil {
+		return vals, err, nil
 	}
 	if failed > 0 {
 		return vals, &exitError{code: ExitScripts}, nil

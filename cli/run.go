@@ -79,8 +79,8 @@ func runNote(c *invocation) error {
 		}
 	}
 	failed := reportFailures(c, res.Outcomes)
-	if res.SaveErr != nil {
-		return failf("cannot save values: %v", res.SaveErr)
+	if err := saveFailure(res); err != nil {
+		return err
 	}
 	if failed > 0 {
 		return &exitError{code: ExitScripts}
@@ -158,3 +158,12 @@ func (c *invocation) storedValues(n *note) render.Values {
 // outcomeLine is the short, display-safe line for an outcome; it never
 // carries the failure's text.
 func outcomeLine(o script.Outcome) string { return sanitize.Line(o.Summary()) }
+
+// saveFailure is the exit-1 error for a run whose values or cache could
+// not be stored (what was stored before is kept), or nil.
+func saveFailure(res *run.Result) error {
+	if res.SaveErr == nil {
+		return nil
+	}
+	return failf("cannot save values: %v", res.SaveErr)
+}

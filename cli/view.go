@@ -230,6 +230,9 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 	if res == nil {
 		return err
 	}
+	if err := saveFailure(res); err != nil {
+		report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: sanitize.Line(err.Error())})
+	}
 	if err != nil {
 		return fmt.Errorf("the scripts could not run: %v", err)
 	}

@@ -49,13 +49,16 @@ func (s *screen) waitFor(t *testing.T, want string) {
 // TestLostPostIsOutcomeUnknownThroughTheBinary runs the real binary, whose
 // scripts run in the real isolate: a POST whose connection closes after
 // the server read its body is reported as outcome-unknown, never as a
-// plain failure, and a later unattended run never sends it again.
+// plain failure, and a later unattended run neither sends it again nor
+// replaces the stored outcome-unknown; a manual run does.
 func TestLostPostIsOutcomeUnknownThroughTheBinary(t *testing.T) {
 	bin := markiiBinary(t)
 	var bodies atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := io.ReadAll(r.Body); err == nil {
-			bodies.Add(1)
+		if _, err := io.ReadAll(r.Body); err == nil && bodies.Add(1) > 1 {
+			// Only the first request loses its answer.
+			w.Write([]byte("{}"))
+			return
 		}
 		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
 			conn.Close()
@@ -67,7 +70,7 @@ func TestLostPostIsOutcomeUnknownThroughTheBinary(t *testing.T) {
 	env := append(baseEnv(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
 		"XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "TERM=dumb")
 	note := filepath.Join(t.TempDir(), "post.mk.md")
-	src := "Sent: :value[sent]\n\n```lua {name=sent}\nreturn net.post(\"" + srv.URL + "/order\", \"{}\")\n```\n"
+	src := "Sent: :value[sent]\n\n```lua {name=sent}\nnet.post(\"" + srv.URL + "/order\", \"{}\")\nreturn \"sent\"\n```\n"
 	if err := os.WriteFile(note, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +116,26 @@ func TestLostPostIsOutcomeUnknownThroughTheBinary(t *testing.T) {
 	if n := bodies.Load(); n != 1 {
 		t.Fatalf("render --run sent the request again (%d requests); stderr %s", n, stderr)
 	}
-	if code != 2 || !strings.Contains(string(out), "requires manual run") {
+	if code != 2 || !strings.Contains(stderr, "tier-blocked") {
 		t.Fatalf("render --run exited %d: %q %s", code, out, stderr)
+	}
+	// Nor does it overwrite what is stored: the note still says the
+	// request may have taken effect, after that run and in what is
+	// stored (export draws the stored values), until a run the user starts
+	// replaces it.
+	const unknown = "outcome unknown: the request may have taken effect"
+	if !strings.Contains(string(out), unknown) {
+		t.Fatalf("render --run drew %q, want the stored %q", out, unknown)
+	}
+	stored := []string{"export", "--format", "ansi", "--color", "never", "-o", "-", note}
+	if out, stderr, code := runMarkiiFull(bin, stored, env, nil); code != 0 || !strings.Contains(string(out), unknown) {
+		t.Fatalf("export after render --run exited %d, drew %q (%s), want %q", code, out, stderr, unknown)
+	}
+	if out, stderr, code := runMarkiiFull(bin, []string{"run", note}, env, nil); code != 0 || bodies.Load() != 2 {
+		t.Fatalf("the manual run exited %d with %d requests: %s %s", code, bodies.Load(), out, stderr)
+	}
+	out, stderr, code = runMarkiiFull(bin, stored, env, nil)
+	if code != 0 || !strings.Contains(string(out), "Sent: sent") || strings.Contains(string(out), unknown) {
+		t.Fatalf("export after the manual run exited %d, drew %q (%s), want the new value", code, out, stderr)
 	}
 }

@@ -153,7 +153,7 @@ func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
 	if p.store != nil {
 		res.SaveErr = p.store.SaveCache(n.Key, p.cache)
 		if ctx.Err() == nil {
-			res.SaveErr = errors.Join(res.SaveErr, p.store.RecordValues(n.Key, res.Scripts, res.Outcomes, s.now()))
+			res.SaveErr = errors.Join(res.SaveErr, p.store.RecordValues(n.Key, res.Scripts, res.Outcomes, s.now(), script.TierOf(req.Trigger)))
 		}
 	}
 	if runErr != nil && len(res.Outcomes) < len(p.closure.blocks) && ctx.Err() == nil {

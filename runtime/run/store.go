@@ -17,9 +17,10 @@ type Store interface {
 	Grants() state.Entries
 	// Values returns the values stored for a note.
 	Values(doc string) (values.Snapshot, error)
-	// RecordValues merges a run's outcomes into the note's stored values;
-	// an over-cap result is refused and what was stored is kept.
-	RecordValues(doc string, names []string, outcomes []script.Outcome, ranAt time.Time) error
+	// RecordValues merges the outcomes of a run at tier into the note's
+	// stored values (values.Apply); an over-cap result is refused and what
+	// was stored is kept.
+	RecordValues(doc string, names []string, outcomes []script.Outcome, ranAt time.Time, tier script.Tier) error
 	// Cache returns the note's script cache as of now.
 	Cache(doc string, now time.Time) (*host.MemoryCache, error)
 	// SaveCache stores what a run put in the note's cache.
@@ -42,8 +43,8 @@ func (d DeviceStore) Values(doc string) (values.Snapshot, error) {
 }
 
 // RecordValues implements Store.
-func (d DeviceStore) RecordValues(doc string, names []string, outcomes []script.Outcome, ranAt time.Time) error {
-	_, err := values.Record(d.State, doc, names, outcomes, ranAt)
+func (d DeviceStore) RecordValues(doc string, names []string, outcomes []script.Outcome, ranAt time.Time, tier script.Tier) error {
+	_, err := values.Record(d.State, doc, names, outcomes, ranAt, tier)
 	return err
 }
 

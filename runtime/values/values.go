@@ -94,8 +94,11 @@ func (s Snapshot) Demote() Snapshot {
 // the note has now; entries for any other name are dropped. Among
 // duplicate names the last outcome wins. A failure keeps the best value the
 // name had (earlier in this run or from prev) as stale; without one it is
-// an error entry.
-func Apply(prev Snapshot, names []string, outcomes []script.Outcome, ranAt time.Time) Snapshot {
+// an error entry. A stored outcome-unknown ("the request may have taken
+// effect") stays as it is through runs at any tier but manual: only a run
+// the user started replaces it, so an unattended run never hides that an
+// earlier request may have done something.
+func Apply(prev Snapshot, names []string, outcomes []script.Outcome, ranAt time.Time, tier script.Tier) Snapshot {
 	inNote := map[string]bool{}
 	for _, n := range names {
 		inNote[n] = true
@@ -109,6 +112,9 @@ func Apply(prev Snapshot, names []string, outcomes []script.Outcome, ranAt time.
 	ms := ranAt.UnixMilli()
 	for _, o := range outcomes {
 		if !inNote[o.Name] {
+			continue
+		}
+		if old, had := out[o.Name]; had && tier != script.TierManual && old.FailureKind == string(script.OutcomeUnknown) {
 			continue
 		}
 		if o.Kind == script.Ok {
@@ -146,14 +152,14 @@ func Load(st state.Entries, documentKey string) (Snapshot, error) {
 // lock, so a concurrent run of the same note is merged, not overwritten.
 // A merged snapshot over MaxSnapshotBytes is not written
 // (*state.OverCapError) and the stored one stays byte-identical.
-func Record(st state.Entries, documentKey string, names []string, outcomes []script.Outcome, ranAt time.Time) (Snapshot, error) {
+func Record(st state.Entries, documentKey string, names []string, outcomes []script.Outcome, ranAt time.Time, tier script.Tier) (Snapshot, error) {
 	var snap Snapshot
 	err := st.Update(documentKey, state.SectionValues, func(cur json.RawMessage) (json.RawMessage, error) {
 		prev := Snapshot{}
 		if cur != nil {
 			prev = Decode(cur)
 		}
-		snap = Apply(prev, names, outcomes, ranAt)
+		snap = Apply(prev, names, outcomes, ranAt, tier)
 		return encodeCapped(snap)
 	})
 	return snap, err

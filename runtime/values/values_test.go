@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func TestFailureKeepsEarlierGoodValueAsStale(t *testing.T) {
 	got := Apply(prev, []string{"stars", "new"}, []script.Outcome{
 		{Name: "stars", Kind: script.CapabilityDenied},
 		{Name: "new", Kind: script.LimitExceeded},
-	}, now)
+	}, now, script.TierManual)
 	if e := got["stars"]; e.Status != Stale || string(e.Value) != "42" || e.FailureKind != "capability-denied" {
 		t.Fatalf("stars = %+v", e)
 	}
@@ -39,14 +40,14 @@ func TestDuplicatesLastWins(t *testing.T) {
 	got := Apply(nil, []string{"x"}, []script.Outcome{
 		{Name: "x", Kind: script.Ok, Value: json.RawMessage(`1`)},
 		{Name: "x", Kind: script.Ok, Value: json.RawMessage(`2`)},
-	}, now)
+	}, now, script.TierManual)
 	if string(got["x"].Value) != "2" || got["x"].Status != Fresh || got["x"].RanAt != now.UnixMilli() {
 		t.Fatalf("x = %+v", got["x"])
 	}
 	got = Apply(nil, []string{"x"}, []script.Outcome{
 		{Name: "x", Kind: script.Ok, Value: json.RawMessage(`1`)},
 		{Name: "x", Kind: script.ScriptError},
-	}, now)
+	}, now, script.TierManual)
 	if string(got["x"].Value) != "1" || got["x"].Status != Stale {
 		t.Fatalf("failing last duplicate wiped the value: %+v", got["x"])
 	}
@@ -83,7 +84,7 @@ func TestPersistAndOversizeKeepsWhatWasStored(t *testing.T) {
 	key := state.DocumentKey("/notes/a.mk.md")
 	names := []string{"a", "b"}
 	at := time.UnixMilli(5)
-	if _, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.Ok, Value: json.RawMessage(`42`)}}, at); err != nil {
+	if _, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.Ok, Value: json.RawMessage(`42`)}}, at, script.TierManual); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := Load(st, key); err != nil || string(got["a"].Value) != `42` || got["a"].Status != Fresh {
@@ -98,7 +99,7 @@ func TestPersistAndOversizeKeepsWhatWasStored(t *testing.T) {
 	// A run whose values are over the cap stores nothing: the earlier good
 	// value survives byte for byte.
 	big := json.RawMessage(`"` + strings.Repeat("x", MaxSnapshotBytes) + `"`)
-	_, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.ScriptError}, {Name: "b", Kind: script.Ok, Value: big}}, at)
+	_, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.ScriptError}, {Name: "b", Kind: script.Ok, Value: big}}, at, script.TierManual)
 	var over *state.OverCapError
 	if !errors.As(err, &over) || over.Section != state.SectionValues || over.Limit != MaxSnapshotBytes {
 		t.Fatalf("oversize run: %v", err)
@@ -113,8 +114,48 @@ func TestPersistAndOversizeKeepsWhatWasStored(t *testing.T) {
 		t.Fatal("a refused Save changed the stored values")
 	}
 	// A failure after that keeps 42, now stale.
-	got, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.ScriptError}}, at)
+	got, err := Record(st, key, names, []script.Outcome{{Name: "a", Kind: script.ScriptError}}, at, script.TierManual)
 	if err != nil || string(got["a"].Value) != `42` || got["a"].Status != Stale {
 		t.Fatalf("after a failure: %+v %v", got, err)
+	}
+}
+
+// An outcome-unknown stays stored through automatic runs, whatever they
+// end with, until a manual run replaces it.
+func TestOutcomeUnknownStaysUntilAManualRun(t *testing.T) {
+	prev := Snapshot{
+		"post":  {Status: Error, FailureKind: string(script.OutcomeUnknown), RanAt: 1},
+		"stale": {Value: json.RawMessage(`7`), Status: Stale, FailureKind: string(script.OutcomeUnknown), RanAt: 1},
+		"other": {Value: json.RawMessage(`1`), Status: Fresh, RanAt: 1},
+	}
+	names := []string{"post", "stale", "other"}
+	for _, o := range []script.Outcome{
+		{Kind: script.TierBlocked},
+		{Kind: script.Ok, Value: json.RawMessage(`5`)},
+		{Kind: script.CapabilityDenied},
+	} {
+		var outs []script.Outcome
+		for _, n := range names {
+			o.Name = n
+			outs = append(outs, o)
+		}
+		got := Apply(prev, names, outs, now, script.TierAuto)
+		if !reflect.DeepEqual(got["post"], prev["post"]) || got["stale"].Status != Stale || string(got["stale"].Value) != "7" ||
+			got["stale"].FailureKind != string(script.OutcomeUnknown) {
+			t.Fatalf("an automatic run ending %s replaced the outcome-unknown: %+v", o.Kind, got)
+		}
+		if o.Kind == script.Ok && string(got["other"].Value) != "5" {
+			t.Fatalf("an automatic run did not store an ordinary value: %+v", got["other"])
+		}
+	}
+	got := Apply(prev, names, []script.Outcome{
+		{Name: "post", Kind: script.Ok, Value: json.RawMessage(`"sent"`)},
+		{Name: "stale", Kind: script.ScriptError},
+	}, now, script.TierManual)
+	if e := got["post"]; e.Status != Fresh || string(e.Value) != `"sent"` || e.FailureKind != "" {
+		t.Fatalf("a manual run did not replace the outcome-unknown: %+v", e)
+	}
+	if e := got["stale"]; e.Status != Stale || e.FailureKind != string(script.ScriptError) {
+		t.Fatalf("a manual run's failure did not replace the outcome-unknown kind: %+v", e)
 	}
 }
