@@ -159,28 +159,6 @@ func TestDeepNestingLaysOutInLinearTime(t *testing.T) {
 	}
 }
 
-func TestLongParagraphWrapsInLinearTime(t *testing.T) {
-	words := []string{"lorem", "**ipsum**", "dolor", "`sit`", "[amet](https://example.com)", "日本語", "👩‍💻"}
-	build := func(n int) string {
-		var b strings.Builder
-		for i := 0; b.Len() < n; i++ {
-			b.WriteString(words[i%len(words)])
-			b.WriteByte(' ')
-		}
-		return b.String()
-	}
-	small, _ := layoutTime(build(200 << 10))
-	large, page := layoutTime(build(1600 << 10))
-	if large > 16*small+200*time.Millisecond {
-		t.Errorf("8× the text took %v against %v: wrapping is not linear", large, small)
-	}
-	for i, ln := range page.Lines {
-		if ln.Width() > 80 {
-			t.Fatalf("line %d is %d wide", i, ln.Width())
-		}
-	}
-}
-
 func TestOrderedListKeepsItsDelimiter(t *testing.T) {
 	if got := drawText(t, "1) one\n2) two", 40, nil); got != "1) one\n2) two" {
 		t.Errorf("got %q", got)

@@ -10,6 +10,7 @@ import (
 	"github.com/markii/markii/sanitize"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // chunkMin is the least number of body bytes ParseChunks gives goldmark at
@@ -65,20 +66,51 @@ func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
 	return parseAhead(pieces, documentReferences(pieces), front, fn)
 }
 
+// references are a note's link reference definitions, keyed by their
+// normalized label (util.ToLinkReference), the first definition of a
+// label first. Every piece's parse reads the one map; none writes it.
+type references map[string]parser.Reference
+
 // documentReferences returns the link reference definitions of a note cut
-// into pieces, in document order; nil for a note in one piece, which
-// needs no help to see its own.
-func documentReferences(pieces [][]byte) []parser.Reference {
+// into pieces; nil for a note in one piece, which needs no help to see its
+// own.
+func documentReferences(pieces [][]byte) references {
 	if len(pieces) < 2 {
 		return nil
 	}
-	var refs []parser.Reference
+	var refs references
 	for _, piece := range pieces {
-		if bytes.Contains(piece, []byte("]:")) {
-			refs = append(refs, pieceReferences(piece)...)
+		if !bytes.Contains(piece, []byte("]:")) {
+			continue
+		}
+		for _, r := range pieceReferences(piece) {
+			if refs == nil {
+				refs = references{}
+			}
+			key := util.ToLinkReference(r.Label())
+			if _, ok := refs[key]; !ok {
+				refs[key] = r
+			}
 		}
 	}
 	return refs
+}
+
+// sharedReferences is a piece's parse context that also knows the whole
+// note's definitions: a look-up costs the same however many pieces and
+// definitions the note has.
+type sharedReferences struct {
+	parser.Context
+	note references
+}
+
+// Reference returns the note's first definition of label, else one the
+// piece itself defines (when the piece failed to parse alone).
+func (c sharedReferences) Reference(label string) (parser.Reference, bool) {
+	if r, ok := c.note[label]; ok {
+		return r, true
+	}
+	return c.Context.Reference(label)
 }
 
 // pieceReferences parses piece alone and returns the link reference
@@ -101,7 +133,7 @@ func pieceReferences(piece []byte) (refs []parser.Reference) {
 // number of pieces is parsed but not yet handed over, which keeps a long
 // note's memory small. It returns the first error fn returns, once every
 // parse it started has ended.
-func parseAhead(pieces [][]byte, refs []parser.Reference, front *Frontmatter, fn func(doc *Document) error) error {
+func parseAhead(pieces [][]byte, refs references, front *Frontmatter, fn func(doc *Document) error) error {
 	ahead := min(runtime.GOMAXPROCS(0), maxParseAhead)
 	if len(pieces) == 1 || ahead < 2 {
 		for i, piece := range pieces {
@@ -156,15 +188,15 @@ func parseAhead(pieces [][]byte, refs []parser.Reference, front *Frontmatter, fn
 // parseChunk parses one run of top-level blocks of a note's body, knowing
 // the note's link reference definitions refs. Like Parse it never fails: a
 // parser defect shows the run as plain text.
-func parseChunk(body []byte, refs []parser.Reference) (doc *Document) {
+func parseChunk(body []byte, refs references) (doc *Document) {
 	defer func() {
 		if recover() != nil {
 			doc = &Document{Blocks: []Block{&CodeBlock{Text: sanitize.Pre(string(body))}}}
 		}
 	}()
-	pc := parser.NewContext()
-	for _, r := range refs {
-		pc.AddReference(r)
+	var pc parser.Context = parser.NewContext()
+	if refs != nil {
+		pc = sharedReferences{Context: pc, note: refs}
 	}
 	root := markdown().Parse(text.NewReader(body), parser.WithContext(pc))
 	doc = &Document{Flattened: pc.Get(depthHitKey) != nil}

@@ -1,0 +1,57 @@
+package goldens
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/markii/markii/internal/pathological"
+)
+
+// TestHostileMarkdownRendersInLinearTimeThroughTheBinary runs `markii
+// render` on each of cmark's pathological inputs at an eighth of cmark's
+// size and at twice that: the process's CPU time, less what rendering an
+// empty note costs, must grow at most 2.5 times. This is the path a
+// stranger's note takes, a piece at a time, with the note's reference
+// definitions shared by every piece.
+func TestHostileMarkdownRendersInLinearTimeThroughTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 42 notes of up to 3 MB three times each; run without -short")
+	}
+	bin := markiiBinary(t)
+	dir := t.TempDir()
+	env := baseEnv()
+	path := filepath.Join(dir, "note.mk.md")
+	// cpu is the least CPU time (user and system) of three renders of src.
+	// A note markii refuses (one holding NUL bytes is not text) must be
+	// refused in linear time too.
+	cpu := func(t *testing.T, src []byte) time.Duration {
+		writeFile(t, path, src)
+		best := time.Duration(1<<63 - 1)
+		for range 3 {
+			cmd := exec.Command(bin, "render", "--width", "80", "--color", "truecolor", path)
+			cmd.Env = env
+			cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+			if err := cmd.Run(); err != nil && cmd.ProcessState.ExitCode() != 1 {
+				t.Fatalf("markii render: %v", err)
+			}
+			best = min(best, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		}
+		return best
+	}
+	startup := cpu(t, nil)
+	for _, in := range pathological.Inputs {
+		t.Run(in.Name, func(t *testing.T) {
+			render := func(src []byte) time.Duration { return max(cpu(t, src)-startup, 0) }
+			n := in.CI()
+			// Process CPU time is counted in scheduler ticks and each run
+			// starts a runtime: allow more noise than in process.
+			small, large := pathological.LinearGrowth(t, in, n, 20*time.Millisecond, render)
+			t.Logf("n=%d: %v, 2n: %v (start-up %v)", n, small, large, startup)
+		})
+	}
+	os.Remove(path)
+}

@@ -1,0 +1,97 @@
+// Package pathological holds the markdown inputs built to make a parser take
+// more than linear time (cmark-gfm's test/pathological_tests.py) and the
+// check that markii renders each of them in linear time. render's tests
+// time them in process and goldens' tests through the markii binary; both
+// use these inputs and this check.
+package pathological
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Input is one of cmark's pathological inputs: Gen(n) builds it with n
+// repetitions, and Cmark is the n cmark uses.
+type Input struct {
+	Name  string
+	Cmark int
+	Gen   func(n int) string
+}
+
+// CI is the n the inputs are checked at in every test run: an eighth of
+// cmark's, or 1000 repetitions of the small fixed inputs.
+func (in Input) CI() int {
+	if in.Cmark == 1 {
+		return 1000 // the small fixed inputs, repeated as paragraphs
+	}
+	return max(in.Cmark/8, 1)
+}
+
+// Inputs are the inputs of cmark-gfm's test/pathological_tests.py. For
+// "backticks" and "deeply nested lists", whose pieces grow, n is the
+// number of bytes (cmark's 4,999 runs and 1,000 lines), so that doubling
+// n doubles the input as for the others.
+var Inputs = []Input{
+	{"nested strong emph", 65000, func(n int) string {
+		return strings.Repeat("*a **a ", n) + "b" + strings.Repeat(" a** a*", n)
+	}},
+	{"many emph closers with no openers", 65000, func(n int) string { return strings.Repeat("a_ ", n) }},
+	{"many emph openers with no closers", 65000, func(n int) string { return strings.Repeat("_a ", n) }},
+	{"many link closers with no openers", 65000, func(n int) string { return strings.Repeat("a]", n) }},
+	{"many link openers with no closers", 65000, func(n int) string { return strings.Repeat("[a", n) }},
+	{"mismatched openers and closers", 50000, func(n int) string { return strings.Repeat("*a_ ", n) }},
+	{"openers and closers multiple of 3", 50000, func(n int) string { return "a**b" + strings.Repeat("c* ", n) }},
+	{"link openers and emph closers", 50000, func(n int) string { return strings.Repeat("[ a_", n) }},
+	{"pattern [ (]( repeated", 80000, func(n int) string { return strings.Repeat("[ (](", n) }},
+	{"pattern ![[]() repeated", 160000, func(n int) string { return strings.Repeat("![[]()", n) }},
+	{"hard link/emph case", 1, func(n int) string { return strings.Repeat("**x [a*b**c*](d)\n\n", n) }},
+	{"nested brackets", 50000, func(n int) string {
+		return strings.Repeat("[", n) + "a" + strings.Repeat("]", n)
+	}},
+	{"nested block quotes", 50000, func(n int) string { return strings.Repeat("> ", n) + "a" }},
+	{"deeply nested lists", 1003000, func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(strings.Repeat("  ", i) + "* a\n")
+		}
+		return b.String()
+	}},
+	{"U+0000 in input", 1, func(n int) string { return strings.Repeat("abc\u0000de\u0000\n", n) }},
+	{"backticks", 12502499, func(n int) string {
+		var b strings.Builder
+		for i := 1; b.Len() < n; i++ {
+			b.WriteString("e" + strings.Repeat("`", i))
+		}
+		return b.String()
+	}},
+	{"unclosed links A", 30000, func(n int) string { return strings.Repeat("[a](<b", n) }},
+	{"unclosed links B", 30000, func(n int) string { return strings.Repeat("[a](b", n) }},
+	{"unclosed <!--", 300000, func(n int) string { return "</" + strings.Repeat("<!--", n) }},
+	{"tables", 30000, func(n int) string { return strings.Repeat("aaa\rbbb\n-\v\n", n) }},
+	{"reference collisions", 50000, func(n int) string {
+		var b strings.Builder
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, "[x%d]: /url\n\n[x0]\n\n", i)
+		}
+		return b.String()
+	}},
+}
+
+// LinearGrowth fails t unless measure(Gen(2n)) is at most 2.5 times
+// measure(Gen(n)), plus slack for timer and scheduling noise. measure
+// returns the CPU time one render of its input takes; LinearGrowth tries
+// three times, since a collection or a page fault can land in either run.
+func LinearGrowth(t testing.TB, in Input, n int, slack time.Duration, measure func(src []byte) time.Duration) (small, large time.Duration) {
+	t.Helper()
+	a, b := []byte(in.Gen(n)), []byte(in.Gen(2*n))
+	for try := 0; try < 3; try++ {
+		small, large = measure(a), measure(b)
+		if large <= small*5/2+slack {
+			return small, large
+		}
+	}
+	t.Errorf("%s: %d bytes took %v, twice that took %v: not linear", in.Name, len(a), small, large)
+	return small, large
+}
