@@ -46,15 +46,7 @@ func ParseChunks(src []byte, fn func(doc *Document) error) error {
 }
 
 func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
-	var front *Frontmatter
-	offset := 0
-	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
-		offset = 3
-	}
-	if yaml, body, ok := splitFrontmatter(src[offset:]); ok {
-		front = &Frontmatter{Uses: readUses(yaml)}
-		offset += body
-	}
+	offset, front := bodyStart(src)
 	body := clampIndent(src[offset:])
 	cuts := chunkCuts(body, min)
 	pieces := make([][]byte, 0, len(cuts)+1)
@@ -70,6 +62,40 @@ func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
 // normalized label (util.ToLinkReference), the first definition of a
 // label first. Every piece's parse reads the one map; none writes it.
 type references map[string]parser.Reference
+
+// bodyStart returns where the markdown body of src begins, after a UTF-8
+// byte-order mark and the frontmatter block, and the frontmatter.
+func bodyStart(src []byte) (offset int, front *Frontmatter) {
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		offset = 3
+	}
+	if yaml, body, ok := splitFrontmatter(src[offset:]); ok {
+		front = &Frontmatter{Uses: readUses(yaml)}
+		offset += body
+	}
+	return offset, front
+}
+
+// PrefixEnd returns the length of the shortest prefix of src of at least
+// want bytes that ParseChunks could hand over as pieces of their own: it
+// ends where a new top-level block starts after a blank line, outside
+// fenced code, container directives and the frontmatter, so the prefix
+// parses to the same leading blocks as the whole note (link references
+// defined later in the note aside). It returns len(src) when there is no
+// such prefix. The viewer draws a long note's first frame from it.
+func PrefixEnd(src []byte, want int) int {
+	offset, _ := bodyStart(src)
+	if len(src) <= want {
+		return len(src)
+	}
+	// A line that clampIndent would shorten starts with more than
+	// MaxIndent blanks either way, so the cuts of the body as it is are
+	// those of the clamped body.
+	if cuts := scanCuts(src[offset:], want-offset, 1); len(cuts) > 0 {
+		return offset + cuts[0]
+	}
+	return len(src)
+}
 
 // documentReferences returns the link reference definitions of a note cut
 // into pieces; nil for a note in one piece, which needs no help to see its
@@ -219,6 +245,15 @@ func chunkCuts(body []byte, min int) []int {
 	if len(body) < 2*min {
 		return nil
 	}
+	return scanCuts(body, min, -1)
+}
+
+// scanCuts is chunkCuts without the least body size: it returns the
+// offsets at which body may be cut into pieces of at least min bytes
+// (the last piece may be shorter), at most most of them when most is not
+// negative, or nil when a line before the last cut returned is one the
+// scanner cannot follow.
+func scanCuts(body []byte, min, most int) []int {
 	var cuts []int
 	var frames []chunkFrame
 	last, prevBlank := 0, false
@@ -242,6 +277,9 @@ func chunkCuts(body []byte, min int) []int {
 		if !blank && indent == 0 && line[0] != '\t' && len(frames) == 0 && prevBlank && at-last >= min && !startsListItem(line[0]) {
 			cuts = append(cuts, at)
 			last = at
+			if len(cuts) == most {
+				return cuts
+			}
 		}
 		prevBlank = blank
 		if blank {

@@ -229,3 +229,50 @@ func TestParseChunksStopsAtTheFirstError(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefixEndCutsWhereParseChunksCuts checks the viewer's first-frame
+// prefix on every fixture: it is cut at one of the places ParseChunks may
+// cut the note, at or after the bytes asked for, and the prefix draws as
+// the same leading lines as the whole note.
+func TestPrefixEndCutsWhereParseChunksCuts(t *testing.T) {
+	paths, err := filepath.Glob("../fixtures/*.mk.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	opt := chunkOptions()
+	opt.Level = ansi.None
+	prefixes := 0
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		offset, _ := bodyStart(src)
+		cuts := map[int]bool{}
+		for _, c := range scanCuts(src[offset:], 1, -1) {
+			cuts[offset+c] = true
+		}
+		whole := Layout(Parse(src), opt).Lines
+		for want := 0; want < len(src); want += 97 {
+			cut := PrefixEnd(src, want)
+			if cut == len(src) {
+				continue
+			}
+			prefixes++
+			// A note ParseChunks parses whole (the scanner could not
+			// follow a later line) still has a first frame.
+			if cut < want || len(cuts) > 0 && !cuts[cut] {
+				t.Fatalf("%s: PrefixEnd(%d) = %d, not a cut of ParseChunks at or after it", filepath.Base(p), want, cut)
+			}
+			head := Layout(Parse(src[:cut]), opt).Lines
+			for i, ln := range head {
+				if i >= len(whole) || ln.Text() != whole[i].Text() {
+					t.Fatalf("%s: the prefix of %d bytes draws line %d as %q, the whole note as %q", filepath.Base(p), cut, i, ln.Text(), whole[min(i, len(whole)-1)].Text())
+				}
+			}
+		}
+	}
+	if prefixes < 20 {
+		t.Errorf("only %d prefixes were cut; the test shows nothing", prefixes)
+	}
+}

@@ -1,7 +1,6 @@
 package viewer
 
 import (
-	"bytes"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,57 +25,10 @@ const (
 )
 
 // prefixCut returns the length of a prefix of src of at least want bytes
-// that ends at a blank line outside any fence, container directive or
-// frontmatter, so it parses to the same leading blocks as the whole note;
-// len(src) when there is none.
+// that parses to the same leading blocks as the whole note, cut where the
+// chunked parser would cut it; len(src) when there is none.
 func prefixCut(src []byte, want int) int {
-	if len(src) <= want {
-		return len(src)
-	}
-	var fence []byte // the open code fence's marker run, nil when none
-	depth := 0       // open container directives
-	pos := 0
-	if bytes.HasPrefix(src, []byte("---")) {
-		// Skip a frontmatter block: to its closing line.
-		if i := bytes.Index(src[3:], []byte("\n---")); i >= 0 {
-			pos = 3 + i + 4
-		}
-	}
-	for pos < len(src) {
-		end := bytes.IndexByte(src[pos:], '\n')
-		if end < 0 {
-			return len(src)
-		}
-		line := src[pos : pos+end]
-		next := pos + end + 1
-		t := bytes.TrimLeft(line, " ")
-		switch {
-		case fence != nil:
-			if bytes.HasPrefix(t, fence) && len(bytes.TrimSpace(bytes.TrimLeft(t, string(fence[:1])))) == 0 {
-				fence = nil
-			}
-		case bytes.HasPrefix(t, []byte("```")) || bytes.HasPrefix(t, []byte("~~~")):
-			n := 0
-			for n < len(t) && t[n] == t[0] {
-				n++
-			}
-			fence = append([]byte(nil), t[:n]...)
-		case bytes.HasPrefix(t, []byte(":::")):
-			n := 0
-			for n < len(t) && t[n] == ':' {
-				n++
-			}
-			if len(bytes.TrimSpace(t[n:])) == 0 {
-				depth = max(depth-1, 0)
-			} else {
-				depth++
-			}
-		case len(bytes.TrimSpace(line)) == 0 && depth == 0 && pos >= want:
-			return next
-		}
-		pos = next
-	}
-	return len(src)
+	return render.PrefixEnd(src, want)
 }
 
 // firstFrameHead is how long the whole-note layout waits so that the

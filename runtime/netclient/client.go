@@ -22,6 +22,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/markii/markii/sanitize"
 )
 
 // Resolver answers DNS questions. *net.Resolver satisfies it; production
@@ -221,7 +223,7 @@ func (c *Client) failure(ctx context.Context, host string, err error, unknown bo
 	case timeout:
 		return errorf(Timeout, host, "the request to %s timed out", host)
 	}
-	return errorf(Network, host, "the request to %s failed: %s", host, oneLine(err.Error()))
+	return errorf(Network, host, "the request to %s failed: %s", host, sanitize.Line(err.Error()))
 }
 
 func isRedirect(code int) bool {
@@ -265,7 +267,7 @@ func checkParsed(u *url.URL, granted func(string) bool) (*url.URL, string, *Erro
 	}
 	host, err := CanonicalHost(u.Hostname())
 	if err != nil {
-		return nil, "", errorf(Refused, "", "%s", oneLine(err.Error()))
+		return nil, "", errorf(Refused, "", "%s", sanitize.Line(err.Error()))
 	}
 	if u.User != nil {
 		return nil, host, errorf(Refused, host, "an address carrying credentials cannot be fetched")
@@ -477,9 +479,4 @@ func (c *Client) control(p *pin) func(network, address string, _ syscall.RawConn
 		}
 		return nil
 	}
-}
-
-// oneLine folds an error message onto one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/sanitize"
 )
 
 // Limits bound reading packs. Archive and directory caps are the bundle
@@ -78,7 +79,7 @@ func LoadLimits(paths []string, lim Limits) *Set {
 		for _, candidate := range s.candidates(p) {
 			pk, err := read(candidate, lim)
 			if err != nil {
-				s.Problems = append(s.Problems, fmt.Sprintf("pack %s was not loaded: %s", candidate, oneLine(err)))
+				s.Problems = append(s.Problems, fmt.Sprintf("pack %s was not loaded: %s", candidate, sanitize.Line(err.Error())))
 				continue
 			}
 			if len(claims[pk.Name]) == 0 {
@@ -113,7 +114,7 @@ func duplicateNamespace(name string, claimants []*Pack) string {
 func (s *Set) candidates(p string) []string {
 	info, err := os.Stat(p)
 	if err != nil {
-		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, oneLine(err)))
+		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, sanitize.Line(err.Error())))
 		return nil
 	}
 	if !info.IsDir() {
@@ -124,7 +125,7 @@ func (s *Set) candidates(p string) []string {
 	}
 	entries, err := os.ReadDir(p)
 	if err != nil {
-		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, oneLine(err)))
+		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, sanitize.Line(err.Error())))
 		return nil
 	}
 	var out []string
@@ -220,32 +221,6 @@ func SplitDirective(directive string) (packName, local string, ok bool) {
 	return packName, local, true
 }
 
-// Lookup describes a directive name for the renderer: whether it names a
-// pack component, which pack, whether that pack is installed, and the
-// component when it is.
-type Lookup struct {
-	Pack      string
-	Installed bool
-	Engine    string
-	Component Component
-	Found     bool
-}
-
-// Lookup reports what the installed packs know about a directive name.
-// For a name that is no pack component it returns the zero Lookup.
-func (s *Set) Lookup(directive string) Lookup {
-	packName, local, ok := SplitDirective(directive)
-	if !ok {
-		return Lookup{}
-	}
-	p, installed := s.Get(packName)
-	if !installed {
-		return Lookup{Pack: packName}
-	}
-	c, found := p.Components[local]
-	return Lookup{Pack: packName, Installed: true, Engine: p.Engine, Component: c, Found: found}
-}
-
 // Module returns the source of module in pack packName. A pack that is not
 // installed (or no Set at all) is a capability denial; a missing module or
 // compiled bytecode is a *bundle.ModuleError (a script error).
@@ -295,9 +270,4 @@ func Require(name string, local *bundle.Session, packs *Set) (string, error) {
 			Reason: fmt.Sprintf("%s is not a module name (write scripts/name or pack/module)", strconv.Quote(name))}
 	}
 	return packs.Module(packName, module)
-}
-
-// oneLine folds an error onto one line.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }

@@ -176,19 +176,6 @@ func TestLoadFoldersAndArchives(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 
-	if l := s.Lookup("ana_stat"); !l.Installed || !l.Found || l.Engine != "react" || l.Component.Kind != "leaf" {
-		t.Fatalf("lookup %+v", l)
-	}
-	if l := s.Lookup("charts_line"); l.Pack != "charts" || l.Installed {
-		t.Fatalf("lookup %+v", l)
-	}
-	if l := s.Lookup("callout"); l.Pack != "" {
-		t.Fatalf("lookup %+v", l)
-	}
-	var none *Set
-	if l := none.Lookup("ana_stat"); l.Pack != "ana" || l.Installed {
-		t.Fatalf("nil set lookup %+v", l)
-	}
 }
 
 func TestRequireBundleLocalThroughSession(t *testing.T) {
