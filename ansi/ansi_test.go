@@ -3,6 +3,8 @@ package ansi
 import (
 	"bytes"
 	"testing"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 func TestValidateRejects(t *testing.T) {

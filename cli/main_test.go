@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/state"

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/golden"
 )
 
 // TestEncodingsRenderLikeTheirUTF8Twin renders fixtures/encodings/, the
@@ -16,7 +17,7 @@ import (
 // BE with theirs, through the real binary: each must print exactly the
 // goldens of its UTF-8 twin, fixtures/encoding.mk.md.
 func TestEncodingsRenderLikeTheirUTF8Twin(t *testing.T) {
-	if *update {
+	if golden.Update() {
 		t.Skip("goldens are being rewritten")
 	}
 	root := repoRoot(t)

@@ -9,7 +9,6 @@ package goldens
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,10 +17,9 @@ import (
 	"testing"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/golden"
 	"github.com/markii/markii/render"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in goldens/")
 
 // goldenCase is one rendering of a fixture.
 type goldenCase struct {
@@ -71,7 +69,7 @@ func TestGoldens(t *testing.T) {
 					t.Errorf("output fails ansi.Validate: %v", err)
 				}
 				path := filepath.Join(goldenDir, name)
-				if *update {
+				if golden.Update() {
 					if err := os.WriteFile(path, got, 0o644); err != nil {
 						t.Fatal(err)
 					}
@@ -101,7 +99,7 @@ func TestGoldens(t *testing.T) {
 	}
 	sort.Strings(stale)
 	for _, s := range stale {
-		if *update {
+		if golden.Update() {
 			if err := os.Remove(filepath.Join(goldenDir, s)); err != nil {
 				t.Error(err)
 			}
@@ -126,7 +124,7 @@ func valuesFor(fx fixture) (render.Values, error) {
 // TestCLIMatchesGoldens checks that `markii render` (the real binary) prints
 // the same bytes as the library path the goldens come from.
 func TestCLIMatchesGoldens(t *testing.T) {
-	if *update {
+	if golden.Update() {
 		t.Skip("goldens are being rewritten")
 	}
 	bin := markiiBinary(t)

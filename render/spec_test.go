@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/markii/markii/internal/golden"
 	"github.com/markii/markii/render/directive"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -148,7 +148,7 @@ func TestSpecExampleTrees(t *testing.T) {
 		fmt.Fprintf(&b, "%s\t%s\n", c.Name, dump(Parse([]byte(c.Markdown))))
 	}
 	got := b.String()
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if golden.Update() {
 		if err := os.WriteFile(specGoldenPath, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,8 @@ package sanitize
 import (
 	"testing"
 	"unicode/utf8"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 func TestInline(t *testing.T) {

@@ -3,6 +3,8 @@ package directive
 import (
 	"fmt"
 	"testing"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 func TestScanAttrs(t *testing.T) {

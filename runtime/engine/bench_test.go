@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/script"
 	lua "github.com/yuin/gopher-lua"
 )

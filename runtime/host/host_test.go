@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/netclient"

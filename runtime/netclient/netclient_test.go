@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 // answers is an injected DNS: the only stand-in in these tests, for

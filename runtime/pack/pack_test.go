@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/script"
 )

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/engine"

@@ -3,6 +3,8 @@ package script
 import (
 	"testing"
 	"time"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 // A request can lower every limit but never raise one; zero and negative

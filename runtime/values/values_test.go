@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
 )

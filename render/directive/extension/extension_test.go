@@ -3,6 +3,7 @@ package extension
 import (
 	"testing"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/render/directive"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"

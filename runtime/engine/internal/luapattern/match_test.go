@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/yuin/gopher-lua/pm"
 )
 

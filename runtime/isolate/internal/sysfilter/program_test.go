@@ -4,7 +4,6 @@ package sysfilter
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"go/format"
 	"os"
@@ -14,10 +13,9 @@ import (
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 
+	"github.com/markii/markii/internal/golden"
 	"github.com/markii/markii/runtime/isolate/internal/sysfilter/policy"
 )
-
-var update = flag.Bool("update", false, "regenerate the program assembled ahead of time (amd64)")
 
 // generatedFile holds the amd64 program assembled ahead of time.
 const generatedFile = "zprogram_linux_amd64.go"
@@ -30,7 +28,7 @@ const pidA, pidB = 0x01234567, 0x76543210
 // same pid. With -update (on amd64) it rewrites the program assembled ahead
 // of time instead.
 func TestProgramMatchesAssembler(t *testing.T) {
-	if runtime.GOARCH == "amd64" && *update {
+	if runtime.GOARCH == "amd64" && golden.Update() {
 		writeGenerated(t)
 		t.Log("regenerated " + generatedFile + "; run the tests again to check it")
 		return
