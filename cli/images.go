@@ -239,76 +239,17 @@ func namesPacks(doc *render.Document) bool {
 		_, _, ok := pack.SplitDirective(name)
 		return ok
 	}
-	var inlines func(content []render.Inline) bool
-	inlines = func(content []render.Inline) bool {
-		for _, n := range content {
-			switch n := n.(type) {
-			case *render.InlineDirective:
-				if isPack(n.Name) || inlines(n.Content) {
-					return true
-				}
-			case *render.Emphasis:
-				if inlines(n.Content) {
-					return true
-				}
-			case *render.Strong:
-				if inlines(n.Content) {
-					return true
-				}
-			case *render.Strikethrough:
-				if inlines(n.Content) {
-					return true
-				}
-			case *render.Link:
-				if inlines(n.Content) {
-					return true
-				}
+	for n := range render.Nodes(doc.Blocks) {
+		switch n := n.(type) {
+		case *render.Directive:
+			if isPack(n.Name) {
+				return true
+			}
+		case *render.InlineDirective:
+			if isPack(n.Name) {
+				return true
 			}
 		}
-		return false
 	}
-	var blocks func(bs []render.Block) bool
-	blocks = func(bs []render.Block) bool {
-		for _, b := range bs {
-			switch b := b.(type) {
-			case *render.Paragraph:
-				if inlines(b.Content) {
-					return true
-				}
-			case *render.Heading:
-				if inlines(b.Content) {
-					return true
-				}
-			case *render.Quote:
-				if blocks(b.Blocks) {
-					return true
-				}
-			case *render.List:
-				for _, it := range b.Items {
-					if blocks(it.Blocks) {
-						return true
-					}
-				}
-			case *render.Table:
-				for _, cell := range b.Header {
-					if inlines(cell) {
-						return true
-					}
-				}
-				for _, row := range b.Rows {
-					for _, cell := range row {
-						if inlines(cell) {
-							return true
-						}
-					}
-				}
-			case *render.Directive:
-				if isPack(b.Name) || inlines(b.Label) || blocks(b.Blocks) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return blocks(doc.Blocks)
+	return false
 }

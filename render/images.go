@@ -136,31 +136,20 @@ func PictureSources(doc *Document) []string {
 			out = append(out, src)
 		}
 	}
-	var walk func(blocks []Block)
-	walk = func(blocks []Block) {
-		for _, b := range blocks {
-			switch b := b.(type) {
-			case *Paragraph:
-				if img := soleImage(b.Content); img != nil {
-					add(img.URL)
+	for n := range Nodes(doc.Blocks) {
+		switch n := n.(type) {
+		case *Paragraph:
+			if img := soleImage(n.Content); img != nil {
+				add(img.URL)
+			}
+		case *Directive:
+			if n.Name == "figure" {
+				if src, ok := n.Attrs.Get("src"); ok {
+					add(src)
 				}
-			case *Quote:
-				walk(b.Blocks)
-			case *List:
-				for _, it := range b.Items {
-					walk(it.Blocks)
-				}
-			case *Directive:
-				if b.Name == "figure" {
-					if src, ok := b.Attrs.Get("src"); ok {
-						add(src)
-					}
-				}
-				walk(b.Blocks)
 			}
 		}
 	}
-	walk(doc.Blocks)
 	return out
 }
 

@@ -1,0 +1,84 @@
+package render
+
+import "iter"
+
+// Nodes returns every node of blocks in document order, depth first, each
+// node before what it holds: the blocks, the blocks of quotes, list items
+// and directives, and the inlines of headings, paragraphs, table cells and
+// directive labels and inside emphasis, strikethrough, links and inline
+// directives. Each value is a Block or an Inline. Breaking out of the
+// range loop stops the walk.
+func Nodes(blocks []Block) iter.Seq[any] {
+	return func(yield func(any) bool) { walkBlocks(blocks, yield) }
+}
+
+func walkBlocks(blocks []Block, yield func(any) bool) bool {
+	for _, b := range blocks {
+		if !yield(b) {
+			return false
+		}
+		ok := true
+		switch b := b.(type) {
+		case *Heading:
+			ok = walkInlines(b.Content, yield)
+		case *Paragraph:
+			ok = walkInlines(b.Content, yield)
+		case *Quote:
+			ok = walkBlocks(b.Blocks, yield)
+		case *List:
+			for _, it := range b.Items {
+				if ok = walkBlocks(it.Blocks, yield); !ok {
+					break
+				}
+			}
+		case *Table:
+			ok = walkCells(b.Header, yield)
+			for _, row := range b.Rows {
+				if !ok {
+					break
+				}
+				ok = walkCells(row, yield)
+			}
+		case *Directive:
+			ok = walkInlines(b.Label, yield) && walkBlocks(b.Blocks, yield)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func walkCells(cells [][]Inline, yield func(any) bool) bool {
+	for _, c := range cells {
+		if !walkInlines(c, yield) {
+			return false
+		}
+	}
+	return true
+}
+
+func walkInlines(in []Inline, yield func(any) bool) bool {
+	for _, n := range in {
+		if !yield(n) {
+			return false
+		}
+		var inner []Inline
+		switch n := n.(type) {
+		case *Emphasis:
+			inner = n.Content
+		case *Strong:
+			inner = n.Content
+		case *Strikethrough:
+			inner = n.Content
+		case *Link:
+			inner = n.Content
+		case *InlineDirective:
+			inner = n.Content
+		}
+		if !walkInlines(inner, yield) {
+			return false
+		}
+	}
+	return true
+}
