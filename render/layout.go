@@ -324,7 +324,7 @@ func (l *layouter) heading(h *Heading, width int) []ansi.Line {
 		return nil
 	}
 	if marked {
-		lines = l.prefixLines(lines, ansi.Span{Text: headingMarks[lvl-1], Style: st}, ansi.Span{Text: headingHangs[lvl-1]})
+		lines = l.prefixLines(lines, width, ansi.Span{Text: headingMarks[lvl-1], Style: st}, ansi.Span{Text: headingHangs[lvl-1]})
 	}
 	if lvl == 1 {
 		// A top-level heading is underlined with a rule as wide as its
@@ -362,9 +362,16 @@ func (l *layouter) scriptBlock(s *ScriptBlock, width int) []ansi.Line {
 	return out
 }
 
-// prefixLines prepends first to the first line and rest to the others.
-// An empty line gets the prefix with trailing spaces trimmed.
-func (l *layouter) prefixLines(lines []ansi.Line, first, rest ansi.Span) []ansi.Line {
+// prefixLines prepends first to the first line and rest to the others,
+// which are width cells wide at most. An empty line gets the prefix with
+// trailing spaces trimmed.
+//
+// A line it copies gets room for the prefixes the containers around it
+// may still add (each takes two cells or more of the page's width), and
+// a line with such room is prefixed in place: deep nesting would
+// otherwise copy every line once per level.
+func (l *layouter) prefixLines(lines []ansi.Line, width int, first, rest ansi.Span) []ansi.Line {
+	room := min(max(l.opt.Width-width, 0)/2, maxIndentDepth)
 	for i, ln := range lines {
 		p := rest
 		if i == 0 {
@@ -376,7 +383,11 @@ func (l *layouter) prefixLines(lines []ansi.Line, first, rest ansi.Span) []ansi.
 				continue
 			}
 		}
-		nl := l.slab.line(len(ln) + 1)
+		if nl, ok := l.slab.prepend(ln, p); ok {
+			lines[i] = nl
+			continue
+		}
+		nl := l.slab.roomyLine(len(ln)+1, room)
 		nl = append(nl, p)
 		lines[i] = append(nl, ln...)
 	}
@@ -393,7 +404,7 @@ func (l *layouter) quote(q *Quote, width int) []ansi.Line {
 	inner := l.blocks(q.Blocks, width-2)
 	l.depth--
 	bar := ansi.Span{Text: "│ ", Style: l.st.Quote}
-	return l.prefixLines(inner, bar, bar)
+	return l.prefixLines(inner, width, bar, bar)
 }
 
 // bullets are the list marker glyphs by nesting depth, each followed by
@@ -458,7 +469,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		}
 		if indent {
 			pad := ansi.Span{Text: blank(hang)}
-			body = l.prefixLines(body, pad, pad)
+			body = l.prefixLines(body, width, pad, pad)
 			nl := l.slab.line(len(body[0]) + len(first))
 			nl = append(nl, first...)
 			if len(body[0]) > 0 {

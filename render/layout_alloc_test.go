@@ -3,8 +3,10 @@ package render
 import (
 	"bytes"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/theme"
@@ -109,5 +111,68 @@ func TestHorizontalRuns(t *testing.T) {
 		if got, want := horizontal(n), strings.Repeat("─", n); got != want {
 			t.Fatalf("horizontal(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestNestedContainersPrefixInPlace lays out quotes and lists nested 30
+// deep and checks each line carries one bar per enclosing quote, that
+// Stream (which reuses line storage) agrees with Layout, and that what
+// the layout allocates stays within six times the span storage the page
+// holds: copying every line again at every level made it about depth/2
+// times as much.
+func TestNestedContainersPrefixInPlace(t *testing.T) {
+	const depth = 30
+	var b strings.Builder
+	for i := 1; i <= depth; i++ {
+		b.WriteString(strings.Repeat("> ", i) + "level words that wrap around at this width\n")
+		b.WriteString(strings.Repeat("> ", i) + "\n")
+		b.WriteString(strings.Repeat("> ", i) + "- item\n")
+		b.WriteString(strings.Repeat("> ", i) + "  - nested item\n")
+		b.WriteString(strings.Repeat("> ", i) + "\n")
+	}
+	src := []byte(b.String())
+	opt := Options{Width: 100, Level: ansi.TrueColor, Theme: theme.Dark}
+	page := Layout(Parse(src), opt)
+	spans := 0
+	for _, ln := range page.Lines {
+		spans += len(ln)
+	}
+	// A level's paragraph wraps at the width left to it; every one of its
+	// lines starts with a bar per enclosing quote.
+	for i := 1; i <= depth; i++ {
+		bars := strings.Repeat("│ ", i)
+		found := false
+		for _, ln := range page.Lines {
+			if text := ln.Text(); strings.HasPrefix(text, bars+"level") && !strings.HasPrefix(text, bars+"│") {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("no line of level %d starts with %d bars and its text:\n%s", i, i, ansi.Encode(page.Lines, ansi.None))
+		}
+	}
+	want := ansi.Encode(page.Lines, opt.Level)
+	var got []byte
+	if _, err := Stream(Parse(src), opt, func(lines []ansi.Line) error {
+		got = ansi.AppendLines(got, lines, opt.Level)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("Stream and Layout differ:\n%s\n---\n%s", got, want)
+	}
+
+	doc := Parse(src)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	Layout(doc, opt)
+	runtime.ReadMemStats(&after)
+	held := uint64(spans) * uint64(unsafe.Sizeof(ansi.Span{}))
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("laying out %d spans (%d KB) allocated %d KB", spans, held>>10, alloc>>10)
+	if alloc > 6*held {
+		t.Errorf("laying out %d spans (%d KB) allocated %d KB", spans, held>>10, alloc>>10)
 	}
 }

@@ -103,6 +103,39 @@ func putWrapper(w *wrapper) {
 type spanSlab struct {
 	buf  []ansi.Span
 	rows []ansi.Line
+	// roomy holds the last span of the storage of every line made by
+	// roomyLine: only such a line is known to have no other holder, so
+	// only it may have spans prepended in place.
+	roomy map[*ansi.Span]struct{}
+}
+
+// roomyLine returns an empty line with room for n spans and for room more
+// that prepend may later put in front of them without copying the line.
+func (s *spanSlab) roomyLine(n, room int) ansi.Line {
+	ln := s.line(n + room)
+	if room > 0 {
+		if s.roomy == nil {
+			s.roomy = make(map[*ansi.Span]struct{})
+		}
+		s.roomy[&ln[:cap(ln)][cap(ln)-1]] = struct{}{}
+	}
+	return ln
+}
+
+// prepend puts sp in front of ln's spans in place and returns the longer
+// line, when ln was made by roomyLine and has room left; otherwise it
+// returns ln unchanged and false.
+func (s *spanSlab) prepend(ln ansi.Line, sp ansi.Span) (ansi.Line, bool) {
+	if len(ln) == cap(ln) {
+		return ln, false
+	}
+	if _, ok := s.roomy[&ln[:cap(ln)][cap(ln)-1]]; !ok {
+		return ln, false
+	}
+	ln = append(ln, ansi.Span{})
+	copy(ln[1:], ln)
+	ln[0] = sp
+	return ln, true
 }
 
 // line returns an empty line with room for n spans.
@@ -147,6 +180,7 @@ func (s *spanSlab) copyLines(lines []ansi.Line) []ansi.Line {
 func (s *spanSlab) recycle() {
 	s.buf = s.buf[:0]
 	s.rows = s.rows[:0]
+	clear(s.roomy)
 }
 
 // piece is a word fragment: runs[r].text[start:end], w cells wide.
