@@ -93,32 +93,140 @@ func DecodePicture(data []byte, maxCols, maxRows int, background RGB) (*Picture,
 	return p, nil
 }
 
-// scale box-filters img to cols×rows opaque pixels.
+// scale box-filters img to cols×rows opaque pixels. The common image
+// types the decoders return are read from their pixel slices; any other
+// type through img.At. Both give the same pixels.
 func scale(img image.Image, cols, rows int, bg RGB) []RGB {
-	b := img.Bounds()
+	var sum func(acc *pixelSum, x0, x1, py int)
+	switch m := img.(type) {
+	case *image.RGBA:
+		sum = func(acc *pixelSum, x0, x1, py int) {
+			pix := m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)]
+			for i := 0; i+3 < len(pix); i += 4 {
+				acc.addPremultiplied(uint32(pix[i])*0x101, uint32(pix[i+1])*0x101, uint32(pix[i+2])*0x101, uint32(pix[i+3])*0x101)
+			}
+		}
+	case *image.NRGBA:
+		sum = func(acc *pixelSum, x0, x1, py int) {
+			pix := m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)]
+			for i := 0; i+3 < len(pix); i += 4 {
+				// color.NRGBA.RGBA, inlined: premultiply at 16 bits.
+				a := uint32(pix[i+3])
+				acc.addPremultiplied(uint32(pix[i])*0x101*a/0xff, uint32(pix[i+1])*0x101*a/0xff, uint32(pix[i+2])*0x101*a/0xff, a*0x101)
+			}
+		}
+	case *image.Gray:
+		sum = func(acc *pixelSum, x0, x1, py int) {
+			for _, y := range m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)] {
+				v := uint64(y) * 0x101
+				acc.addOpaque(v, v, v)
+			}
+		}
+	case *image.YCbCr:
+		sum = func(acc *pixelSum, x0, x1, py int) {
+			yi := m.YOffset(x0, py)
+			for px := x0; px < x1; px++ {
+				ci := m.COffset(px, py)
+				r, g, b, _ := color.YCbCr{Y: m.Y[yi], Cb: m.Cb[ci], Cr: m.Cr[ci]}.RGBA()
+				acc.addOpaque(uint64(r), uint64(g), uint64(b))
+				yi++
+			}
+		}
+	case *image.Paletted:
+		// Each palette entry blends to one color; blend them once.
+		blended := make([][3]uint64, len(m.Palette))
+		for i, c := range m.Palette {
+			var one pixelSum
+			one.bg = bg
+			one.addColor(c)
+			blended[i] = [3]uint64{one.r, one.g, one.b}
+		}
+		sum = func(acc *pixelSum, x0, x1, py int) {
+			for i, idx := range m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)] {
+				if int(idx) >= len(blended) {
+					acc.addColor(m.At(x0+i, py))
+					continue
+				}
+				c := &blended[idx]
+				acc.r, acc.g, acc.b, acc.n = acc.r+c[0], acc.g+c[1], acc.b+c[2], acc.n+1
+			}
+		}
+	default:
+		sum = func(acc *pixelSum, x0, x1, py int) {
+			for px := x0; px < x1; px++ {
+				acc.addColor(img.At(px, py))
+			}
+		}
+	}
+	return boxFilter(img.Bounds(), cols, rows, bg, sum)
+}
+
+// scaleAt is scale reading every pixel through img.At: the reference the
+// fast paths are tested against.
+func scaleAt(img image.Image, cols, rows int, bg RGB) []RGB {
+	return boxFilter(img.Bounds(), cols, rows, bg, func(acc *pixelSum, x0, x1, py int) {
+		for px := x0; px < x1; px++ {
+			acc.addColor(img.At(px, py))
+		}
+	})
+}
+
+// boxFilter averages, for each of cols×rows output pixels, the source
+// pixels of its box within b; sum adds the pixels [x0, x1) of row py.
+func boxFilter(b image.Rectangle, cols, rows int, bg RGB, sum func(acc *pixelSum, x0, x1, py int)) []RGB {
 	w, h := b.Dx(), b.Dy()
 	out := make([]RGB, cols*rows)
 	for y := 0; y < rows; y++ {
 		y0, y1 := b.Min.Y+y*h/rows, b.Min.Y+max((y+1)*h/rows, y*h/rows+1)
 		for x := 0; x < cols; x++ {
 			x0, x1 := b.Min.X+x*w/cols, b.Min.X+max((x+1)*w/cols, x*w/cols+1)
-			var r, g, bl, n uint64
+			acc := pixelSum{bg: bg}
 			for py := y0; py < min(y1, b.Max.Y); py++ {
-				for px := x0; px < min(x1, b.Max.X); px++ {
-					c := color.NRGBA64Model.Convert(img.At(px, py)).(color.NRGBA64)
-					a := uint64(c.A)
-					r += (uint64(c.R)*a + uint64(bg.R)*257*(0xffff-a)) / 0xffff
-					g += (uint64(c.G)*a + uint64(bg.G)*257*(0xffff-a)) / 0xffff
-					bl += (uint64(c.B)*a + uint64(bg.B)*257*(0xffff-a)) / 0xffff
-					n++
-				}
+				sum(&acc, x0, min(x1, b.Max.X), py)
 			}
-			if n > 0 {
-				out[y*cols+x] = RGB{uint8(r / n >> 8), uint8(g / n >> 8), uint8(bl / n >> 8)}
+			if acc.n > 0 {
+				out[y*cols+x] = RGB{uint8(acc.r / acc.n >> 8), uint8(acc.g / acc.n >> 8), uint8(acc.b / acc.n >> 8)}
 			} else {
 				out[y*cols+x] = bg
 			}
 		}
 	}
 	return out
+}
+
+// pixelSum adds up 16-bit channels of pixels blended onto bg.
+type pixelSum struct {
+	r, g, b, n uint64
+	bg         RGB
+}
+
+// addColor adds any color.
+func (s *pixelSum) addColor(c color.Color) {
+	r, g, b, a := c.RGBA()
+	s.addPremultiplied(r, g, b, a)
+}
+
+// addPremultiplied adds a pixel given as color.Color.RGBA returns it:
+// converted to non-premultiplied 16-bit channels exactly as
+// color.NRGBA64Model does, then blended onto the background.
+func (s *pixelSum) addPremultiplied(r, g, b, a uint32) {
+	switch a {
+	case 0xffff:
+		s.addOpaque(uint64(r), uint64(g), uint64(b))
+		return
+	case 0:
+		r, g, b = 0, 0, 0
+	default:
+		r, g, b = r*0xffff/a, g*0xffff/a, b*0xffff/a
+	}
+	a64 := uint64(a)
+	s.r += (uint64(r)*a64 + uint64(s.bg.R)*257*(0xffff-a64)) / 0xffff
+	s.g += (uint64(g)*a64 + uint64(s.bg.G)*257*(0xffff-a64)) / 0xffff
+	s.b += (uint64(b)*a64 + uint64(s.bg.B)*257*(0xffff-a64)) / 0xffff
+	s.n++
+}
+
+// addOpaque adds an opaque pixel's 16-bit channels.
+func (s *pixelSum) addOpaque(r, g, b uint64) {
+	s.r, s.g, s.b, s.n = s.r+r, s.g+g, s.b+b, s.n+1
 }
