@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/htmlexport"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/theme"
@@ -14,35 +15,35 @@ import (
 const exportColor = "truecolor"
 
 // exportFormats are the values of `markii export --format`.
-var exportFormats = []string{"ansi", "md-plain"}
+var exportFormats = []string{"ansi", "html", "md-plain"}
 
 var exportCommand = &command{
-	summary: "write a note to a file as terminal text or plain markdown",
-	args:    "NOTE --format ansi|md-plain -o OUT|-",
+	summary: "write a note to a file as terminal text, a self-contained HTML page or plain markdown",
+	args:    "NOTE --format ansi|html|md-plain -o OUT|-",
 	maxArgs: 1,
 	flags: []flagSpec{
-		{name: "format", value: "FORMAT", help: "ansi (the render) or md-plain (markdown any tool reads); required", choices: exportFormats},
+		{name: "format", value: "FORMAT", help: "ansi (the render), html (one page that runs and fetches nothing) or md-plain (markdown any tool reads); required", choices: exportFormats},
 		{name: "output", value: "FILE", help: "the file to write (-o FILE; - for stdout); required"},
 		{name: "color", value: "WHEN", help: "ansi only: truecolor, 256, 16, never or auto (default truecolor)", choices: colorChoices},
 		{name: "width", value: "N", help: "ansi only: layout width (default: the terminal's, else 80)"},
-		{name: "theme", value: "NAME", help: "ansi only: dark or light (default dark)", choices: theme.Names},
-		{name: "values", value: "FILE", help: "ansi only: script values to show instead of the stored ones"},
-		{name: "now", value: "TIME", help: "ansi only: the time relative dates count from, RFC 3339"},
+		{name: "theme", value: "NAME", help: "ansi and html: dark or light (default dark)", choices: theme.Names},
+		{name: "values", value: "FILE", help: "ansi and html: script values to show instead of the stored ones"},
+		{name: "now", value: "TIME", help: "ansi and html: the time relative dates count from, RFC 3339"},
 		{name: "images", isBool: true, help: "ansi only: draw the note's own images at 256 colors or truecolor"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
 	},
 	run: runExport,
 }
 
-// runExport implements `markii export FILE --format ansi|md-plain -o OUT`.
-// It never runs scripts: the ansi form shows the values stored on this
-// device (or --values).
+// runExport implements `markii export FILE --format ansi|html|md-plain -o
+// OUT`. It never runs scripts: the ansi and html forms show the values
+// stored on this device (or --values).
 func runExport(c *invocation) error {
 	if len(c.args) == 0 {
 		return usagef("export needs a note to export (markii export FILE --format ansi -o OUT)")
 	}
 	if !c.set["format"] {
-		return usagef("export needs --format ansi or --format md-plain")
+		return usagef("export needs --format ansi, --format html or --format md-plain")
 	}
 	if !c.set["output"] || c.vals["output"] == "" {
 		return usagef("export needs -o FILE (the file to write)")
@@ -70,6 +71,15 @@ func runExport(c *invocation) error {
 			// render makes them.
 			out = []byte(sanitize.Text(string(out)))
 		}
+	case "html":
+		if !c.set["values"] {
+			opt.Values = c.storedValues(n)
+		}
+		doc := render.Parse(n.Source)
+		images, imageDiags := localImages(n, doc)
+		page := htmlexport.Render(doc, htmlexport.Options{Theme: opt.Theme, Values: opt.Values, Now: opt.Now, Images: images})
+		out = page.HTML
+		diagnostics = append(imageDiags, page.Diagnostics...)
 	default:
 		if !c.set["values"] {
 			opt.Values = c.storedValues(n)

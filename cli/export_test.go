@@ -113,7 +113,7 @@ func TestExportErrors(t *testing.T) {
 	}{
 		{[]string{"export", note, "-o", filepath.Join(dir, "x")}, ExitUsage, "--format"},
 		{[]string{"export", note, "--format", "ansi"}, ExitUsage, "-o FILE"},
-		{[]string{"export", note, "--format", "html", "-o", "x"}, ExitUsage, "--format must be one of ansi, md-plain"},
+		{[]string{"export", note, "--format", "pdf", "-o", "x"}, ExitUsage, "--format must be one of ansi, html, md-plain"},
 		{[]string{"export", "--format", "ansi", "-o", "x"}, ExitUsage, "needs a note"},
 		{[]string{"export", filepath.Join(dir, "missing.mk.md"), "--format", "ansi", "-o", filepath.Join(dir, "x")}, ExitFailure, "cannot read"},
 		{[]string{"export", note, "--format", "ansi", "-o", filepath.Join(dir, "no", "such", "dir", "x")}, ExitFailure, "could not export this note"},

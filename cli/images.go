@@ -84,17 +84,48 @@ func localImageSource(src string) bool {
 // decodeLocalPicture reads and decodes one local image. A note from stdin
 // has no folder, so it gives nil and no error.
 func decodeLocalPicture(n *note, src string, cols int, bg bundle.RGB) (*bundle.Picture, error) {
+	data, err := readLocalImage(n, src)
+	if err != nil || data == nil {
+		return nil, err
+	}
+	return bundle.DecodePicture(data, cols, maxPictureRows, bg)
+}
+
+// readLocalImage reads the bytes of one local image: from the bundle
+// through its path jail, or for a plain note from the note's own folder
+// tree through the same jail. A note from stdin has no folder, so it
+// gives nil and no error.
+func readLocalImage(n *note, src string) ([]byte, error) {
 	if n.Bundle != nil {
-		return n.Bundle.Picture(src, cols, maxPictureRows, bg)
+		return n.Bundle.File(src)
 	}
 	if n.Path == "" {
 		return nil, nil
 	}
-	data, err := readBesideNote(filepath.Dir(n.Path), src)
-	if err != nil {
-		return nil, err
+	return readBesideNote(filepath.Dir(n.Path), src)
+}
+
+// localImages reads the images doc names that are local files with an
+// image extension, by source as written, for the HTML export to embed;
+// remote sources are never read. It returns one diagnostic per image
+// that could not be read.
+func localImages(n *note, doc *render.Document) (map[string][]byte, []string) {
+	images := map[string][]byte{}
+	var diags []string
+	for _, src := range render.PictureSources(doc) {
+		if !localImageSource(src) {
+			continue
+		}
+		data, err := readLocalImage(n, src)
+		if err != nil {
+			diags = append(diags, fmt.Sprintf("image %s was not embedded: %s", sanitize.Inline(src), oneLine(err.Error())))
+			continue
+		}
+		if data != nil {
+			images[src] = data
+		}
 	}
-	return bundle.DecodePicture(data, cols, maxPictureRows, bg)
+	return images, diags
 }
 
 // readBesideNote reads the file src names inside dir, the folder of a
