@@ -124,6 +124,9 @@ func Main(args []string, stdio Stdio) (code int) {
 	case "-V", "--version":
 		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
 		return ExitOK
+	case "--list-themes":
+		listThemes(stdio.Out)
+		return ExitOK
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -341,7 +344,7 @@ func printUsage(w io.Writer) {
 			fmt.Fprintf(w, "  markii %-8s %s\n", n, c.summary)
 		}
 	}
-	fmt.Fprintf(w, "\nRun markii help COMMAND (or markii COMMAND --help) for a command's usage and flags.\n")
+	fmt.Fprintf(w, "\nRun markii help COMMAND (or markii COMMAND --help) for a command's usage and flags;\nmarkii --list-themes lists the themes.\n")
 }
 
 // commandOrder is the order commands are listed in help.

@@ -10,7 +10,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/markii/markii/ansi"
-	"github.com/markii/markii/theme"
 )
 
 // colorChoices are the values of --color; none, the color level's own
@@ -80,10 +79,7 @@ func terminalLevel(getenv func(string) string) ansi.Level {
 	return ansi.Color16
 }
 
-// themeChoices are the values of --theme: auto and the built-in themes.
-var themeChoices = append([]string{"auto"}, theme.Names...)
-
-// themeName turns a --theme value into a built-in theme's name. "auto"
+// themeName turns a --theme value into a theme's name. "auto"
 // picks light when stdout is a terminal whose background darkBackground
 // reports as light, and dark otherwise, so pipes and golden files get the
 // same theme wherever they are made.

@@ -7,7 +7,6 @@ import (
 	"github.com/markii/markii/htmlexport"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/sanitize"
-	"github.com/markii/markii/theme"
 )
 
 // exportColor is the color level of an ansi export when --color is not
@@ -26,7 +25,7 @@ var exportCommand = &command{
 		{name: "output", value: "FILE", help: "the file to write (-o FILE; - for stdout); required"},
 		{name: "color", value: "WHEN", help: "ansi only: truecolor, 256, 16, never or auto (default truecolor)", choices: colorChoices},
 		{name: "width", value: "N", help: "ansi only: layout width (default: the terminal's, else 80)"},
-		{name: "theme", value: "NAME", help: "ansi and html: dark or light (default dark)", choices: theme.Names},
+		{name: "theme", value: "NAME", help: "ansi and html: dark, light, high-contrast or a theme file's name (default dark)"},
 		{name: "values", value: "FILE", help: "ansi and html: script values to show instead of the stored ones"},
 		{name: "now", value: "TIME", help: "ansi and html: the time relative dates count from, RFC 3339"},
 		{name: "images", isBool: true, help: "ansi only: draw the note's own images at 256 colors or truecolor"},

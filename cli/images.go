@@ -44,7 +44,7 @@ func loadPictures(n *note, doc *render.Document, cols int, th theme.Theme) (map[
 		return nil, nil
 	}
 	bg := bundle.RGB{}
-	if th.Name == theme.Light.Name {
+	if !th.IsDark() {
 		bg = bundle.RGB{R: 255, G: 255, B: 255}
 	}
 	pics := map[string]*render.Picture{}
@@ -118,7 +118,7 @@ func localImages(n *note, doc *render.Document) (map[string][]byte, []string) {
 		}
 		data, err := readLocalImage(n, src)
 		if err != nil {
-			diags = append(diags, fmt.Sprintf("image %s was not embedded: %s", sanitize.Inline(src), oneLine(err.Error())))
+			diags = append(diags, fmt.Sprintf("image %s was not embedded: %s", sanitize.Inline(src), sanitize.Line(err.Error())))
 			continue
 		}
 		if data != nil {

@@ -17,7 +17,6 @@ import (
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/sanitize"
-	"github.com/markii/markii/theme"
 )
 
 // renderGCPercent is the garbage collector's target while a note is
@@ -35,7 +34,7 @@ var renderCommand = &command{
 	flags: []flagSpec{
 		{name: "width", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
 		{name: "color", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
-		{name: "theme", value: "NAME", help: "auto, dark or light (default auto: the terminal's background, else dark)", choices: themeChoices},
+		{name: "theme", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)"},
 		{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
 		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
@@ -143,8 +142,8 @@ func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, e
 		return opt, err
 	}
 	dark := func() bool { return terminalIsDark(c.stdio.Out.(*os.File)) }
-	if opt.Theme, err = theme.ByName(themeName(c.str("theme", defTheme), outTTY, dark)); err != nil {
-		return opt, usagef("%s", err)
+	if opt.Theme, err = loadTheme(themeName(c.str("theme", defTheme), outTTY, dark)); err != nil {
+		return opt, err
 	}
 	if c.set["now"] {
 		if opt.Now, err = time.Parse(time.RFC3339, c.vals["now"]); err != nil {

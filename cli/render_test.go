@@ -102,7 +102,7 @@ func TestRenderErrors(t *testing.T) {
 		{[]string{"--width", "0", "-"}, ExitUsage, "markii: --width wants a positive whole number"},
 		{[]string{"--width", "abc", "-"}, ExitUsage, "markii: --width wants a positive whole number"},
 		{[]string{"--color", "rainbow", "-"}, ExitUsage, "markii: --color must be one of"},
-		{[]string{"--theme", "sepia", "-"}, ExitUsage, "markii: --theme must be one of"},
+		{[]string{"--theme", "sepia", "-"}, ExitUsage, "markii: unknown theme \"sepia\": it is not built in (dark, light, high-contrast)"},
 		{[]string{"--now", "yesterday", "-"}, ExitUsage, "markii: --now wants an RFC 3339 time"},
 		{[]string{"--bogus", "-"}, ExitUsage, "markii: unknown flag --bogus"},
 	} {

@@ -26,15 +26,9 @@ func hex(c theme.Color) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c
 
 func hexOf(c ansi.Color) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
-// dark reports whether a theme is made for a dark background: its text
-// color is light.
-func dark(t theme.Theme) bool {
-	return 299*int(t.Text.R)+587*int(t.Text.G)+114*int(t.Text.B) > 128*1000
-}
-
 // background is the page color under a theme's text.
 func background(t theme.Theme) string {
-	if dark(t) {
+	if t.IsDark() {
 		return "#18181b"
 	}
 	return "#ffffff"
@@ -46,7 +40,7 @@ func (w *writer) styleSheet() string {
 	t := w.opt.Theme
 	bg := background(t)
 	scheme := "light"
-	if dark(t) {
+	if t.IsDark() {
 		scheme = "dark"
 	}
 	var b strings.Builder

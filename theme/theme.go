@@ -89,8 +89,35 @@ var Light = Theme{
 	Identifier: Color{R: 0x1a, G: 0x1a, B: 0x1a, ANSI16: 0},  // #1a1a1a
 }
 
+// HighContrast is a palette for dark backgrounds with every token far
+// from the background: text and code at least 7:1 on black (WCAG AAA),
+// rules and frames at least 4.5:1.
+var HighContrast = Theme{
+	Name:       "high-contrast",
+	Text:       Color{R: 0xff, G: 0xff, B: 0xff, ANSI16: 97}, // #ffffff
+	Muted:      Color{R: 0xe4, G: 0xe4, B: 0xe7, ANSI16: 37}, // #e4e4e7
+	Faint:      Color{R: 0xa1, G: 0xa1, B: 0xaa, ANSI16: 37}, // #a1a1aa
+	Accent:     Color{R: 0x5c, G: 0xc8, B: 0xff, ANSI16: 96}, // #5cc8ff
+	Heading:    Color{R: 0xff, G: 0xff, B: 0x5f, ANSI16: 93}, // #ffff5f
+	Info:       Color{R: 0x5c, G: 0xc8, B: 0xff, ANSI16: 96}, // #5cc8ff
+	Success:    Color{R: 0x5f, G: 0xff, B: 0x87, ANSI16: 92}, // #5fff87
+	Warning:    Color{R: 0xff, G: 0xd7, B: 0x5f, ANSI16: 93}, // #ffd75f
+	Danger:     Color{R: 0xff, G: 0x87, B: 0x87, ANSI16: 91}, // #ff8787
+	Limit:      Color{R: 0xd7, G: 0xaf, B: 0xff, ANSI16: 95}, // #d7afff
+	Code:       Color{R: 0xff, G: 0xaf, B: 0xd7, ANSI16: 95}, // #ffafd7
+	CodeBG:     Color{R: 0x1c, G: 0x1c, B: 0x1c, ANSI16: 0},  // #1c1c1c
+	Keyword:    Color{R: 0xd7, G: 0xaf, B: 0xff, ANSI16: 95}, // #d7afff
+	String:     Color{R: 0x87, G: 0xff, B: 0x87, ANSI16: 92}, // #87ff87
+	Number:     Color{R: 0xff, G: 0xd7, B: 0x87, ANSI16: 93}, // #ffd787
+	Comment:    Color{R: 0xc6, G: 0xc6, B: 0xc6, ANSI16: 37}, // #c6c6c6
+	Function:   Color{R: 0x87, G: 0xd7, B: 0xff, ANSI16: 96}, // #87d7ff
+	Type:       Color{R: 0x5f, G: 0xff, B: 0xff, ANSI16: 96}, // #5fffff
+	Operator:   Color{R: 0xff, G: 0xff, B: 0xff, ANSI16: 97}, // #ffffff
+	Identifier: Color{R: 0xff, G: 0xff, B: 0xff, ANSI16: 0},  // #ffffff
+}
+
 // Names lists the built-in themes in the order the CLI documents them.
-var Names = []string{"dark", "light"}
+var Names = []string{"dark", "light", "high-contrast"}
 
 // ByName returns the built-in theme called name.
 func ByName(name string) (Theme, error) {
@@ -99,6 +126,14 @@ func ByName(name string) (Theme, error) {
 		return Dark, nil
 	case "light":
 		return Light, nil
+	case "high-contrast":
+		return HighContrast, nil
 	}
-	return Theme{}, fmt.Errorf("unknown theme %q (want dark or light)", name)
+	return Theme{}, fmt.Errorf("unknown theme %q (built-in: dark, light, high-contrast)", name)
+}
+
+// IsDark reports whether t is made for a dark background: its text color
+// is light.
+func (t Theme) IsDark() bool {
+	return 299*int(t.Text.R)+587*int(t.Text.G)+114*int(t.Text.B) > 128*1000
 }

@@ -33,6 +33,8 @@ func contrast(a, b Color) float64 {
 var backgrounds = map[string][]Color{
 	"dark":  {{R: 0, G: 0, B: 0}, {R: 30, G: 30, B: 30}, {R: 40, G: 44, B: 52}},
 	"light": {{R: 255, G: 255, B: 255}, {R: 250, G: 250, B: 245}, {R: 238, G: 238, B: 238}},
+	// high-contrast is for dark backgrounds like dark.
+	"high-contrast": {{R: 0, G: 0, B: 0}, {R: 30, G: 30, B: 30}, {R: 40, G: 44, B: 52}},
 }
 
 // floors are the least contrast each token needs: text and code 4.5
@@ -98,5 +100,29 @@ func TestByName(t *testing.T) {
 	}
 	if Dark == Light {
 		t.Fatal("dark and light are the same")
+	}
+}
+
+// TestHighContrastIsHigh holds the high-contrast theme to WCAG AAA (7:1)
+// on black for every token but the quiet ones, which get 4.5:1.
+func TestHighContrastIsHigh(t *testing.T) {
+	v := reflect.ValueOf(HighContrast)
+	black := Color{}
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		c, ok := v.Field(i).Interface().(Color)
+		if !ok || f.Name == "CodeBG" {
+			continue
+		}
+		floor := 7.0
+		if f.Name == "Faint" {
+			floor = 4.5
+		}
+		if r := contrast(c, black); r < floor {
+			t.Errorf("high-contrast %s: %.2f on black, want %.1f", f.Name, r, floor)
+		}
+	}
+	if !HighContrast.IsDark() || !Dark.IsDark() || Light.IsDark() {
+		t.Error("IsDark is wrong for a built-in theme")
 	}
 }

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/markii/markii/runtime/config"
+	"github.com/markii/markii/sanitize"
+	"github.com/markii/markii/theme"
+)
+
+// themesDir is the folder of the user's theme files in the config
+// directory: NAME.json there is the theme NAME.
+const themesDir = "themes"
+
+// loadTheme returns the theme called name: a built-in one, else the
+// user's file themes/NAME.json in the config directory, validated.
+func loadTheme(name string) (theme.Theme, error) {
+	if t, err := theme.ByName(name); err == nil {
+		return t, nil
+	}
+	if !themeFileName(name) {
+		return theme.Theme{}, usagef("unknown theme %q: a theme is dark, light, high-contrast or the name of a file in your config's themes folder", name)
+	}
+	dir, err := userThemesDir()
+	if err != nil {
+		return theme.Theme{}, usagef("unknown theme %q (built-in: %s): %s", name, strings.Join(theme.Names, ", "), err)
+	}
+	path := filepath.Join(dir, name+".json")
+	t, err := readThemeFile(path, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return theme.Theme{}, usagef("unknown theme %q: it is not built in (%s) and there is no %s", name, strings.Join(theme.Names, ", "), path)
+	}
+	if err != nil {
+		return theme.Theme{}, usagef("theme file %s: %s", path, err)
+	}
+	return t, nil
+}
+
+// themeFileName reports whether name can name a theme file: letters,
+// digits, '-' and '_', so it never reaches outside the themes folder.
+func themeFileName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func userThemesDir() (string, error) {
+	dir, err := config.Dir(runtime.GOOS, os.Getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, themesDir), nil
+}
+
+// readThemeFile reads and validates one theme file, its size checked
+// before it is read.
+func readThemeFile(path, name string) (theme.Theme, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return theme.Theme{}, err
+		}
+		return theme.Theme{}, errors.New(osReason(err))
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return theme.Theme{}, errors.New("it is not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, theme.MaxFileBytes+1))
+	if err != nil {
+		return theme.Theme{}, errors.New(osReason(err))
+	}
+	return theme.Parse(name, data)
+}
+
+// listThemes prints `markii --list-themes`: the built-in themes, then
+// each theme file in the config's themes folder with its path, or why it
+// cannot be used.
+func listThemes(w io.Writer) {
+	for _, n := range theme.Names {
+		fmt.Fprintf(w, "%-16s built-in\n", n)
+	}
+	dir, err := userThemesDir()
+	if err != nil {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok && themeFileName(n) {
+			if _, builtin := theme.ByName(n); builtin == nil {
+				continue
+			}
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		path := filepath.Join(dir, n+".json")
+		if _, err := readThemeFile(path, n); err != nil {
+			fmt.Fprintf(w, "%-16s %s (not usable: %s)\n", n, path, sanitize.Line(err.Error()))
+			continue
+		}
+		fmt.Fprintf(w, "%-16s %s\n", n, path)
+	}
+}
