@@ -98,11 +98,14 @@ func (s Style) IsZero() bool { return s == Style{} }
 
 // Span is a run of text in one style. Text must already be sanitized (it
 // comes from markii's document tree); Link, when set, is a URL that layout
-// checked and wants emitted as an OSC 8 hyperlink around the text.
+// checked and wants emitted as an OSC 8 hyperlink around the text. Image,
+// when set, is a picture drawn by a terminal graphics protocol at the
+// span's place; such a span has no text, style or link.
 type Span struct {
 	Text  string
 	Style Style
 	Link  string
+	Image *Image
 }
 
 // Line is one output line: spans laid left to right. A Line never contains

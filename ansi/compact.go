@@ -18,7 +18,7 @@ func Compact(lines []Line) []Line {
 		out := l[:1]
 		for _, s := range l[1:] {
 			last := &out[len(out)-1]
-			if s.Style != last.Style || s.Link != last.Link {
+			if s.Style != last.Style || s.Link != last.Link || s.Image != nil || last.Image != nil {
 				out = append(out, s)
 				continue
 			}

@@ -8,7 +8,7 @@ import (
 // Encode writes lines as terminal bytes at level, each line followed by a
 // line feed. SGR state is line-local: every styled span is closed with a
 // full reset before the next span and before the line feed. At None no
-// escape byte is written at all. A span's Link becomes an OSC 8 hyperlink
+// escape byte is written at all, and a span's Image is left out. A span's Link becomes an OSC 8 hyperlink
 // only when the level is not None and the URL passes LinkAllowed.
 func Encode(lines []Line, level Level) []byte {
 	return AppendLines(nil, lines, level)
@@ -109,8 +109,16 @@ func (e *encoder) allowed(u string) bool {
 func (e *encoder) appendLine(dst []byte, l Line, level Level) []byte {
 	for i := 0; i < len(l); {
 		s := &l[i]
+		if s.Image != nil {
+			// Pixels are for a terminal that was asked to show colors.
+			if level != None {
+				dst = appendImage(dst, s.Image)
+			}
+			i++
+			continue
+		}
 		j := i + 1
-		for j < len(l) && l[j].Style == s.Style && l[j].Link == s.Link {
+		for j < len(l) && l[j].Style == s.Style && l[j].Link == s.Link && l[j].Image == nil {
 			j++
 		}
 		link := level != None && s.Link != "" && e.allowed(s.Link)

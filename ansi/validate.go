@@ -7,8 +7,9 @@ import (
 
 // Validate checks that b contains no escape sequence or control character
 // other than what Encode writes: SGR sequences (ESC [ digits and ';' m),
-// OSC 8 hyperlinks terminated by BEL whose URL passes LinkAllowed, and line
-// feeds. Anything else (another CSI, an OSC title or clipboard write, DCS,
+// OSC 8 hyperlinks terminated by BEL whose URL passes LinkAllowed, the
+// kitty graphics chunks and iTerm2 inline images of a span's Image in
+// exactly the form Encode gives them, and line feeds. Anything else (another CSI, an OSC title or clipboard write, DCS,
 // a C1 control, BEL, BS, CR, TAB, DEL, NUL, invalid UTF-8) is an error that
 // names the byte offset.
 //
@@ -19,15 +20,30 @@ import (
 // slipped past the sanitizer) is still caught unless it forms a perfectly
 // balanced run.
 func Validate(b []byte) error {
-	var sgrOpen, linkOpen bool
+	var sgrOpen, linkOpen, kittyMore bool
 	for i := 0; i < len(b); {
 		c := b[i]
 		switch {
 		case c == '\n':
-			if sgrOpen || linkOpen {
-				return fmt.Errorf("offset %d: a style or hyperlink is still open at the end of the line", i)
+			if sgrOpen || linkOpen || kittyMore {
+				return fmt.Errorf("offset %d: a style, hyperlink or image is still open at the end of the line", i)
 			}
 			i++
+		case c == 0x1b && i+1 < len(b) && (b[i+1] == '_' || hasPrefix(b[i:], "\x1b]1337;")):
+			n, more, cont, err := validateImage(b[i:])
+			if err != nil {
+				return fmt.Errorf("offset %d: %w", i, err)
+			}
+			if sgrOpen || linkOpen {
+				return fmt.Errorf("offset %d: an image inside a style or hyperlink", i)
+			}
+			if cont != kittyMore {
+				return fmt.Errorf("offset %d: a kitty image chunk out of order", i)
+			}
+			kittyMore = more
+			i += n
+		case kittyMore:
+			return fmt.Errorf("offset %d: a kitty image is cut off", i)
 		case c == 0x1b:
 			n, err := validateEscape(b[i:])
 			if err != nil {
@@ -52,8 +68,8 @@ func Validate(b []byte) error {
 			i += size
 		}
 	}
-	if sgrOpen || linkOpen {
-		return fmt.Errorf("offset %d: a style or hyperlink is still open at the end of the output", len(b))
+	if sgrOpen || linkOpen || kittyMore {
+		return fmt.Errorf("offset %d: a style, hyperlink or image is still open at the end of the output", len(b))
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ var exportCommand = &command{
 		{name: "theme", value: "NAME", help: "ansi and html: dark, light, high-contrast or a theme file's name (default dark)"},
 		{name: "values", value: "FILE", help: "ansi and html: script values to show instead of the stored ones"},
 		{name: "now", value: "TIME", help: "ansi and html: the time relative dates count from, RFC 3339"},
-		{name: "images", isBool: true, help: "ansi only: draw the note's own images at 256 colors or truecolor"},
+		{name: "images", value: "HOW", help: "ansi only: draw the note's own images at 256 colors or truecolor: blocks, kitty, iterm or off (default)", choices: imageChoices},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
 	},
 	run: runExport,
@@ -88,7 +88,7 @@ func runExport(c *invocation) error {
 			opt.Level = colorLevel(c.str("color", exportColor), c.getenv, false)
 		}
 		doc := render.Parse(n.Source)
-		diagnostics = c.noteExtras(&opt, n, doc, c.bool("images"), opt.Width)
+		diagnostics = c.noteExtras(&opt, n, doc, c.imagesFlag(), opt.Width)
 		page := render.Layout(doc, opt)
 		out = ansi.Encode(page.Lines, opt.Level)
 		diagnostics = append(diagnostics, page.Diagnostics...)

@@ -38,7 +38,7 @@ var imageExtensions = []string{".png", ".jpg", ".jpeg", ".gif"}
 // Each image is checked against the size caps before it is decoded. It
 // returns the pictures by source as written, and one diagnostic per
 // image that was refused.
-func loadPictures(n *note, doc *render.Document, cols int, th theme.Theme) (map[string]*render.Picture, []string) {
+func loadPictures(n *note, doc *render.Document, cols int, th theme.Theme, proto ansi.ImageProtocol) (map[string]*render.Picture, []string) {
 	srcs := render.PictureSources(doc)
 	if len(srcs) == 0 {
 		return nil, nil
@@ -53,13 +53,13 @@ func loadPictures(n *note, doc *render.Document, cols int, th theme.Theme) (map[
 		if !localImageSource(src) {
 			continue
 		}
-		p, err := decodeLocalPicture(n, src, cols, bg)
+		p, err := decodeLocalPicture(n, src, cols, bg, proto)
 		if err != nil {
 			diags = append(diags, fmt.Sprintf("image %s was not drawn: %s", sanitize.Inline(src), sanitize.Line(err.Error())))
 			continue
 		}
 		if p != nil {
-			pics[src] = toRenderPicture(p)
+			pics[src] = p
 		}
 	}
 	return pics, diags
@@ -81,14 +81,50 @@ func localImageSource(src string) bool {
 	return false
 }
 
-// decodeLocalPicture reads and decodes one local image. A note from stdin
+// decodeLocalPicture reads and decodes one local image: as half-block
+// cells, or as a PNG for the graphics protocol proto. A note from stdin
 // has no folder, so it gives nil and no error.
-func decodeLocalPicture(n *note, src string, cols int, bg bundle.RGB) (*bundle.Picture, error) {
+func decodeLocalPicture(n *note, src string, cols int, bg bundle.RGB, proto ansi.ImageProtocol) (*render.Picture, error) {
 	data, err := readLocalImage(n, src)
 	if err != nil || data == nil {
 		return nil, err
 	}
-	return bundle.DecodePicture(data, cols, maxPictureRows, bg)
+	if proto != ansi.NoImageProtocol {
+		px, err := bundle.DecodePixels(data, cols, maxPictureRows, bg)
+		if err != nil {
+			return nil, err
+		}
+		return &render.Picture{Cols: px.Cols, Rows: px.Rows, PNG: px.PNG}, nil
+	}
+	p, err := bundle.DecodePicture(data, cols, maxPictureRows, bg)
+	if err != nil {
+		return nil, err
+	}
+	return toRenderPicture(p), nil
+}
+
+// imageChoices are the values of --images: text only, half-block cells,
+// or real pixels through the kitty or iTerm2 protocol.
+var imageChoices = []string{"off", "blocks", "kitty", "iterm"}
+
+// imageMode is a --images value: whether pictures are drawn, and through
+// which protocol.
+type imageMode struct {
+	on    bool
+	proto ansi.ImageProtocol
+}
+
+// imagesFlag reads --images (default off).
+func (c *invocation) imagesFlag() imageMode {
+	switch c.str("images", "off") {
+	case "blocks":
+		return imageMode{on: true}
+	case "kitty":
+		return imageMode{on: true, proto: ansi.Kitty}
+	case "iterm":
+		return imageMode{on: true, proto: ansi.ITerm2}
+	}
+	return imageMode{}
 }
 
 // readLocalImage reads the bytes of one local image: from the bundle
@@ -206,17 +242,19 @@ func (c *invocation) installedPacks() (map[string]string, []string) {
 }
 
 // noteExtras fills what opt needs from outside the document: the
-// installed packs, and when images is set and the level has 256 colors or
-// more, the pictures doc draws, decoded to at most cols cells across. It
-// returns the diagnostics to show with the render's own.
-func (c *invocation) noteExtras(opt *render.Options, n *note, doc *render.Document, images bool, cols int) []string {
+// installed packs, and when images are on and the level has 256 colors or
+// more, the pictures doc draws, decoded to at most cols cells across, and
+// the protocol that shows them. It returns the diagnostics to show with
+// the render's own.
+func (c *invocation) noteExtras(opt *render.Options, n *note, doc *render.Document, images imageMode, cols int) []string {
 	var diags []string
 	if namesPacks(doc) {
 		opt.Packs, diags = c.installedPacks()
 	}
-	if images && (opt.Level == ansi.Color256 || opt.Level == ansi.TrueColor) {
+	if images.on && (opt.Level == ansi.Color256 || opt.Level == ansi.TrueColor) {
 		var imageDiags []string
-		opt.Images, imageDiags = loadPictures(n, doc, cols, opt.Theme)
+		opt.Images, imageDiags = loadPictures(n, doc, cols, opt.Theme, images.proto)
+		opt.ImageProtocol = images.proto
 		diags = append(diags, imageDiags...)
 	}
 	return diags
@@ -241,7 +279,7 @@ func (v viewPictures) add(vn *viewer.Note, n *note) {
 		return
 	}
 	var diags []string
-	vn.Images, diags = loadPictures(n, render.Parse(vn.Source), viewPictureCols, v.theme)
+	vn.Images, diags = loadPictures(n, render.Parse(vn.Source), viewPictureCols, v.theme, ansi.NoImageProtocol)
 	vn.Diagnostics = append(vn.Diagnostics, diags...)
 }
 

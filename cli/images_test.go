@@ -97,7 +97,7 @@ func TestRenderImagesFlagAndLevels(t *testing.T) {
 		if code != ExitOK || errText != "" || strings.Contains(text, "▀") {
 			t.Fatalf("%s without --images: code %d err %q\n%s", level, code, errText, text)
 		}
-		out, errOut, code := renderCLI(t, "", "--width", "40", "--color", level, "--images", dir)
+		out, errOut, code := renderCLI(t, "", "--width", "40", "--color", level, "--images", "blocks", dir)
 		if code != ExitOK || errOut != "" {
 			t.Fatalf("%s: code %d err %q", level, code, errOut)
 		}
@@ -122,14 +122,14 @@ func TestRenderImagesFlagAndLevels(t *testing.T) {
 	}
 	// The exact bytes at truecolor: red over red, then red over blue where
 	// the halves meet, then blue over blue; each row one span.
-	out, _, _ := renderCLI(t, "", "--width", "40", "--color", "truecolor", "--images", dir)
+	out, _, _ := renderCLI(t, "", "--width", "40", "--color", "truecolor", "--images", "blocks", dir)
 	rr := "\x1b[38;2;255;0;0;48;2;255;0;0m▀▀▀▀▀▀▀▀\x1b[0m\n"
 	bb := "\x1b[38;2;0;0;255;48;2;0;0;255m▀▀▀▀▀▀▀▀\x1b[0m\n"
 	if !strings.Contains(out, "\n\n"+rr+rr+bb+bb) {
 		t.Fatalf("picture bytes:\n%q", out)
 	}
 	// A narrow layout shrinks the picture to fit.
-	out, _, _ = renderCLI(t, "", "--width", "4", "--color", "256", "--images", dir)
+	out, _, _ = renderCLI(t, "", "--width", "4", "--color", "256", "--images", "blocks", dir)
 	for _, ln := range strings.Split(out, "\n") {
 		if strings.Contains(ln, "▀") && strings.Count(ln, "▀") > 4 {
 			t.Fatalf("line wider than 4: %q", ln)
@@ -150,7 +150,7 @@ func TestExportImagesFromZip(t *testing.T) {
 	})
 	outPath := filepath.Join(dir, "out.ansi")
 	var out, errOut bytes.Buffer
-	code := Main([]string{"export", zipPath, "--format", "ansi", "--color", "truecolor", "--images", "-o", outPath}, Stdio{Out: &out, Err: &errOut})
+	code := Main([]string{"export", zipPath, "--format", "ansi", "--color", "truecolor", "--images", "blocks", "-o", outPath}, Stdio{Out: &out, Err: &errOut})
 	if code != ExitOK || errOut.String() != "" {
 		t.Fatalf("code %d err %q", code, errOut.String())
 	}
@@ -186,7 +186,7 @@ func TestRemoteImageNeverFetched(t *testing.T) {
 	path := filepath.Join(dir, "note.mk.md")
 	writeTree(t, dir, map[string][]byte{"note.mk.md": []byte(src)})
 	text, _, _ := renderCLI(t, "", "--width", "80", "--color", "truecolor", path)
-	out, errOut, code := renderCLI(t, "", "--width", "80", "--color", "truecolor", "--images", path)
+	out, errOut, code := renderCLI(t, "", "--width", "80", "--color", "truecolor", "--images", "blocks", path)
 	if code != ExitOK || errOut != "" || out != text || strings.Contains(out, "▀") {
 		t.Fatalf("code %d err %q\n%q\n%q", code, errOut, out, text)
 	}
@@ -216,7 +216,7 @@ func TestImagePathJail(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "x.png"), filepath.Join(base, "plain", "link.png")); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := renderCLI(t, "", "--color", "truecolor", "--images", filepath.Join(base, "b"))
+	out, errOut, code := renderCLI(t, "", "--color", "truecolor", "--images", "blocks", filepath.Join(base, "b"))
 	if code != ExitOK || strings.Contains(out, "▀") || !strings.Contains(out, " (../x.png)") {
 		t.Fatalf("bundle: code %d\n%s", code, out)
 	}
@@ -224,7 +224,7 @@ func TestImagePathJail(t *testing.T) {
 		t.Fatalf("bundle diagnostics %q", errOut)
 	}
 
-	out, errOut, code = renderCLI(t, "", "--color", "truecolor", "--images", filepath.Join(base, "plain", "note.mk.md"))
+	out, errOut, code = renderCLI(t, "", "--color", "truecolor", "--images", "blocks", filepath.Join(base, "plain", "note.mk.md"))
 	if code != ExitOK {
 		t.Fatalf("plain: code %d", code)
 	}
@@ -242,7 +242,7 @@ func TestImagePathJail(t *testing.T) {
 
 	// A file that is not an image, or not there, is refused by name; a
 	// source without an image extension is never opened.
-	_, errOut, _ = renderCLI(t, "", "--color", "256", "--images", filepath.Join(base, "plain", "other.mk.md"))
+	_, errOut, _ = renderCLI(t, "", "--color", "256", "--images", "blocks", filepath.Join(base, "plain", "other.mk.md"))
 	want := "markii: image sub/fake.png was not drawn: it is not a PNG, JPEG or GIF image\n" +
 		"markii: image missing.png was not drawn: there is no file missing.png next to the note\n"
 	if errOut != want {
@@ -264,7 +264,7 @@ func TestOverCapImageRefusedBeforeDecoding(t *testing.T) {
 	})
 	want := "markii: image huge.png was not drawn: the image is 100000×100000 pixels, over the 8192×8192 limit\n"
 	for _, target := range []string{filepath.Join(dir, "b"), filepath.Join(dir, "plain", "note.mk.md")} {
-		out, errOut, code := renderCLI(t, "", "--color", "truecolor", "--images", target)
+		out, errOut, code := renderCLI(t, "", "--color", "truecolor", "--images", "blocks", target)
 		if code != ExitOK || errOut != want || strings.Contains(out, "▀") {
 			t.Fatalf("%s: code %d err %q\n%s", target, code, errOut, out)
 		}
@@ -340,5 +340,45 @@ func TestViewPicturesLoader(t *testing.T) {
 		if err != nil || vn.Images != nil || len(vn.Diagnostics) != 0 {
 			t.Fatalf("%+v: images %v diagnostics %q err %v", off, vn.Images, vn.Diagnostics, err)
 		}
+	}
+}
+
+// TestPixelProtocols draws a note's own image through kitty and iTerm2:
+// one valid sequence of the chosen protocol carries the image, file names
+// with escape payloads never reach the output or the diagnostics raw, and
+// a remote image is never fetched.
+func TestPixelProtocols(t *testing.T) {
+	isolateConfig(t)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	hostileName := "x\x1b_Gm=0;AAAA\x1b\\\x1b]1337;File=inline=1:AAAA\x07.png"
+	src := "![dot](dot.png)\n\n![evil](x&#27;_Gm=0;AAAA&#27;\\.png)\n\n![remote](" + srv.URL + "/a.png)\n\n:::figure{src=\"nope&#x9b;31m.png\"}\n:::\n"
+	writeTree(t, dir, map[string][]byte{"note.mk.md": []byte(src), "dot.png": pngBytes(t, 30, 60)})
+	for proto, marker := range map[string]string{"kitty": "\x1b_Ga=T,f=100,", "iterm": "\x1b]1337;File=inline=1;"} {
+		out, errOut, code := renderCLI(t, "", "--width", "80", "--color", "truecolor", "--images", proto, filepath.Join(dir, "note.mk.md"))
+		if code != ExitOK {
+			t.Fatalf("%s: code %d err %q", proto, code, errOut)
+		}
+		if err := ansi.Validate([]byte(out)); err != nil {
+			t.Errorf("%s: %v", proto, err)
+		}
+		if n := strings.Count(out, marker); n != 1 {
+			t.Errorf("%s: %d images in the output, want 1:\n%q", proto, n, out)
+		}
+		if strings.ContainsAny(errOut, "\x1b\x07\u009b") || strings.Contains(out, hostileName) {
+			t.Errorf("%s: an escape payload from a file name got through: %q", proto, errOut)
+		}
+		if !strings.Contains(errOut, "was not drawn") {
+			t.Errorf("%s: no diagnostic for the missing files: %q", proto, errOut)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the server was asked %d times", hits.Load())
+	}
+	_, errOut, code := renderCLI(t, "", "--images", "sixel", filepath.Join(dir, "note.mk.md"))
+	if code != ExitUsage || !strings.Contains(errOut, "--images must be one of off, blocks, kitty, iterm") {
+		t.Errorf("--images sixel: code %d, %q", code, errOut)
 	}
 }

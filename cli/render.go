@@ -39,7 +39,7 @@ var renderCommand = &command{
 		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
 		{name: "run", isBool: true, help: "first run the note's scripts unattended, with grants you already gave (never asks)"},
-		{name: "images", isBool: true, help: "draw the note's own PNG, JPEG and GIF images with half blocks at 256 colors or truecolor"},
+		{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)", choices: imageChoices},
 	},
 	run: runRender,
 }
@@ -78,10 +78,10 @@ func runRender(c *invocation) error {
 	var diags []string
 	var scriptsFailed error
 	scripts := 0
-	if c.bool("run") || c.bool("images") || mayNamePackComponent(n.Source) {
+	if c.bool("run") || c.imagesFlag().on || mayNamePackComponent(n.Source) {
 		doc := render.Parse(n.Source)
 		n.Source = nil
-		warnings = append(warnings, c.noteExtras(&opt, n, doc, c.bool("images"), opt.Width)...)
+		warnings = append(warnings, c.noteExtras(&opt, n, doc, c.imagesFlag(), opt.Width)...)
 		scripts = len(doc.Scripts)
 		if c.bool("run") && len(doc.Scripts) > 0 {
 			opt.Values, scriptsFailed, err = runBeforeRender(c, n, doc)
@@ -98,7 +98,7 @@ func runRender(c *invocation) error {
 		var s *render.Streamer
 		err = render.ParseChunks(n.Source, func(doc *render.Document) error {
 			if s == nil {
-				warnings = append(warnings, c.noteExtras(&opt, n, doc, false, opt.Width)...)
+				warnings = append(warnings, c.noteExtras(&opt, n, doc, imageMode{}, opt.Width)...)
 				s = render.NewStreamer(opt, emit)
 			}
 			scripts += len(doc.Scripts)

@@ -23,13 +23,37 @@ type PictureCell struct{ Top, Bottom RGB }
 type Picture struct {
 	// Cols and Rows are the size in cells.
 	Cols, Rows int
-	// Cells holds Rows*Cols cells, row by row.
+	// Cells holds Rows*Cols cells, row by row, for half-block drawing.
 	Cells []PictureCell
+	// PNG is the image scaled for Cols×Rows cells, for a terminal graphics
+	// protocol (Options.ImageProtocol); nil when there is none.
+	PNG []byte
 }
 
 // valid reports whether p's cells match its size.
 func (p *Picture) valid() bool {
 	return p != nil && p.Cols > 0 && p.Rows > 0 && len(p.Cells) == p.Cols*p.Rows
+}
+
+// pixels returns the lines that show p's PNG through the protocol the
+// caller chose, at most width cells across (the terminal scales it), or
+// nil when p has none. kitty leaves the cursor where the image starts, so
+// the image line is followed by empty lines for the rows it covers;
+// iTerm2 moves the cursor past the image itself, so it is one line.
+func (l *layouter) pixels(p *Picture, width int) []ansi.Line {
+	proto := l.opt.ImageProtocol
+	if proto == ansi.NoImageProtocol || p == nil || len(p.PNG) == 0 || p.Cols < 1 || p.Rows < 1 {
+		return nil
+	}
+	cols, rows := p.Cols, p.Rows
+	if cols > width {
+		cols, rows = width, max(1, rows*width/cols)
+	}
+	lines := []ansi.Line{{{Image: &ansi.Image{Protocol: proto, PNG: p.PNG, Cols: cols, Rows: rows}}}}
+	if proto == ansi.Kitty {
+		lines = append(lines, make([]ansi.Line, rows-1)...)
+	}
+	return lines
 }
 
 // picturesOn reports whether the level can draw pictures.
@@ -45,6 +69,9 @@ func (l *layouter) picture(src string, width int) []ansi.Line {
 		return nil
 	}
 	p := l.opt.Images[src]
+	if lines := l.pixels(p, width); lines != nil {
+		return lines
+	}
 	if !p.valid() {
 		return nil
 	}

@@ -59,6 +59,10 @@ type Options struct {
 	// are drawn only at the 256-color and truecolor levels; nil means
 	// every image keeps its text form.
 	Images map[string]*Picture
+	// ImageProtocol, when set, shows pictures that carry a PNG through
+	// that terminal graphics protocol instead of half-block cells. The
+	// caller chooses it; layout never asks the terminal.
+	ImageProtocol ansi.ImageProtocol
 	// Packs maps each installed pack's name to the engine its components
 	// target. A pack named here is not reported as missing, and its
 	// components' fallback boxes say why markii cannot draw them.

@@ -8,7 +8,7 @@ import (
 	"image/color"
 	_ "image/gif"  // GIF decoder for bundle-local images
 	_ "image/jpeg" // JPEG decoder for bundle-local images
-	_ "image/png"  // PNG decoder for bundle-local images
+	"image/png"    // PNG decoder for bundle-local images, encoder for graphics protocols
 )
 
 // Image caps: an image is decoded only after its header shows it within
@@ -56,24 +56,11 @@ func DecodePicture(data []byte, maxCols, maxRows int, background RGB) (*Picture,
 	if maxCols < 1 || maxRows < 1 {
 		return nil, errors.New("there is no room to draw an image")
 	}
-	if len(data) > MaxImageBytes {
-		return nil, fmt.Errorf("the image is %d bytes, over the %s limit", len(data), mib(MaxImageBytes))
-	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || (format != "png" && format != "jpeg" && format != "gif") {
-		return nil, ErrNotImage
-	}
-	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide || cfg.Width*cfg.Height > MaxImagePixels {
-		return nil, fmt.Errorf("the image is %d×%d pixels, over the %d×%d limit", cfg.Width, cfg.Height, MaxImageSide, MaxImageSide)
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	img, err := decodeImage(data)
 	if err != nil {
-		return nil, fmt.Errorf("the image is damaged (%s)", format)
+		return nil, err
 	}
 	w, h := img.Bounds().Dx(), img.Bounds().Dy()
-	if w != cfg.Width || h != cfg.Height {
-		return nil, errors.New("the image's size does not match its header")
-	}
 	cols := min(w, maxCols)
 	pxRows := max(1, h*cols/w)
 	if pxRows > 2*maxRows {
@@ -91,6 +78,74 @@ func DecodePicture(data []byte, maxCols, maxRows int, background RGB) (*Picture,
 		}
 	}
 	return p, nil
+}
+
+// decodeImage decodes a PNG, JPEG or GIF after checking its header
+// against the caps.
+func decodeImage(data []byte) (image.Image, error) {
+	if len(data) > MaxImageBytes {
+		return nil, fmt.Errorf("the image is %d bytes, over the %s limit", len(data), mib(MaxImageBytes))
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || (format != "png" && format != "jpeg" && format != "gif") {
+		return nil, ErrNotImage
+	}
+	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide || cfg.Width*cfg.Height > MaxImagePixels {
+		return nil, fmt.Errorf("the image is %d×%d pixels, over the %d×%d limit", cfg.Width, cfg.Height, MaxImageSide, MaxImageSide)
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("the image is damaged (%s)", format)
+	}
+	if img.Bounds().Dx() != cfg.Width || img.Bounds().Dy() != cfg.Height {
+		return nil, errors.New("the image's size does not match its header")
+	}
+	return img, nil
+}
+
+// Cell size in pixels assumed when an image is scaled for a terminal
+// graphics protocol; the terminal scales the PNG to the cells it is given.
+const (
+	CellWidth  = 10
+	CellHeight = 20
+)
+
+// Pixels is an image scaled for a terminal graphics protocol.
+type Pixels struct {
+	// PNG is the scaled, opaque image.
+	PNG []byte
+	// Cols and Rows are the cells it covers.
+	Cols, Rows int
+}
+
+// DecodePixels decodes a PNG, JPEG or GIF like DecodePicture and scales it
+// to at most maxCols×maxRows cells of CellWidth×CellHeight pixels (keeping
+// its aspect, never enlarged), blended onto background and encoded as PNG.
+func DecodePixels(data []byte, maxCols, maxRows int, background RGB) (*Pixels, error) {
+	if maxCols < 1 || maxRows < 1 {
+		return nil, errors.New("there is no room to draw an image")
+	}
+	img, err := decodeImage(data)
+	if err != nil {
+		return nil, err
+	}
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	pw := min(w, maxCols*CellWidth)
+	ph := max(1, h*pw/w)
+	if ph > maxRows*CellHeight {
+		ph = maxRows * CellHeight
+		pw = max(1, min(pw, w*ph/h))
+	}
+	px := scale(img, pw, ph, background)
+	out := image.NewRGBA(image.Rect(0, 0, pw, ph))
+	for i, c := range px {
+		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = c.R, c.G, c.B, 0xff
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, out); err != nil {
+		return nil, err
+	}
+	return &Pixels{PNG: buf.Bytes(), Cols: (pw + CellWidth - 1) / CellWidth, Rows: (ph + CellHeight - 1) / CellHeight}, nil
 }
 
 // scale box-filters img to cols×rows opaque pixels. The common image
