@@ -91,6 +91,15 @@ return "P"
 > quote P
 > > nested P
 
+> [!NOTE]
+> alert body P
+
+> [!WARNING] P
+> text on an alert's marker line P
+
+> [!P]
+> not an alert P
+
 - item P
   - nested item P
 - [ ] task P

@@ -71,10 +71,15 @@ func (w *writer) directive(d *render.Directive) {
 // callout writes an aside in its type's color with the terminal's head.
 func (w *writer) callout(d *render.Directive) {
 	kind, _ := d.Attrs.Get("type")
-	head := map[string]string{"info": "ℹ Info", "warning": "▲ Warning", "danger": "✕ Danger"}[kind]
-	if head == "" {
-		kind, head = "info", "ℹ Info"
+	heads := map[string][2]string{"info": {"ℹ", "Info"}, "success": {"✓", "Success"}, "accent": {"★", "Important"}, "warning": {"▲", "Warning"}, "danger": {"✕", "Danger"}}
+	h, ok := heads[kind]
+	if !ok {
+		kind, h = "info", heads["info"]
 	}
+	if label := strings.TrimSpace(plainText(d.Label)); label != "" {
+		h[1] = label
+	}
+	head := h[0] + " " + h[1]
 	w.open("aside", "class", "callout "+kind, "role", "note")
 	w.open("p", "class", "callout-head")
 	w.text(head)

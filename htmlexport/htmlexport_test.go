@@ -210,7 +210,7 @@ func TestExportDrawsMarkdownAndComponents(t *testing.T) {
 		"- [x] done\n- [ ] todo\n\n3. three\n4. four\n\n> quoted\n\n---\n\n" +
 		"```go\nfunc main() {}\n```\n\n" +
 		":::row\n:::cell\nLeft.\n:::\n:::cell\nRight.\n:::\n:::\n\n" +
-		"Stars: :value[repo.stars]\n\n::divider\n\n## Report\n"
+		"Stars: :value[repo.stars]\n\n::divider\n\n## Report\n\n> [!TIP]\n> An alert.\n"
 	values := render.Values{"repo": {Status: render.Fresh, Value: []byte(`{"stars": 42}`)}}
 	page := string(Render(render.Parse([]byte(src)), Options{Theme: theme.Light, Values: values}).HTML)
 	for _, want := range []string{
@@ -224,6 +224,7 @@ func TestExportDrawsMarkdownAndComponents(t *testing.T) {
 		`<hr class="divider">`,
 		"42",
 		"background:#ffffff",
+		`<aside class="callout success" role="note"><p class="callout-head">✓ Tip</p><p>An alert.</p>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)

@@ -132,9 +132,13 @@ figure{margin:1em 0}
 figcaption{color:MUTED;font-size:.9em}
 .image,.script{color:MUTED}
 .callout{margin:1em 0;padding:.5em 1em;border-left:4px solid INFO;background:CODEBG;border-radius:4px}
+.callout.success{border-left-color:SUCCESS}
+.callout.accent{border-left-color:ACCENT}
 .callout.warning{border-left-color:WARNING}
 .callout.danger{border-left-color:DANGER}
 .callout-head{margin:0;font-weight:bold;color:INFO}
+.callout.success .callout-head{color:SUCCESS}
+.callout.accent .callout-head{color:ACCENT}
 .callout.warning .callout-head{color:WARNING}
 .callout.danger .callout-head{color:DANGER}
 .callout-title{margin:.2em 0;font-weight:bold}

@@ -19,17 +19,29 @@ func boxComponents() []Component {
 	}
 }
 
-// calloutHead is the icon and label of a callout type.
-func calloutHead(kind string) string {
+// calloutHead is the icon and label of a callout type; a non-empty label
+// (the directive's `[label]`, or an alert's name) replaces the type's.
+func calloutHead(kind, label string) string {
+	icon, name := " ", ""
 	switch kind {
 	case "info":
-		return "ℹ Info"
+		icon, name = "ℹ", "Info"
+	case "success":
+		icon, name = "✓", "Success"
+	case "accent":
+		icon, name = "★", "Important"
 	case "warning":
-		return "▲ Warning"
+		icon, name = "▲", "Warning"
 	case "danger":
-		return "✕ Danger"
+		icon, name = "✕", "Danger"
 	}
-	return " "
+	if label != "" {
+		name = label
+	}
+	if name == "" {
+		return icon
+	}
+	return icon + " " + name
 }
 
 // callout draws a colored aside: every line starts with a bar in the type's
@@ -39,11 +51,15 @@ func calloutHead(kind string) string {
 // or body), so a short body is not broken up.
 func callout(c *Context) []ansi.Line {
 	k := newKit(c)
-	kind := k.enum("type", "info", "info", "warning", "danger")
+	kind := k.enum("type", "info", "info", "success", "accent", "warning", "danger")
 	align := k.textAlign()
 	title, _ := k.attr("title")
 	var tone ansi.Style
 	switch kind {
+	case "success":
+		tone = k.st.Success
+	case "accent":
+		tone = k.st.Accent
 	case "warning":
 		tone = k.st.Warning
 	case "danger":
@@ -51,7 +67,7 @@ func callout(c *Context) []ansi.Line {
 	default:
 		tone = k.st.Info
 	}
-	head := calloutHead(kind)
+	head := calloutHead(kind, strings.TrimSpace(c.LabelText()))
 	natural := 0
 	if c.Preset == PresetFit {
 		natural = 2 + max(ansi.Width(head), ansi.Width(title), c.measure(c.Blocks, max(c.Width-2, 1)))

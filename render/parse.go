@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/markii/markii/render/alert"
 	"github.com/markii/markii/render/directive"
 	"github.com/markii/markii/sanitize"
 	"github.com/yuin/goldmark"
@@ -34,14 +35,15 @@ var (
 
 // syntaxExtensions are the goldmark extensions markii's parser adds to
 // CommonMark: GFM's tables, task list items and autolinks, from goldmark's
-// own extension package. Only their parsers are used; markii draws every
-// node itself. GFM's strikethrough is matched with emphasis
-// (parse_emphasis.go).
+// own extension package, and GitHub's alerts. Only their parsers are used;
+// markii draws every node itself. GFM's strikethrough is matched with
+// emphasis (parse_emphasis.go).
 func syntaxExtensions() []goldmark.Extender {
 	return []goldmark.Extender{
 		extension.Table,
 		extension.TaskList,
 		extension.Linkify,
+		alert.Extension,
 	}
 }
 
@@ -238,6 +240,8 @@ func (c *converter) block(n ast.Node, depth int) Block {
 		q := c.quotes.new()
 		q.Blocks = c.blocks(n, depth+1)
 		return q
+	case *alert.Alert:
+		return c.alert(n, depth)
 	case *ast.List:
 		return c.list(n, depth)
 	case *extast.Table:
@@ -637,4 +641,18 @@ func (c *converter) plain(n ast.Node, dst []byte) []byte {
 		}
 		cur = cur.NextSibling()
 	}
+}
+
+// alertTypes are the callout types GitHub's alert kinds are drawn as.
+var alertTypes = [...]string{alert.Note: "info", alert.Tip: "success", alert.Important: "accent", alert.Warning: "warning", alert.Caution: "danger"}
+
+// alert converts a GitHub alert into the callout it is drawn as: the
+// matching type, labeled with the alert's name.
+func (c *converter) alert(n *alert.Alert, depth int) Block {
+	d := c.directives.new()
+	d.Name, d.Form = "callout", FormContainer
+	d.Attrs = Attrs{{Key: "type", Value: alertTypes[n.AlertKind]}}
+	d.Label = []Inline{c.newText(n.AlertKind.String())}
+	d.Blocks = c.blocks(n, depth+1)
+	return d
 }
