@@ -18,6 +18,7 @@ require (
 	github.com/muesli/termenv v0.16.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/yuin/goldmark v1.8.7
+	github.com/yuin/goldmark-emoji v1.0.6
 	github.com/yuin/gopher-lua v1.1.2
 	golang.org/x/net v0.62.0
 	golang.org/x/sys v0.50.0

@@ -30,6 +30,7 @@ var exportCommand = &command{
 		{name: "now", value: "TIME", help: "ansi and html: the time relative dates count from, RFC 3339"},
 		{name: "images", value: "HOW", help: "ansi only: draw the note's own images at 256 colors or truecolor: blocks, kitty, iterm or off (default)", choices: imageChoices},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
+		{name: "no-emoji", isBool: true, help: "ansi only: keep emoji shortcodes such as :tada: as written"},
 	},
 	run: runExport,
 }

@@ -100,6 +100,8 @@ return "P"
 > [!P]
 > not an alert P
 
+Shortcodes :tada:P and :P: and P:smile: and :smile:P and :P:tada:.
+
 - item P
   - nested item P
 - [ ] task P

@@ -343,6 +343,8 @@ func (w *writer) inline(n render.Inline) {
 		w.open("code")
 		w.text(n.Text)
 		w.close("code")
+	case *render.Emoji:
+		w.text(n.Text)
 	case *render.Link:
 		href := Href(n.URL)
 		if href == "" {
@@ -469,6 +471,8 @@ func plainText(content []render.Inline) string {
 			case *render.Text:
 				b.WriteString(n.Text)
 			case *render.CodeSpan:
+				b.WriteString(n.Text)
+			case *render.Emoji:
 				b.WriteString(n.Text)
 			case *render.SoftBreak, *render.HardBreak:
 				b.WriteByte(' ')

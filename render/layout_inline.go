@@ -29,6 +29,12 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 			if n.Text != "" {
 				dst = append(dst, run{text: n.Text, style: Over(st, l.st.Code), link: link})
 			}
+		case *Emoji:
+			text := n.Text
+			if l.opt.NoEmoji {
+				text = ":" + n.Shortcode + ":"
+			}
+			dst = append(dst, run{text: text, style: st, link: link})
 		case *Link:
 			dst = l.flattenLink(dst, n, st)
 		case *Image:
@@ -131,6 +137,8 @@ func walkText(in []Inline, brk string, emit func(string) bool) bool {
 		case *Strikethrough:
 			ok = walkText(n.Content, brk, emit)
 		case *CodeSpan:
+			ok = emit(n.Text)
+		case *Emoji:
 			ok = emit(n.Text)
 		case *Link:
 			ok = walkText(n.Content, brk, emit)

@@ -63,6 +63,9 @@ type Options struct {
 	// that terminal graphics protocol instead of half-block cells. The
 	// caller chooses it; layout never asks the terminal.
 	ImageProtocol ansi.ImageProtocol
+	// NoEmoji draws emoji shortcodes as written (`:tada:`) instead of as
+	// the emoji.
+	NoEmoji bool
 	// Packs maps each installed pack's name to the engine its components
 	// target. A pack named here is not reported as missing, and its
 	// components' fallback boxes say why markii cannot draw them.

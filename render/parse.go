@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/markii/markii/render/alert"
 	"github.com/markii/markii/render/directive"
 	"github.com/markii/markii/sanitize"
 	"github.com/yuin/goldmark"
+	emoji "github.com/yuin/goldmark-emoji"
+	emojiast "github.com/yuin/goldmark-emoji/ast"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
@@ -77,7 +81,8 @@ func markdown() parser.Parser {
 			util.Prioritized(emphasisRuns{}, 50),
 			util.Prioritized(directive.NewLabelCodeGuard(), 90),
 			util.Prioritized(directive.NewInlineParser(), 300),
-			util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150))
+			util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150),
+			util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999))
 		base := parser.NewParser(
 			parser.WithBlockParsers(blocks...),
 			parser.WithInlineParsers(inlines...),
@@ -540,6 +545,8 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 		cs := c.codeSpans.new()
 		cs.Text = sanitize.Inline(c.codeSpanText(n))
 		return cs
+	case *emojiast.Emoji:
+		return &Emoji{Shortcode: sanitize.Inline(string(n.ShortName)), Text: sanitize.Inline(string(n.Value.Unicode))}
 	case *ast.Link:
 		l := c.links.new()
 		l.URL, l.Content = c.url(n.Destination), c.inlines(n, depth+1)
@@ -622,6 +629,8 @@ func (c *converter) plain(n ast.Node, dst []byte) []byte {
 			}
 		case *ast.String:
 			dst = append(dst, v.Value...)
+		case *emojiast.Emoji:
+			dst = append(dst, string(v.Value.Unicode)...)
 		case *ast.AutoLink:
 			dst = append(dst, v.Label(c.src)...)
 		case *ast.CodeBlock, *ast.FencedCodeBlock:
@@ -655,4 +664,42 @@ func (c *converter) alert(n *alert.Alert, depth int) Block {
 	d.Label = []Inline{c.newText(n.AlertKind.String())}
 	d.Blocks = c.blocks(n, depth+1)
 	return d
+}
+
+// emojiShortcodes reads GitHub's emoji shortcodes (`:tada:`, `:+1:`) with
+// goldmark-emoji's parser and its table of GitHub's names, after the
+// directive parsers had their turn at the colon, and only where no word
+// runs into the colon: `10:30:`, `a:smile:` and `10:100:` stay text.
+type emojiShortcodes struct{ parser.InlineParser }
+
+func (e emojiShortcodes) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	prev := block.PrecendingCharacter()
+	if unicode.IsLetter(prev) || unicode.IsDigit(prev) {
+		return nil
+	}
+	// After a colon only when that colon closed a shortcode (`:a::b:`);
+	// `:::a:b` is no emoji.
+	if _, afterEmoji := parent.LastChild().(*emojiast.Emoji); prev == ':' && !afterEmoji {
+		return nil
+	}
+	// Nor where a word, a label or attributes run on from the closing
+	// colon (`:a:b[label]`, `:x:y`).
+	line, _ := block.PeekLine()
+	end := 1
+	for end < len(line) && line[end] != ':' && line[end] != '\n' {
+		end++
+	}
+	if end+1 < len(line) {
+		if next := rune(line[end+1]); unicode.IsLetter(next) || unicode.IsDigit(next) || next == '[' || next == '{' || next >= 0x80 && !emojiLead(line[end+1:]) {
+			return nil
+		}
+	}
+	return e.InlineParser.Parse(parent, block, pc)
+}
+
+// emojiLead reports whether b starts with a character that may follow a
+// shortcode directly: anything but a letter or a digit.
+func emojiLead(b []byte) bool {
+	r, _ := utf8.DecodeRune(b)
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }

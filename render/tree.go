@@ -236,6 +236,16 @@ type InlineDirective struct {
 	Bare bool
 }
 
+// Emoji is an emoji shortcode (`:tada:`) and the emoji it stands for.
+// Layout draws Text, or the shortcode when Options.NoEmoji is set.
+type Emoji struct {
+	// Shortcode is the name between the colons.
+	Shortcode string
+	// Text is the emoji.
+	Text string
+}
+
+func (*Emoji) inline()           {}
 func (*Text) inline()            {}
 func (*SoftBreak) inline()       {}
 func (*HardBreak) inline()       {}
