@@ -19,7 +19,7 @@ func TestExtraArgumentsAreUsageErrors(t *testing.T) {
 		{[]string{"render", "--width", "40", "--", "a.mk.md", "-b"}, "-b", "markii render [flags] [FILE|-]"},
 		{[]string{"view", "a", "b"}, "b", "markii view [flags] [FILE|-]"},
 		{[]string{"run", "a", "b"}, "b", "markii run [flags] NOTE"},
-		{[]string{"export", "a", "b", "--format", "ansi", "-o", "x"}, "b", "markii export [flags] NOTE --format ansi|md-plain -o OUT|-"},
+		{[]string{"export", "a", "b", "--format", "ansi", "-o", "x"}, "b", "markii export [flags] NOTE --format ansi|html|md-plain -o OUT|-"},
 		{[]string{"grants", "list", "a", "b"}, "b", "markii grants [flags] list [NOTE] | reset NOTE|--all"},
 		{[]string{"packs", "list", "extra"}, "extra", "markii packs [flags] list"},
 	} {
