@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/golden"
 )
 
 // TestPixelGoldens renders goldens/pixels/note.mk.md, whose one image is a
@@ -30,7 +31,7 @@ func TestPixelGoldens(t *testing.T) {
 				t.Errorf("output fails ansi.Validate: %v", err)
 			}
 			path := filepath.Join("pixels", "note."+proto+".w40.truecolor.txt")
-			if *update {
+			if golden.Update() {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"image"
 	"image/color"
 	"image/png"

@@ -1,6 +1,7 @@
 package alert
 
 import (
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"testing"
 
 	"github.com/yuin/goldmark"
