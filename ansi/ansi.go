@@ -100,13 +100,23 @@ func (s Style) IsZero() bool { return s == Style{} }
 // comes from markii's document tree); Link, when set, is a URL that layout
 // checked and wants emitted as an OSC 8 hyperlink around the text. Image,
 // when set, is a picture drawn by a terminal graphics protocol at the
-// span's place; such a span has no text, style or link.
+// span's place; such a span has no text, style or link. Target, when set,
+// names what on the page the text draws (one link, or a part of a
+// focusable block), so that a page can say where its targets are without
+// anyone reading its text; encoding ignores it.
 type Span struct {
-	Text  string
-	Style Style
-	Link  string
-	Image *Image
+	Text   string
+	Style  Style
+	Link   string
+	Image  *Image
+	Target Target
 }
+
+// Target names one thing a laid-out page draws, such as a link or the
+// title of a collapsible section, across the spans that draw it. Zero is
+// no target. Its values mean something only within the page that made
+// them.
+type Target int32
 
 // Line is one output line: spans laid left to right. A Line never contains
 // a line feed.

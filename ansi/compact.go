@@ -1,9 +1,9 @@
 package ansi
 
-// Compact merges neighbouring spans of each line that share a style and a
-// link and moves every line's spans into one new, exactly sized array, so
-// the arrays the lines were cut from can be freed. It rewrites lines in
-// place and returns it. The encoded bytes do not change
+// Compact merges neighbouring spans of each line that share a style, a
+// link and a target and moves every line's spans into one new, exactly
+// sized array, so the arrays the lines were cut from can be freed. It
+// rewrites lines in place and returns it. The encoded bytes do not change
 // (Encode merges such runs anyway), but a long page held in memory, as the
 // viewer holds it, keeps far fewer spans. Layout already keeps the words
 // of one run of text as one substring, so what is left to merge here is
@@ -18,7 +18,7 @@ func Compact(lines []Line) []Line {
 		out := l[:1]
 		for _, s := range l[1:] {
 			last := &out[len(out)-1]
-			if s.Style != last.Style || s.Link != last.Link || s.Image != nil || last.Image != nil {
+			if s.Style != last.Style || s.Link != last.Link || s.Target != last.Target || s.Image != nil || last.Image != nil {
 				out = append(out, s)
 				continue
 			}

@@ -126,7 +126,7 @@ func (c *Context) Wrap(content []Inline, base ansi.Style, width int) []ansi.Line
 
 // WrapSpans wraps spans at width the way paragraphs are wrapped.
 func (c *Context) WrapSpans(spans []ansi.Span, width int) []ansi.Line {
-	return wrapRuns(spansToRuns(nil, spans, ansi.Style{}), width, nil)
+	return wrapRuns(spansToRuns(nil, spans, ansi.Style{}, 0), width, nil)
 }
 
 // BoxWidth is the box width a self-sizing component should use given its
@@ -158,6 +158,12 @@ func (c *Context) NextID(kind FocusKind) BlockID {
 	c.l.ids[kind] = id + 1
 	return BlockID(id)
 }
+
+// NewTarget returns a target for spans the component draws. With a url,
+// the spans that carry it are one link a viewer can focus and follow,
+// wherever the page puts them; with "", they are a part of a focusable
+// block named in Focusable.MarkTarget or TitleTarget.
+func (c *Context) NewTarget(url string) ansi.Target { return c.l.newTarget(url) }
 
 // AddFocusable records a focusable block; its Line and EndLine count from
 // the first line the component returns.
@@ -238,7 +244,7 @@ func (l *layouter) directive(d *Directive, width int) []ansi.Line {
 		var spans []ansi.Span
 		spans, failed = l.callInline(comp, ctx)
 		if !failed {
-			lines = wrapRuns(spansToRuns(nil, spans, ansi.Style{}), width, nil)
+			lines = wrapRuns(spansToRuns(nil, spans, ansi.Style{}, 0), width, nil)
 		}
 	case comp.SelfSizing:
 		ctx.Width = width
@@ -394,7 +400,7 @@ func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style,
 	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
 	if !ok {
 		if isEmoticon(d) {
-			return append(dst, run{text: ":" + d.Name, style: st, link: link})
+			return append(dst, run{text: ":" + d.Name, style: st, link: link, target: l.inLink})
 		}
 		return l.inlineFallback(dst, unknownLabel(target, l.opt.Packs), d.Content, st, link)
 	}
@@ -412,7 +418,7 @@ func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style,
 	if failed {
 		return append(dst, run{text: "component `" + d.Name + "` failed to render", style: Over(st, l.st.Dim)})
 	}
-	dst = spansToRuns(dst, spans, st)
+	dst = spansToRuns(dst, spans, st, l.inLink)
 	// `:value[]` already draws its own empty state (`{value}`, SPEC §7.4);
 	// the hint is for components whose text went missing.
 	if plainText(d.Content) == "" && comp.Name != "value" {

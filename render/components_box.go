@@ -167,12 +167,13 @@ func frameRow(ln ansi.Line, inner int, frame ansi.Style, edge string) ansi.Line 
 }
 
 // focusPrefix is the live form's heading prefix: an accent `› ` on the
-// focused block, two spaces on the others.
-func focusPrefix(focused bool, st *Styles) ansi.Span {
+// focused block, two spaces on the others; its spans carry target, the
+// block's Focusable.MarkTarget.
+func focusPrefix(focused bool, st *Styles, target ansi.Target) ansi.Span {
 	if focused {
-		return ansi.Span{Text: "› ", Style: st.Accent}
+		return ansi.Span{Text: "› ", Style: st.Accent, Target: target}
 	}
-	return ansi.Span{Text: "  "}
+	return ansi.Span{Text: "  ", Target: target}
 }
 
 // prefixed wraps spans at the width left after prefix and puts prefix in
@@ -228,7 +229,7 @@ func details(c *Context) []ansi.Line {
 			out = append(out, padLeft(ln, 2))
 		}
 		if id >= 0 {
-			c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title})
+			c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open})
 		}
 		return k.withMarkers(out, c.Width)
 	}
@@ -250,11 +251,12 @@ func details(c *Context) []ansi.Line {
 	if focused {
 		glyphStyle = k.st.Accent
 	}
-	head = append(head, ansi.Span{Text: glyph, Style: glyphStyle}, ansi.Span{Text: title, Style: titleStyle})
+	mark, titled := c.NewTarget(""), c.NewTarget("")
+	head = append(head, ansi.Span{Text: glyph, Style: glyphStyle}, ansi.Span{Text: title, Style: titleStyle, Target: titled})
 	if focused {
 		head = append(head, ansi.Span{Text: hint, Style: k.st.Dim})
 	}
-	out := prefixed(c, focusPrefix(focused, k.st), head)
+	out := prefixed(c, focusPrefix(focused, k.st, mark), head)
 	if open {
 		for _, ln := range c.Layout(c.Blocks, inner) {
 			out = append(out, padLeft(ln, 2))
@@ -262,7 +264,7 @@ func details(c *Context) []ansi.Line {
 	} else {
 		c.skip(c.Blocks, inner)
 	}
-	c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title})
+	c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open, MarkTarget: mark, TitleTarget: titled})
 	return k.withMarkers(out, c.Width)
 }
 
@@ -341,6 +343,7 @@ func tabs(c *Context) []ansi.Line {
 		active = 0
 	}
 	focused := live.Focus == id
+	mark, titled := c.NewTarget(""), c.NewTarget("")
 	var head []ansi.Span
 	for i, p := range ps {
 		if i > 0 {
@@ -355,12 +358,12 @@ func tabs(c *Context) []ansi.Line {
 			if focused {
 				st = Over(k.st.Accent, st)
 			}
-			head = append(head, ansi.Span{Text: "[" + label + "]", Style: st})
+			head = append(head, ansi.Span{Text: "[" + label + "]", Style: st, Target: titled})
 		} else {
 			head = append(head, ansi.Span{Text: label, Style: k.st.Dim})
 		}
 	}
-	out := prefixed(c, focusPrefix(focused, k.st), head)
+	out := prefixed(c, focusPrefix(focused, k.st, mark), head)
 	for i, p := range ps {
 		if i == active {
 			out = append(out, c.Layout(p.blocks, c.Width)...)
@@ -368,7 +371,7 @@ func tabs(c *Context) []ansi.Line {
 			c.skip(p.blocks, c.Width)
 		}
 	}
-	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels})
+	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels, MarkTarget: mark, TitleTarget: titled})
 	return k.withMarkers(out, c.Width)
 }
 
@@ -396,11 +399,11 @@ func figure(c *Context) []ansi.Line {
 	}
 	if hasSrc && src != "" {
 		if sanitize.SafeURL(src) {
-			link := ""
+			link, target := "", ansi.Target(0)
 			if u := sanitize.URL(src); c.Level() != ansi.None && ansi.LinkAllowed(u) {
-				link = u
+				link, target = u, c.NewTarget(u)
 			}
-			out = append(out, c.WrapSpans([]ansi.Span{{Text: src, Style: k.st.Dim, Link: link}}, c.Width)...)
+			out = append(out, c.WrapSpans([]ansi.Span{{Text: src, Style: k.st.Dim, Link: link, Target: target}}, c.Width)...)
 		} else {
 			c.Diagnose("figure: image source was refused as unsafe and was not shown")
 			out = append(out, c.WrapSpans([]ansi.Span{{Text: "[figure: image not shown]", Style: k.st.Dim}}, c.Width)...)

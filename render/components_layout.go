@@ -127,7 +127,7 @@ func row(c *Context) []ansi.Line {
 func trimRight(ln ansi.Line) ansi.Line {
 	for len(ln) > 0 {
 		last := ln[len(ln)-1]
-		if !last.Style.IsZero() || last.Link != "" {
+		if !last.Style.IsZero() || last.Link != "" || last.Target != 0 {
 			break
 		}
 		t := strings.TrimRight(last.Text, " ")

@@ -24,9 +24,11 @@ func Layout(doc *Document, opt Options) *Page {
 		opt.Width = 1
 	}
 	l := newLayouter(opt)
+	l.page.Level = opt.Level
 	if doc != nil {
 		l.packNotice(doc)
 		l.page.Lines = l.blocks(doc.Blocks, opt.Width)
+		l.placeTargets()
 	}
 	return l.page
 }
@@ -152,6 +154,22 @@ type layouter struct {
 	// streaming is set when the page's headings are dropped after every
 	// block, so that their text is not worth extracting.
 	streaming bool
+	// targetURL holds, for each target handed out so far (target t at
+	// t-1), the link it draws, or "" for a part of a focusable block.
+	targetURL []string
+	// inLink is the target of the link being flattened, 0 outside links.
+	inLink ansi.Target
+}
+
+// newTarget hands out a target for the spans of one link to url, or of a
+// part of a focusable block when url is "". A streamed page keeps no
+// targets, so its spans get none.
+func (l *layouter) newTarget(url string) ansi.Target {
+	if l.streaming {
+		return 0
+	}
+	l.targetURL = append(l.targetURL, url)
+	return ansi.Target(len(l.targetURL))
 }
 
 func newLayouter(opt Options) *layouter {

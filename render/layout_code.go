@@ -216,7 +216,7 @@ func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 			cw := ansi.Width(cluster)
 			if curW > 0 && curW+cw > width {
 				if pos > start {
-					cur = append(cur, ansi.Span{Text: t[start:pos], Style: sp.Style, Link: sp.Link})
+					cur = append(cur, ansi.Span{Text: t[start:pos], Style: sp.Style, Link: sp.Link, Target: sp.Target})
 				}
 				out = append(out, cur)
 				cur, curW, start = nil, 0, pos
@@ -226,7 +226,7 @@ func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 			pos += len(cluster)
 		}
 		if pos > start {
-			cur = append(cur, ansi.Span{Text: t[start:pos], Style: sp.Style, Link: sp.Link})
+			cur = append(cur, ansi.Span{Text: t[start:pos], Style: sp.Style, Link: sp.Link, Target: sp.Target})
 		}
 	}
 	if len(cur) > 0 {

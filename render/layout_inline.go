@@ -13,10 +13,10 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 		switch n := n.(type) {
 		case *Text:
 			if n.Text != "" {
-				dst = append(dst, run{text: n.Text, style: st, link: link})
+				dst = append(dst, run{text: n.Text, style: st, link: link, target: l.inLink})
 			}
 		case *SoftBreak:
-			dst = append(dst, run{text: " ", style: st, link: link})
+			dst = append(dst, run{text: " ", style: st, link: link, target: l.inLink})
 		case *HardBreak:
 			dst = append(dst, run{brk: true})
 		case *Emphasis:
@@ -27,7 +27,7 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 			dst = l.flatten(dst, n.Content, Over(st, l.st.Strike), link)
 		case *CodeSpan:
 			if n.Text != "" {
-				dst = append(dst, run{text: n.Text, style: Over(st, l.st.Code), link: link})
+				dst = append(dst, run{text: n.Text, style: Over(st, l.st.Code), link: link, target: l.inLink})
 			}
 		case *Emoji:
 			text := n.Text
@@ -52,31 +52,37 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 // whose text names another host than its target's is followed by the real
 // host, `https://bank.com (→ evil.example)`, so the destination is never
 // hidden behind a terminal's link (see misleadingLink).
+//
+// Every run of the link, its printed address and host included, carries
+// one target, so the page can say where the link is however it wraps.
 func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 	if n.URL == "" {
 		return l.flatten(dst, n.Content, st, "")
 	}
+	outer := l.inLink
+	l.inLink = l.newTarget(n.URL)
+	defer func() { l.inLink = outer }()
 	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
 		dst = l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
 		if host, ok := misleadingLink(linkText(n.Content), n.URL); ok {
-			dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim)})
+			dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
 		}
 		return dst
 	}
 	text := plainText(n.Content)
 	if text == n.URL || text == "" {
-		return append(dst, run{text: n.URL, style: Over(st, l.st.Link)})
+		return append(dst, run{text: n.URL, style: Over(st, l.st.Link), target: l.inLink})
 	}
 	if n.URL == "mailto:"+text {
 		// An email autolink prints the address as written.
-		return append(dst, run{text: text, style: Over(st, l.st.Link)})
+		return append(dst, run{text: text, style: Over(st, l.st.Link), target: l.inLink})
 	}
 	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), "")
-	dst = append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim)})
+	dst = append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), target: l.inLink})
 	// The URL is printed, but a look-alike host in it (Cyrillic а for a)
 	// still reads as the text's; its Punycode form cannot.
 	if host, ok := misleadingLink(text, n.URL); ok && !strings.Contains(n.URL, host) {
-		dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim)})
+		dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
 	}
 	return dst
 }
@@ -87,11 +93,14 @@ func (l *layouter) flattenImage(dst []run, n *Image, st ansi.Style) []run {
 	if n.URL == "" {
 		return dst
 	}
-	link := ""
+	link, target := "", l.inLink
 	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
 		link = n.URL
+		if target == 0 {
+			target = l.newTarget(n.URL)
+		}
 	}
-	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), link: link})
+	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), link: link, target: target})
 }
 
 // linkText is plainText for a link's content, without building a string
@@ -154,13 +163,18 @@ func walkText(in []Inline, brk string, emit func(string) bool) bool {
 	return true
 }
 
-// spansToRuns appends a component's spans as runs drawn over st.
-func spansToRuns(dst []run, spans []ansi.Span, st ansi.Style) []run {
+// spansToRuns appends a component's spans as runs drawn over st; a span
+// without a target of its own takes inLink, the link it is drawn in.
+func spansToRuns(dst []run, spans []ansi.Span, st ansi.Style, inLink ansi.Target) []run {
 	for _, s := range spans {
 		if s.Text == "" {
 			continue
 		}
-		dst = append(dst, run{text: s.Text, style: Over(st, s.Style), link: s.Link})
+		t := s.Target
+		if t == 0 {
+			t = inLink
+		}
+		dst = append(dst, run{text: s.Text, style: Over(st, s.Style), link: s.Link, target: t})
 	}
 	return dst
 }
@@ -174,7 +188,7 @@ func runsToSpans(runs []run) []ansi.Span {
 			out = append(out, ansi.Span{Text: " "})
 			continue
 		}
-		out = append(out, ansi.Span{Text: r.text, Style: r.style, Link: r.link})
+		out = append(out, ansi.Span{Text: r.text, Style: r.style, Link: r.link, Target: r.target})
 	}
 	return out
 }

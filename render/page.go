@@ -99,8 +99,10 @@ const (
 	FocusLink
 )
 
-// Focusable is a block the viewer can focus.
+// Focusable is a block or link the viewer can focus.
 type Focusable struct {
+	// ID names a tabs or details block across layouts (see BlockID); a
+	// link's ID is its ordinal among the page's links.
 	ID   BlockID
 	Kind FocusKind
 	// Line and EndLine are the first and one-past-last output lines.
@@ -109,9 +111,32 @@ type Focusable struct {
 	Label string
 	// Panels are a tabs block's panel labels.
 	Panels []string
+	// Open reports whether a details block is open.
+	Open bool
 	// URL is a link's destination.
 	URL string
+	// Ranges are where a link is drawn, one range per line it covers, in
+	// order: its text and any address or host printed after it. A link
+	// that wraps is one Focusable with several ranges.
+	Ranges []Range
+	// Mark is the blank gutter in front of a live block's header, where a
+	// viewer draws its focus mark; Title is the active tab's label or the
+	// details title. Either is empty when the block draws none.
+	Mark, Title Range
+	// MarkTarget and TitleTarget are the targets (from Context.NewTarget)
+	// a component puts on the spans of its gutter and title; Layout finds
+	// those spans on the finished page and fills Mark and Title.
+	MarkTarget, TitleTarget ansi.Target
 }
+
+// Range is part of one output line: bytes From to To of the line's text
+// (Line.Text). It is empty when From == To.
+type Range struct {
+	Line, From, To int
+}
+
+// Empty reports whether the range covers nothing.
+func (r Range) Empty() bool { return r.From == r.To }
 
 // HeadingRef is a heading in the laid-out page.
 type HeadingRef struct {
@@ -127,8 +152,13 @@ type HeadingRef struct {
 
 // Page is a laid-out document.
 type Page struct {
-	Lines       []ansi.Line
-	Headings    []HeadingRef
+	Lines    []ansi.Line
+	Headings []HeadingRef
+	// Focusables are the page's tabs, details and links, in the order
+	// they appear on it.
 	Focusables  []Focusable
 	Diagnostics []string
+	// Level is the color level the page was laid out for: the lines
+	// print hyperlink fallbacks and color-less forms for it.
+	Level ansi.Level
 }

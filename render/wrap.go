@@ -11,10 +11,11 @@ import (
 // run is a piece of inline text in one style, the unit the wrapper works
 // on. brk marks a hard line break (text is then empty).
 type run struct {
-	text  string
-	style ansi.Style
-	link  string
-	brk   bool
+	text   string
+	style  ansi.Style
+	link   string
+	target ansi.Target
+	brk    bool
 }
 
 // spaces is sliced for gap spans so that no gap allocates.
@@ -371,11 +372,13 @@ func (w *wrapper) appendGap() {
 		w.spansW += w.gap
 		w.lastRun = -1
 	default:
-		st, link := ansi.Style{}, ""
+		var gap ansi.Span
 		if w.gapRun >= 0 {
-			st, link = w.runs[w.gapRun].style, w.runs[w.gapRun].link
+			r := &w.runs[w.gapRun]
+			gap = ansi.Span{Style: r.style, Link: r.link, Target: r.target}
 		}
-		w.line = append(w.line, ansi.Span{Text: blank(w.gap), Style: st, Link: link})
+		gap.Text = blank(w.gap)
+		w.line = append(w.line, gap)
 		w.lastRun = -1
 	}
 	w.lineW += w.gap
@@ -395,7 +398,7 @@ func (w *wrapper) appendPiece(p piece) {
 		w.lastRun, w.lastStart, w.lastEnd = p.r, p.start, p.end
 	default:
 		r := &w.runs[p.r]
-		w.line = append(w.line, ansi.Span{Text: r.text[p.start:p.end], Style: r.style, Link: r.link})
+		w.line = append(w.line, ansi.Span{Text: r.text[p.start:p.end], Style: r.style, Link: r.link, Target: r.target})
 		w.lastRun, w.lastStart, w.lastEnd = p.r, p.start, p.end
 	}
 	w.lineW += p.w

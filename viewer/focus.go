@@ -65,38 +65,26 @@ func (m *Model) setFocus(i int) {
 	}
 }
 
-// markWidget draws the focus mark of a tabs or details block on its first
-// line: layout leaves a two-cell gutter in front of the block's header,
-// which becomes `› ` in the accent color; the active tab or the details
-// title takes the accent too, and a details block gets its enter hint
-// when it fits.
-func (m *Model) markWidget(line ansi.Line, t target) ansi.Line {
-	gutter := -1
-	for i, s := range line {
-		if s.Text == "  " && s.Style.IsZero() && s.Link == "" {
-			gutter = i
-			continue
-		}
-		if strings.TrimSpace(s.Text) != "" {
-			break
-		}
-	}
-	if gutter < 0 {
+// markWidget draws the focus mark of a tabs or details block on line ln,
+// where layout left the block's gutter: `› ` in the accent color, the
+// active tab or the details title in the accent too, and a details block
+// gets its enter hint when it fits.
+func (m *Model) markWidget(line ansi.Line, ln int, t target) ansi.Line {
+	if t.mark.Line != ln || t.mark.Empty() {
 		return line
 	}
 	st := m.chrome.st
-	out := make(ansi.Line, 0, len(line)+1)
-	out = append(out, line[:gutter]...)
-	out = append(out, ansi.Span{Text: "› ", Style: st.Accent})
-	for i, s := range line[gutter+1:] {
-		switch {
-		case t.kind == render.FocusDetails && i == 1:
-			s.Style = render.Over(s.Style, render.Over(st.Accent, ansi.Style{Bold: true}))
-		case t.kind == render.FocusTabs && s.Text == "["+t.label+"]":
-			s.Style = render.Over(s.Style, st.Accent)
+	if t.title.Line == ln {
+		// The title first: the mark below changes the bytes after it.
+		title := st.Accent
+		if t.kind == render.FocusDetails {
+			title = render.Over(st.Accent, ansi.Style{Bold: true})
 		}
-		out = append(out, s)
+		line = overRange(line, t.title, title)
 	}
+	before, _, after := splitRange(line, t.mark)
+	out := make(ansi.Line, 0, len(line)+3)
+	out = append(append(append(out, before...), ansi.Span{Text: "› ", Style: st.Accent}), after...)
 	if t.kind == render.FocusDetails {
 		hint := "  enter to open"
 		if m.isOpen(t) {
@@ -107,6 +95,55 @@ func (m *Model) markWidget(line ansi.Line, t target) ansi.Line {
 		}
 	}
 	return out
+}
+
+// splitRange cuts line into the spans before, inside and after bytes
+// r.From to r.To of its text.
+func splitRange(line ansi.Line, r render.Range) (before, inside, after ansi.Line) {
+	pos := 0
+	for i, s := range line {
+		start, end := pos, pos+len(s.Text)
+		pos = end
+		switch {
+		case end <= r.From:
+			before = append(before, s)
+		case start >= r.To:
+			after = append(after, line[i:]...)
+			return before, inside, after
+		default:
+			a, b := max(r.From, start)-start, min(r.To, end)-start
+			if a > 0 {
+				head := s
+				head.Text = s.Text[:a]
+				before = append(before, head)
+			}
+			mid := s
+			mid.Text = s.Text[a:b]
+			inside = append(inside, mid)
+			if b < len(s.Text) {
+				tail := s
+				tail.Text = s.Text[b:]
+				after = append(after, tail)
+			}
+		}
+	}
+	return before, inside, after
+}
+
+// overRange returns line with bytes r.From to r.To of its text drawn over
+// st.
+func overRange(line ansi.Line, r render.Range, st ansi.Style) ansi.Line {
+	if r.Empty() {
+		return line
+	}
+	before, inside, after := splitRange(line, r)
+	out := make(ansi.Line, 0, len(before)+len(inside)+len(after))
+	out = append(out, before...)
+	for _, s := range inside {
+		s.Style = render.Over(s.Style, st)
+		out = append(out, s)
+	}
+	return append(out, after...)
 }
 
 // relayout changes the live state and lays the page out again. Lines
@@ -187,25 +224,13 @@ func (m *Model) focusLabel() string {
 	return "link → " + t.url
 }
 
-// isOpen reports whether a details block is open: layout draws `▾` in
-// front of an open one's title and `▸` in front of a closed one's.
+// isOpen reports whether a details block is open: as the reader last
+// set it, else as layout drew it.
 func (m *Model) isOpen(t target) bool {
 	if o, ok := m.pg.live.Open[t.id]; ok {
 		return o
 	}
-	lines := m.pg.lines()
-	if t.line < 0 || t.line >= len(lines) {
-		return false
-	}
-	for _, s := range lines[t.line] {
-		switch s.Text {
-		case "▾ ":
-			return true
-		case "▸ ":
-			return false
-		}
-	}
-	return false
+	return t.open
 }
 
 // switchTab moves the focused tabs block to the next or previous panel.

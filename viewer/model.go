@@ -816,32 +816,26 @@ func (m *Model) body(h int) []string {
 		}
 		ln := int(rw.line)
 		line := lines[ln]
-		ms, first := m.search.onLine(ln)
-		if len(ms) > 0 {
+		// Byte ranges count on the line as laid out: the focused link and
+		// the matches keep its bytes, the widget mark comes last.
+		if ft != nil && ft.kind == render.FocusLink {
+			for _, r := range ft.ranges {
+				if r.Line == ln {
+					line = overRange(line, r, m.chrome.linkFocus)
+				}
+			}
+		}
+		if ms, first := m.search.onLine(ln); len(ms) > 0 {
 			line = highlight(line, ms, first, m.search.current, m.chrome.match, m.chrome.current)
 		}
-		if ft != nil && ft.line == ln {
-			switch {
-			case ft.kind != render.FocusLink:
-				line = m.markWidget(line, *ft)
-			case len(ms) == 0 && ft.from >= 0 && ft.to <= len(line):
-				line = append(append(append(ansi.Line{}, line[:ft.from]...), markLink(line[ft.from:ft.to], m.chrome.linkFocus)...), line[ft.to:]...)
-			}
+		if ft != nil && ft.kind != render.FocusLink {
+			line = m.markWidget(line, ln, *ft)
 		}
 		buf = ansi.AppendLine(buf[:0], line, m.opt.Level)
 		out = append(out, string(buf))
 	}
 	for len(out) < h {
 		out = append(out, "")
-	}
-	return out
-}
-
-func markLink(spans ansi.Line, st ansi.Style) ansi.Line {
-	out := make(ansi.Line, len(spans))
-	for i, s := range spans {
-		s.Style = render.Over(s.Style, st)
-		out[i] = s
 	}
 	return out
 }

@@ -31,8 +31,12 @@ type target struct {
 	line, end int
 	label     string
 	url       string
-	// span range of a link on its line.
-	from, to int
+	// open is whether a details block was laid out open.
+	open bool
+	// ranges are where a link is drawn; mark and title are where a
+	// block's focus mark goes and its title is.
+	ranges      []render.Range
+	mark, title render.Range
 }
 
 // page is the laid-out note and what the reader derives from it.
@@ -94,7 +98,7 @@ func (p *page) layout() {
 	ansi.Compact(p.laid.Lines)
 	p.sections = sections(p.laid)
 	p.refold(keys)
-	p.targets = targets(doc, p.laid)
+	p.targets = targets(p.laid)
 	p.buildRows()
 }
 
@@ -266,111 +270,12 @@ func (p *page) unfoldLine(ln int) bool {
 	return changed
 }
 
-// targets lists the focusable blocks and links in line order.
-func targets(doc *render.Document, pg *render.Page) []target {
-	var out []target
-	hasLinks := false
-	for _, f := range pg.Focusables {
-		if f.Kind == render.FocusLink {
-			hasLinks = true
-		}
-		out = append(out, target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, from: -1})
-	}
-	if !hasLinks {
-		out = append(out, findLinks(doc, pg.Lines)...)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].line != out[j].line {
-			return out[i].line < out[j].line
-		}
-		return out[i].from < out[j].from
-	})
-	return out
-}
-
-// findLinks finds the links on the page: spans carrying a hyperlink, and
-// the `(URL)` text layout writes after a link it cannot hyperlink (a
-// relative link to another note, or any link without color).
-func findLinks(doc *render.Document, lines []ansi.Line) []target {
-	urls := map[string]bool{}
-	collectLinks(doc.Blocks, urls)
-	if len(urls) == 0 {
-		return nil
-	}
-	var out []target
-	for ln, line := range lines {
-		for i := 0; i < len(line); i++ {
-			s := line[i]
-			if s.Link != "" {
-				j := i + 1
-				for j < len(line) && line[j].Link == s.Link {
-					j++
-				}
-				out = append(out, target{kind: render.FocusLink, id: -1, line: ln, end: ln + 1, url: s.Link, from: i, to: j})
-				i = j - 1
-				continue
-			}
-			t := strings.TrimSpace(s.Text)
-			if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") && urls[t[1:len(t)-1]] {
-				out = append(out, target{kind: render.FocusLink, id: -1, line: ln, end: ln + 1, url: t[1 : len(t)-1], from: i, to: i + 1})
-			} else if urls[t] && t != "" && s.Style != (ansi.Style{}) {
-				out = append(out, target{kind: render.FocusLink, id: -1, line: ln, end: ln + 1, url: t, from: i, to: i + 1})
-			}
-		}
+// targets lists the focusable blocks and links in line order, as layout
+// found them on the page.
+func targets(pg *render.Page) []target {
+	out := make([]target, len(pg.Focusables))
+	for i, f := range pg.Focusables {
+		out[i] = target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, open: f.Open, ranges: f.Ranges, mark: f.Mark, title: f.Title}
 	}
 	return out
-}
-
-// collectLinks gathers every link destination in the document.
-func collectLinks(bs []render.Block, urls map[string]bool) {
-	for _, b := range bs {
-		switch b := b.(type) {
-		case *render.Heading:
-			collectInlineLinks(b.Content, urls)
-		case *render.Paragraph:
-			collectInlineLinks(b.Content, urls)
-		case *render.Quote:
-			collectLinks(b.Blocks, urls)
-		case *render.List:
-			for _, it := range b.Items {
-				collectLinks(it.Blocks, urls)
-			}
-		case *render.Table:
-			collectTableLinks(b, urls)
-		case *render.Directive:
-			collectInlineLinks(b.Label, urls)
-			collectLinks(b.Blocks, urls)
-		}
-	}
-}
-
-func collectInlineLinks(in []render.Inline, urls map[string]bool) {
-	for _, n := range in {
-		switch n := n.(type) {
-		case *render.Link:
-			if n.URL != "" {
-				urls[n.URL] = true
-			}
-			collectInlineLinks(n.Content, urls)
-		case *render.Emphasis:
-			collectInlineLinks(n.Content, urls)
-		case *render.Strong:
-			collectInlineLinks(n.Content, urls)
-		case *render.Strikethrough:
-			collectInlineLinks(n.Content, urls)
-		case *render.InlineDirective:
-			collectInlineLinks(n.Content, urls)
-		}
-	}
-}
-
-func collectTableLinks(t *render.Table, urls map[string]bool) {
-	for _, c := range t.Header {
-		collectInlineLinks(c, urls)
-	}
-	for _, r := range t.Rows {
-		for _, c := range r {
-			collectInlineLinks(c, urls)
-		}
-	}
 }

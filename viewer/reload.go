@@ -8,6 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/markii/markii/render"
 )
 
 // settle is how long the watcher waits for a burst of writes to end.
@@ -164,9 +166,9 @@ func (m *Model) reloadFirst() {
 		return
 	}
 	a := m.anchor()
-	focusID := -1
+	focusID, focusKind := -1, render.FocusTabs
 	if t, ok := m.focused(); ok {
-		focusID = int(t.id)
+		focusID, focusKind = int(t.id), t.kind
 	}
 	old := m.pg
 	m.pg = m.newPage(m.first, m.values)
@@ -176,7 +178,7 @@ func (m *Model) reloadFirst() {
 	m.search.rerun(m.pg)
 	m.focus = -1
 	for i, t := range m.pg.targets {
-		if focusID >= 0 && int(t.id) == focusID {
+		if focusID >= 0 && int(t.id) == focusID && t.kind == focusKind {
 			m.focus = i
 		}
 	}

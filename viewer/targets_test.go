@@ -1,0 +1,135 @@
+package viewer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/render"
+)
+
+// linkTargets lists the page's link targets.
+func linkTargets(m *Model) []target {
+	var out []target
+	for _, tg := range m.pg.targets {
+		if tg.kind == render.FocusLink {
+			out = append(out, tg)
+		}
+	}
+	return out
+}
+
+// drawn returns the text a target's ranges cover, one piece per line.
+func drawn(m *Model, tg target) []string {
+	var out []string
+	for _, r := range tg.ranges {
+		out = append(out, m.pg.lines()[r.Line].Text()[r.From:r.To])
+	}
+	return out
+}
+
+func atLevel(l ansi.Level) func(*Options) {
+	return func(o *Options) { o.Level = l }
+}
+
+func TestCodeThatReadsLikeALinkIsNeverOne(t *testing.T) {
+	src := "Code `(https://a.example)` and `https://a.example` beside [the real one](https://a.example).\n"
+	for _, l := range []ansi.Level{ansi.None, ansi.Color16, ansi.TrueColor} {
+		t.Run(l.String(), func(t *testing.T) {
+			m := newTest(t, src, 120, 10, atLevel(l))
+			links := linkTargets(m)
+			if len(links) != 1 {
+				t.Fatalf("%d link targets, want 1: %+v", len(links), links)
+			}
+			got := strings.Join(drawn(m, links[0]), "")
+			if !strings.HasPrefix(got, "the real one") || strings.Contains(got, "Code") {
+				t.Fatalf("the link target covers %q", got)
+			}
+			press(m, "tab")
+			first, _ := m.focused()
+			press(m, "tab")
+			again, _ := m.focused()
+			if first.ranges[0] != again.ranges[0] {
+				t.Fatalf("a second tab stop at %+v after %+v", again.ranges, first.ranges)
+			}
+		})
+	}
+}
+
+func TestWrappedLinkIsOneTabStop(t *testing.T) {
+	src := "Before [a link whose text is long enough to wrap](https://b.example) after.\n"
+	for _, l := range []ansi.Level{ansi.None, ansi.TrueColor} {
+		t.Run(l.String(), func(t *testing.T) {
+			m := newTest(t, src, 30, 10, atLevel(l))
+			links := linkTargets(m)
+			if len(links) != 1 {
+				t.Fatalf("%d link targets, want 1: %+v", len(links), links)
+			}
+			pieces := drawn(m, links[0])
+			if len(pieces) < 2 {
+				t.Fatalf("the wrapped link covers %q, want a piece on each line", pieces)
+			}
+			if got := strings.Join(strings.Fields(strings.Join(pieces, " ")), " "); !strings.HasPrefix(got, "a link whose text is long enough to wrap") {
+				t.Fatalf("the link's pieces read %q", got)
+			}
+			press(m, "tab")
+			if l == ansi.None {
+				return
+			}
+			// Every line the link covers is drawn focused.
+			frame := strings.Split(m.frame(), "\n")
+			marked := 0
+			for _, r := range links[0].ranges {
+				if strings.Contains(frame[r.Line-m.top], "\x1b[7") || strings.Contains(frame[r.Line-m.top], ";7") {
+					marked++
+				}
+			}
+			if marked != len(links[0].ranges) {
+				t.Fatalf("%d of the link's %d lines are drawn focused:\n%s", marked, len(links[0].ranges), strings.Join(frame, "\n"))
+			}
+		})
+	}
+}
+
+func TestLinksInsideContainersAreTargets(t *testing.T) {
+	src := strings.Join([]string{
+		":::callout{kind=note}",
+		"In a [callout link](https://c.example) box.",
+		":::",
+		"",
+		"| name | where |",
+		"| ---- | ----- |",
+		"| x | [table link](https://t.example) |",
+		"",
+		"- item with [list link](https://l.example)",
+		"  - nested [deep link](https://d.example)",
+		"",
+		"> quoted [quote link](https://q.example)",
+		"",
+	}, "\n")
+	want := map[string]string{
+		"https://c.example": "callout link",
+		"https://t.example": "table link",
+		"https://l.example": "list link",
+		"https://d.example": "deep link",
+		"https://q.example": "quote link",
+	}
+	for _, l := range []ansi.Level{ansi.None, ansi.TrueColor} {
+		t.Run(l.String(), func(t *testing.T) {
+			m := newTest(t, src, 80, 30, atLevel(l))
+			links := linkTargets(m)
+			if len(links) != len(want) {
+				t.Fatalf("%d link targets, want %d: %+v", len(links), len(want), links)
+			}
+			for _, tg := range links {
+				text, ok := want[tg.url]
+				if !ok {
+					t.Fatalf("unexpected link target %s", tg.url)
+				}
+				if got := strings.Join(drawn(m, tg), ""); !strings.HasPrefix(got, text) {
+					t.Errorf("the target of %s covers %q, want it to start with %q", tg.url, got, text)
+				}
+			}
+		})
+	}
+}
