@@ -30,6 +30,18 @@ type chrome struct {
 
 func newChrome(level ansi.Level, t theme.Theme) *chrome {
 	st := render.NewStyles(t)
+	if level == ansi.None {
+		// Without color the marks are the viewer's own attributes (see
+		// noColorLine): reverse video for a match, underlined and bold
+		// too for the current one.
+		return &chrome{
+			level:     level,
+			st:        st,
+			match:     ansi.Style{Inverse: true},
+			current:   ansi.Style{Inverse: true, Underline: true, Bold: true},
+			linkFocus: ansi.Style{Inverse: true, Underline: true},
+		}
+	}
 	return &chrome{
 		level:     level,
 		st:        st,

@@ -816,6 +816,10 @@ func (m *Model) body(h int) []string {
 		}
 		ln := int(rw.line)
 		line := lines[ln]
+		noColor := m.opt.Level == ansi.None
+		if noColor {
+			line = plainLine(line)
+		}
 		// Byte ranges count on the line as laid out: the focused link and
 		// the matches keep its bytes, the widget mark comes last.
 		if ft != nil && ft.kind == render.FocusLink {
@@ -831,13 +835,39 @@ func (m *Model) body(h int) []string {
 		if ft != nil && ft.kind != render.FocusLink {
 			line = m.markWidget(line, ln, *ft)
 		}
-		buf = ansi.AppendLine(buf[:0], line, m.opt.Level)
+		if noColor {
+			// The note's own styles are gone; the marks drawn over the
+			// plain line are the viewer's, in attributes only.
+			buf = ansi.AppendLine(buf[:0], attributesOnly(line), ansi.Color16)
+		} else {
+			buf = ansi.AppendLine(buf[:0], line, m.opt.Level)
+		}
 		out = append(out, string(buf))
 	}
 	for len(out) < h {
 		out = append(out, "")
 	}
 	return out
+}
+
+// plainLine is line without the note's styles and hyperlinks, as the
+// no-color level shows it.
+func plainLine(line ansi.Line) ansi.Line {
+	out := make(ansi.Line, len(line))
+	for i, s := range line {
+		out[i] = ansi.Span{Text: s.Text}
+	}
+	return out
+}
+
+// attributesOnly keeps bold, underline and reverse video of a plain line
+// the viewer marked, so that at the no-color level a search match and the
+// focus stay visible without a color.
+func attributesOnly(line ansi.Line) ansi.Line {
+	for i, s := range line {
+		line[i] = ansi.Span{Text: s.Text, Style: ansi.Style{Bold: s.Style.Bold, Underline: s.Style.Underline, Inverse: s.Style.Inverse}}
+	}
+	return line
 }
 
 // statusBar draws the bottom line: the prompt or the note's name and the

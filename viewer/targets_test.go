@@ -133,3 +133,25 @@ func TestLinksInsideContainersAreTargets(t *testing.T) {
 		})
 	}
 }
+
+func TestMatchesAreMarkedWithoutColor(t *testing.T) {
+	src := "A needle here, [a link](https://n.example) and a needle there.\n"
+	m := newTest(t, src, 80, 8, atLevel(ansi.None))
+	press(m, "/")
+	typeText(m, "needle")
+	press(m, "enter")
+	body := strings.Split(m.frame(), "\n")[0]
+	current := "\x1b[1;4;7mneedle"
+	other := "\x1b[7mneedle"
+	if strings.Count(body, current) != 1 || strings.Count(body, other) != 1 {
+		t.Fatalf("the current match and the other are not told apart without color: %q", body)
+	}
+	// Only the viewer's own attributes: no color, no hyperlink.
+	plain := strings.NewReplacer("\x1b[1;4;7m", "", "\x1b[7m", "", "\x1b[0m", "", "\x1b[m", "").Replace(body)
+	if strings.Contains(plain, "\x1b") {
+		t.Fatalf("a sequence besides the marks: %q", body)
+	}
+	if xstrip(body) != "A needle here, a link (https://n.example) and a needle there." {
+		t.Fatalf("the marked line reads %q", xstrip(body))
+	}
+}
