@@ -102,6 +102,12 @@ return "P"
 
 Shortcodes :tada:P and :P: and P:smile: and :smile:P and :P:tada:.
 
+A footnote P[^P] and another[^n] and an undefined one[^x P].
+
+[^P]: footnote body P
+
+[^n]: P
+
 - item P
   - nested item P
 - [ ] task P

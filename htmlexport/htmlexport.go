@@ -79,7 +79,7 @@ func Render(doc *render.Document, opt Options) Result {
 	if opt.Theme.Name == "" {
 		opt.Theme = theme.Dark
 	}
-	w := &writer{opt: opt, classes: map[ansi.Style]int{}, ids: map[string]int{}}
+	w := &writer{opt: opt, classes: map[ansi.Style]int{}, ids: map[string]int{}, fnRefs: map[int]int{}}
 	w.blocks(doc.Blocks)
 	if doc.Flattened {
 		w.diagnose("the note nests deeper than markii draws; the deepest parts are flattened")
@@ -118,6 +118,7 @@ type writer struct {
 	classes    map[ansi.Style]int // span style → its class number
 	styles     []ansi.Style       // by class number
 	ids        map[string]int     // heading id → times used
+	fnRefs     map[int]int        // footnote number → references written
 	imageBytes int
 	diags      []string
 }
@@ -187,8 +188,48 @@ func (w *writer) block(b render.Block) {
 		w.table(b)
 	case *render.Directive:
 		w.directive(b)
+	case *render.Footnotes:
+		w.footnotes(b)
 	}
 	w.b.WriteByte('\n')
+}
+
+// footnotes writes the footnotes section: each note is a list item with
+// the id its references link to and a link back to its first reference.
+// The ids hold a colon, which heading ids never do.
+func (w *writer) footnotes(f *render.Footnotes) {
+	w.open("section", "class", "footnotes")
+	w.b.WriteString("<hr>\n<ol>\n")
+	for _, fn := range f.Notes {
+		n := strconv.Itoa(fn.Number)
+		w.open("li", "id", "fn:"+n)
+		w.blocks(fn.Blocks)
+		if w.fnRefs[fn.Number] > 0 {
+			w.open("a", "href", "#fnref:"+n, "aria-label", "back to reference "+n)
+			w.text("↩")
+			w.close("a")
+		}
+		w.close("li")
+		w.b.WriteByte('\n')
+	}
+	w.b.WriteString("</ol>\n")
+	w.close("section")
+}
+
+// footnoteRef writes a reference as its number linked to the note; the
+// first reference to a note carries the id the note links back to.
+func (w *writer) footnoteRef(r *render.FootnoteRef) {
+	n := strconv.Itoa(r.Number)
+	w.open("sup")
+	if w.fnRefs[r.Number] == 0 {
+		w.open("a", "href", "#fn:"+n, "id", "fnref:"+n)
+	} else {
+		w.open("a", "href", "#fn:"+n)
+	}
+	w.fnRefs[r.Number]++
+	w.text("[" + n + "]")
+	w.close("a")
+	w.close("sup")
 }
 
 func (w *writer) list(l *render.List) {
@@ -358,6 +399,8 @@ func (w *writer) inline(n render.Inline) {
 		w.image(n.URL, n.Alt)
 	case *render.InlineDirective:
 		w.inlineDirective(n)
+	case *render.FootnoteRef:
+		w.footnoteRef(n)
 	}
 }
 

@@ -37,7 +37,9 @@ const hostile = "# Title <script>alert(1)</script>\n\n" +
 	"::unknown-thing{x=\"javascript:alert(14)\"}\n\n" +
 	"Badge :badge[<script>]{variant=\"danger onclick=x\"} and :kbd[Ctrl] and :value[repo.stars].\n\n" +
 	"```html\n<script>alert(15)</script>\n```\n\n" +
-	"| a <script> | b |\n|---|:-:|\n| [x](javascript:y) | ok |\n"
+	"| a <script> | b |\n|---|:-:|\n| [x](javascript:y) | ok |\n\n" +
+	"Notes[^<script>] and[^\" onclick=\"x].\n\n[^<script>]: <script>alert(16)</script> [x](javascript:z)\n\n" +
+	"[^\" onclick=\"x]: <img src=x onerror=alert(17)>\n"
 
 func pngOf(t *testing.T) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
@@ -211,7 +213,8 @@ func TestExportDrawsMarkdownAndComponents(t *testing.T) {
 		"- [x] done\n- [ ] todo\n\n3. three\n4. four\n\n> quoted\n\n---\n\n" +
 		"```go\nfunc main() {}\n```\n\n" +
 		":::row\n:::cell\nLeft.\n:::\n:::cell\nRight.\n:::\n:::\n\n" +
-		"Stars: :value[repo.stars]\n\n::divider\n\n## Report\n\n> [!TIP]\n> An alert.\n"
+		"Stars: :value[repo.stars]\n\n::divider\n\n## Report\n\n> [!TIP]\n> An alert.\n\n" +
+		"Noted[^a], noted again[^a], and[^b].\n\n[^b]: Bee.\n\n[^a]: Ay.\n\n## fn 1\n"
 	values := render.Values{"repo": {Status: render.Fresh, Value: []byte(`{"stars": 42}`)}}
 	page := string(Render(render.Parse([]byte(src)), Options{Theme: theme.Light, Values: values}).HTML)
 	for _, want := range []string{
@@ -226,6 +229,9 @@ func TestExportDrawsMarkdownAndComponents(t *testing.T) {
 		"42",
 		"background:#ffffff",
 		`<aside class="callout success" role="note"><p class="callout-head">✓ Tip</p><p>An alert.</p>`,
+		`Noted<sup><a href="#fn:1" id="fnref:1">[1]</a></sup>, noted again<sup><a href="#fn:1">[1]</a></sup>, and<sup><a href="#fn:2" id="fnref:2">[2]</a></sup>.`,
+		`<h2 id="fn-1">fn 1</h2>`,
+		"<section class=\"footnotes\"><hr>\n<ol>\n<li id=\"fn:1\"><p>Ay.</p>\n<a href=\"#fnref:1\" aria-label=\"back to reference 1\">↩</a></li>\n<li id=\"fn:2\"><p>Bee.</p>\n",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)

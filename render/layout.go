@@ -304,6 +304,8 @@ func (l *layouter) block(b Block, width int) []ansi.Line {
 		return l.table(b, width)
 	case *Directive:
 		return l.directive(b, width)
+	case *Footnotes:
+		return l.footnotes(b, width)
 	}
 	return nil
 }

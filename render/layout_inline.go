@@ -41,6 +41,8 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 			dst = l.flattenImage(dst, n, st)
 		case *InlineDirective:
 			dst = l.inlineDirective(dst, n, st, link)
+		case *FootnoteRef:
+			dst = l.footnoteRef(dst, n, st, link)
 		}
 	}
 	return dst

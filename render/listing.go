@@ -121,6 +121,10 @@ func (l *lister) blocks(blocks []Block, depth int) {
 			l.inlines(n.Content, depth)
 		case *Quote:
 			l.blocks(n.Blocks, depth)
+		case *Footnotes:
+			for _, fn := range n.Notes {
+				l.blocks(fn.Blocks, depth)
+			}
 		case *List:
 			for _, it := range n.Items {
 				l.blocks(it.Blocks, depth)
@@ -212,6 +216,13 @@ func writeBlocks(b *textBuilder, blocks []Block) {
 			b.add(strings.TrimSuffix(n.Source, "\n"))
 		case *Quote:
 			writeBlocks(b, n.Blocks)
+		case *Footnotes:
+			for i, fn := range n.Notes {
+				if i > 0 {
+					b.add("\n")
+				}
+				writeBlocks(b, fn.Blocks)
+			}
 		case *List:
 			for i, it := range n.Items {
 				if i > 0 {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -41,7 +42,8 @@ var (
 // CommonMark: GFM's tables, task list items and autolinks, from goldmark's
 // own extension package, and GitHub's alerts. Only their parsers are used;
 // markii draws every node itself. GFM's strikethrough is matched with
-// emphasis (parse_emphasis.go).
+// emphasis (parse_emphasis.go); footnotes are added by markdown, their
+// definitions' parser depth-capped.
 func syntaxExtensions() []goldmark.Extender {
 	return []goldmark.Extender{
 		extension.Table,
@@ -61,6 +63,9 @@ func markdown() parser.Parser {
 		blocks := append(cappedBlockParsers(),
 			util.Prioritized(depthCapped{directive.NewContainerParser()}, 70),
 			util.Prioritized(directive.NewLeafParser(), 71),
+			// goldmark's footnote extension (at 999 as extension.Footnote
+			// adds it), tried before the lazy-line stop.
+			util.Prioritized(depthCapped{extension.NewFootnoteBlockParser()}, 998),
 			util.Prioritized(directive.NewLazyStop(), 999))
 		var inlines []util.PrioritizedValue
 		for _, v := range parser.DefaultInlineParsers() {
@@ -82,11 +87,13 @@ func markdown() parser.Parser {
 			util.Prioritized(directive.NewLabelCodeGuard(), 90),
 			util.Prioritized(directive.NewInlineParser(), 300),
 			util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150),
-			util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999))
+			util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999),
+			util.Prioritized(extension.NewFootnoteParser(), 101))
 		base := parser.NewParser(
 			parser.WithBlockParsers(blocks...),
 			parser.WithInlineParsers(inlines...),
 			parser.WithParagraphTransformers(util.Prioritized(linkRefDefinitions{}, 100)),
+			parser.WithASTTransformers(util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
 		)
 		markdownImpl = goldmark.New(goldmark.WithParser(base), goldmark.WithExtensions(syntaxExtensions()...)).Parser()
 	})
@@ -261,10 +268,28 @@ func (c *converter) block(n ast.Node, depth int) Block {
 		d.Name, d.Form, d.Attrs = n.Name, FormLeaf, c.attrs(n.Attrs)
 		d.Label = c.inlines(n, depth+1)
 		return d
+	case *extast.FootnoteList:
+		return c.footnotes(n, depth)
 	case *ast.HTMLBlock:
 		return nil
 	}
 	return nil
+}
+
+// footnotes converts goldmark's footnote list, which its transformer
+// appends to the document with the referenced definitions in number order
+// (each paragraph's backlinks are left out: inline drops them).
+func (c *converter) footnotes(n *extast.FootnoteList, depth int) Block {
+	var notes []Footnote
+	for fn := n.FirstChild(); fn != nil; fn = fn.NextSibling() {
+		if fn, ok := fn.(*extast.Footnote); ok && fn.Index > 0 {
+			notes = append(notes, Footnote{Number: fn.Index, Blocks: c.blocks(fn, depth+1)})
+		}
+	}
+	if len(notes) == 0 {
+		return nil
+	}
+	return &Footnotes{Notes: notes}
 }
 
 // flattenBlock replaces a block nested too deep with a paragraph of its
@@ -545,6 +570,8 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 		cs := c.codeSpans.new()
 		cs.Text = sanitize.Inline(c.codeSpanText(n))
 		return cs
+	case *extast.FootnoteLink:
+		return &FootnoteRef{Number: n.Index}
 	case *emojiast.Emoji:
 		return &Emoji{Shortcode: sanitize.Inline(string(n.ShortName)), Text: sanitize.Inline(string(n.Value.Unicode))}
 	case *ast.Link:
@@ -629,6 +656,8 @@ func (c *converter) plain(n ast.Node, dst []byte) []byte {
 			}
 		case *ast.String:
 			dst = append(dst, v.Value...)
+		case *extast.FootnoteLink:
+			dst = append(append(append(dst, '['), strconv.Itoa(v.Index)...), ']')
 		case *emojiast.Emoji:
 			dst = append(dst, string(v.Value.Unicode)...)
 		case *ast.AutoLink:

@@ -38,7 +38,8 @@ const maxChunkFrames = 32
 // The body is cut only at a blank line followed by an unindented line that
 // ends every open block: outside fenced code and container directives, and
 // not before a list item. A note with a raw HTML block of a kind that can
-// span blank lines (a comment, say) is parsed whole. Link reference definitions are document-wide: the
+// span blank lines (a comment, say) is parsed whole, and so is a note that
+// may define a footnote. Link reference definitions are document-wide: the
 // pieces that may hold one are parsed once first to collect them, and
 // every piece is then parsed knowing them all, first definition first.
 func ParseChunks(src []byte, fn func(doc *Document) error) error {
@@ -242,7 +243,8 @@ type chunkFrame struct {
 // least min bytes that goldmark parses into the same top-level blocks as
 // the whole body, or nil when the body must be parsed whole.
 func chunkCuts(body []byte, min int) []int {
-	if len(body) < 2*min {
+	if len(body) < 2*min || mayDefineFootnote(body) {
+		// Footnotes are numbered across the whole note.
 		return nil
 	}
 	return scanCuts(body, min, -1)

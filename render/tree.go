@@ -190,6 +190,24 @@ func (*List) block()          {}
 func (*ThematicBreak) block() {}
 func (*Table) block()         {}
 func (*Directive) block()     {}
+func (*Footnotes) block()     {}
+
+// FootnoteRef is a reference to a footnote, `[^label]`. Number is the
+// footnote's number: footnotes are numbered from 1 in the order of their
+// first reference, and a reference whose label has no definition stays
+// text.
+type FootnoteRef struct{ Number int }
+
+// Footnotes is the note's footnotes section, after every other block:
+// the referenced definitions, by number. A definition that nothing refers
+// to is left out.
+type Footnotes struct{ Notes []Footnote }
+
+// Footnote is one definition, `[^label]: text`, and its blocks.
+type Footnote struct {
+	Number int
+	Blocks []Block
+}
 
 // Text is plain text.
 type Text struct{ Text string }
@@ -246,6 +264,7 @@ type Emoji struct {
 }
 
 func (*Emoji) inline()           {}
+func (*FootnoteRef) inline()     {}
 func (*Text) inline()            {}
 func (*SoftBreak) inline()       {}
 func (*HardBreak) inline()       {}

@@ -4,7 +4,7 @@ import "iter"
 
 // Nodes returns every node of blocks in document order, depth first, each
 // node before what it holds: the blocks, the blocks of quotes, list items
-// and directives, and the inlines of headings, paragraphs, table cells and
+// and directives, the notes of a footnotes section, and the inlines of headings, paragraphs, table cells and
 // directive labels and inside emphasis, strikethrough, links and inline
 // directives. Each value is a Block or an Inline. Breaking out of the
 // range loop stops the walk.
@@ -41,6 +41,12 @@ func walkBlocks(blocks []Block, yield func(any) bool) bool {
 			}
 		case *Directive:
 			ok = walkInlines(b.Label, yield) && walkBlocks(b.Blocks, yield)
+		case *Footnotes:
+			for _, fn := range b.Notes {
+				if ok = walkBlocks(fn.Blocks, yield); !ok {
+					break
+				}
+			}
 		}
 		if !ok {
 			return false
