@@ -83,10 +83,12 @@ func bodyStart(src []byte) (offset int, front *Frontmatter) {
 // fenced code, container directives and the frontmatter, so the prefix
 // parses to the same leading blocks as the whole note (link references
 // defined later in the note aside). It returns len(src) when there is no
-// such prefix. The viewer draws a long note's first frame from it.
+// such prefix, and for a note that may define a footnote, which
+// ParseChunks parses whole because footnotes are numbered across the
+// note. The viewer draws a long note's first frame from it.
 func PrefixEnd(src []byte, want int) int {
 	offset, _ := bodyStart(src)
-	if len(src) <= want {
+	if len(src) <= want || mayDefineFootnote(src[offset:]) {
 		return len(src)
 	}
 	// A line that clampIndent would shorten starts with more than
