@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/sanitize"
 )
@@ -58,7 +60,7 @@ func failf(format string, a ...any) error {
 	return &exitError{code: ExitFailure, msg: fmt.Sprintf(format, a...)}
 }
 
-// command is one subcommand.
+// command is one subcommand, as the command tree (tree.go) builds it.
 type command struct {
 	summary string
 	// args is the synopsis of the positional arguments, as the usage line
@@ -67,7 +69,9 @@ type command struct {
 	maxArgs int
 	flags   []flagSpec
 	run     func(c *invocation) error
-	hidden  bool
+	// complete offers the words a positional argument can be, given the
+	// arguments before it; nil offers note files and bundles.
+	complete func(args []string) ([]string, cobra.ShellCompDirective)
 }
 
 // usageLine is the command's usage line: "markii NAME [flags] ARGS".
@@ -86,8 +90,12 @@ func init() {
 		"run":    runCommand,
 		"grants": grantsCommand,
 		"export": exportCommand,
+		"man":    manCommand,
 	}
 }
+
+// commandOrder is the order commands are listed in help.
+var commandOrder = []string{"render", "view", "run", "export", "grants", "packs", "man"}
 
 // Main runs markii with args (without the program name) and returns the
 // exit code. It never panics: an unexpected panic becomes a one-line
@@ -99,61 +107,26 @@ func Main(args []string, stdio Stdio) (code int) {
 			code = exitInternal
 		}
 	}()
-	if len(args) == 0 {
-		printUsage(stdio.Out)
-		return ExitOK
-	}
-	switch args[0] {
-	case "-h", "--help":
-		printUsage(stdio.Out)
-		return ExitOK
-	case "help":
-		// markii help [COMMAND]
-		if len(args) == 1 {
-			printUsage(stdio.Out)
-			return ExitOK
-		}
-		if cmd, ok := commands[args[1]]; ok && len(args) == 2 {
-			printCommandUsage(stdio.Out, args[1], cmd)
-			return ExitOK
-		}
-		if len(args) > 2 {
-			return report(stdio, &usageError{msg: "markii help takes one command", usage: "markii help [COMMAND]"})
-		}
-		return report(stdio, usagef("unknown command %q (run markii --help)", args[1]))
-	case "-V", "--version":
+	if len(args) > 0 && (args[0] == "-V" || args[0] == "--version") {
+		// Answered before the command tree is built: scripts and shell
+		// prompts call it often.
 		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
 		return ExitOK
-	case "--list-themes":
+	}
+	if len(args) > 0 && args[0] == "--list-themes" {
 		listThemes(stdio.Out)
 		return ExitOK
 	}
-	cmd, ok := commands[args[0]]
-	if !ok {
+	root := newRoot(stdio)
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdio.Out, root)
+		return ExitOK
+	}
+	if !isCommand(root, args[0]) {
 		return report(stdio, usagef("unknown command %q (run markii --help)", args[0]))
 	}
-	inv, err := parseFlags(args[0], cmd, args[1:], stdio)
-	if err != nil {
-		return report(stdio, err)
-	}
-	if inv.bool("help") {
-		printCommandUsage(stdio.Out, args[0], cmd)
-		return ExitOK
-	}
-	if inv.bool("version") {
-		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
-		return ExitOK
-	}
-	if extra := len(inv.args) - cmd.maxArgs; extra > 0 {
-		return report(stdio, &usageError{
-			msg:   fmt.Sprintf("unexpected argument %q: %s", inv.args[cmd.maxArgs], plural(cmd.maxArgs, "markii "+args[0]+" takes no arguments", "markii "+args[0]+" takes at most one argument", fmt.Sprintf("markii %s takes at most %d arguments", args[0], cmd.maxArgs))),
-			usage: cmd.usageLine(args[0]),
-		})
-	}
-	if inv.startSettings, err = inv.commandSettings(); err != nil {
-		return report(stdio, err)
-	}
-	return report(stdio, cmd.run(inv))
+	root.SetArgs(args)
+	return report(stdio, root.Execute())
 }
 
 // commandSettings reads the user's settings before a command runs, so that
@@ -201,17 +174,22 @@ func report(stdio Stdio, err error) int {
 
 // flagSpec describes one flag. Bool flags take no value.
 type flagSpec struct {
-	name    string
+	name string
+	// short is the one-letter form, as other terminal tools spell it
+	// (bat, glow, less); "" for none.
+	short   string
 	value   string // placeholder for help, "" for a bool flag
 	help    string
 	isBool  bool
 	choices []string // allowed values, if closed
+	// suggest offers values to complete for an open flag (a theme name).
+	suggest func() []string
 }
 
 // commonFlags are accepted by every command.
 var commonFlags = []flagSpec{
-	{name: "help", isBool: true, help: "show this help"},
-	{name: "version", isBool: true, help: "print the version"},
+	{name: "help", short: "h", isBool: true, help: "show this help"},
+	{name: "version", short: "V", isBool: true, help: "print the version"},
 }
 
 // invocation is a parsed command line.
@@ -258,123 +236,4 @@ func (c *invocation) positiveInt(name string, def int) (int, error) {
 		return 0, usagef("--%s wants a positive whole number, not %q", name, v)
 	}
 	return n, nil
-}
-
-// shortFlags are the one-letter forms of flags, as other terminal tools
-// spell them (bat, glow, less).
-var shortFlags = map[string]string{
-	"-h": "--help",
-	"-V": "--version",
-	"-o": "--output",
-	"-w": "--width",
-	"-c": "--color",
-	"-t": "--theme",
-}
-
-// parseFlags parses args: flags in any order, "--name value" or
-// "--name=value", "--" ends flags, a lone "-" is a positional.
-func parseFlags(name string, cmd *command, args []string, stdio Stdio) (*invocation, error) {
-	inv := &invocation{name: name, vals: map[string]string{}, set: map[string]bool{}, stdio: stdio}
-	specs := append(append([]flagSpec{}, cmd.flags...), commonFlags...)
-	find := func(n string) *flagSpec {
-		for i := range specs {
-			if specs[i].name == n {
-				return &specs[i]
-			}
-		}
-		return nil
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			inv.args = append(inv.args, args[i+1:]...)
-			break
-		}
-		if long, ok := shortFlags[a]; ok {
-			a = long
-		}
-		if !strings.HasPrefix(a, "--") || a == "-" {
-			if strings.HasPrefix(a, "-") && a != "-" {
-				return nil, usagef("unknown flag %q for markii %s", a, name)
-			}
-			inv.args = append(inv.args, a)
-			continue
-		}
-		key, val, hasVal := strings.Cut(a[2:], "=")
-		spec := find(key)
-		if spec == nil {
-			return nil, usagef("unknown flag --%s for markii %s", key, name)
-		}
-		if spec.isBool {
-			if hasVal {
-				return nil, usagef("--%s takes no value", key)
-			}
-			inv.set[key] = true
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return nil, usagef("--%s needs a value", key)
-			}
-			i++
-			val = args[i]
-		}
-		if len(spec.choices) > 0 && !contains(spec.choices, val) {
-			return nil, usagef("--%s must be one of %s, not %q", key, strings.Join(spec.choices, ", "), val)
-		}
-		inv.vals[key] = val
-		inv.set[key] = true
-	}
-	return inv, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprintf(w, "markii %s: render, view and run Markii notes in a terminal\n\nUsage:\n", Version)
-	for _, n := range commandOrder {
-		if c, ok := commands[n]; ok && !c.hidden {
-			fmt.Fprintf(w, "  markii %-8s %s\n", n, c.summary)
-		}
-	}
-	fmt.Fprintf(w, "\nRun markii help COMMAND (or markii COMMAND --help) for a command's usage and flags;\nmarkii --list-themes lists the themes.\n")
-}
-
-// commandOrder is the order commands are listed in help.
-var commandOrder = []string{"render", "view", "run", "export", "grants", "packs"}
-
-// plural picks the words for n: none, one or many.
-func plural(n int, none, one, many string) string {
-	switch n {
-	case 0:
-		return none
-	case 1:
-		return one
-	}
-	return many
-}
-
-// printCommandUsage prints a command's help: its usage line first, then
-// what it does and its flags.
-func printCommandUsage(w io.Writer, name string, cmd *command) {
-	fmt.Fprintf(w, "usage: %s\n\n%s.\n\nFlags:\n", cmd.usageLine(name), cmd.summary)
-	for _, f := range append(append([]flagSpec{}, cmd.flags...), commonFlags...) {
-		lhs := "--" + f.name
-		for short, long := range shortFlags {
-			if long == lhs {
-				lhs = short + ", " + lhs
-			}
-		}
-		if !f.isBool {
-			lhs += " " + f.value
-		}
-		fmt.Fprintf(w, "  %-24s %s\n", lhs, f.help)
-	}
 }

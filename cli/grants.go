@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/sanitize"
 )
@@ -18,6 +20,12 @@ var grantsCommand = &command{
 		{name: "all", isBool: true, help: "with reset: forget every note's grants"},
 	},
 	run: grantsRun,
+	complete: func(args []string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return []string{"list", "reset"}, cobra.ShellCompDirectiveNoFileComp
+		}
+		return noteExtensions, cobra.ShellCompDirectiveFilterFileExt
+	},
 }
 
 func grantsRun(c *invocation) error {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/markii/markii/runtime/pack"
 	"github.com/markii/markii/sanitize"
 )
@@ -25,6 +27,9 @@ var packsCommand = &command{
 	summary: "list the packs installed from your config's pack folders",
 	args:    "list",
 	maxArgs: 1,
+	complete: func([]string) ([]string, cobra.ShellCompDirective) {
+		return []string{"list"}, cobra.ShellCompDirectiveNoFileComp
+	},
 	run: func(c *invocation) error {
 		if len(c.args) == 0 || c.args[0] != "list" {
 			return usagef("markii packs wants a subcommand: markii packs list")

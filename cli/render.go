@@ -32,9 +32,9 @@ var renderCommand = &command{
 	args:    "[FILE|-]",
 	maxArgs: 1,
 	flags: []flagSpec{
-		{name: "width", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
-		{name: "color", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
-		{name: "theme", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)"},
+		{name: "width", short: "w", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
+		{name: "color", short: "c", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
+		{name: "theme", short: "t", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)", suggest: func() []string { return append([]string{"auto"}, themeNames()...) }},
 		{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
 		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},

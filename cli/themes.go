@@ -94,13 +94,27 @@ func listThemes(w io.Writer) {
 	for _, n := range theme.Names {
 		fmt.Fprintf(w, "%-16s built-in\n", n)
 	}
+	dir, names := themeFiles()
+	for _, n := range names {
+		path := filepath.Join(dir, n+".json")
+		if _, err := readThemeFile(path, n); err != nil {
+			fmt.Fprintf(w, "%-16s %s (not usable: %s)\n", n, path, sanitize.Line(err.Error()))
+			continue
+		}
+		fmt.Fprintf(w, "%-16s %s\n", n, path)
+	}
+}
+
+// themeFiles is the config's themes folder and the names of the theme
+// files in it that do not shadow a built-in theme, sorted.
+func themeFiles() (string, []string) {
 	dir, err := userThemesDir()
 	if err != nil {
-		return
+		return "", nil
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return dir, nil
 	}
 	var names []string
 	for _, e := range entries {
@@ -112,12 +126,12 @@ func listThemes(w io.Writer) {
 		}
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		path := filepath.Join(dir, n+".json")
-		if _, err := readThemeFile(path, n); err != nil {
-			fmt.Fprintf(w, "%-16s %s (not usable: %s)\n", n, path, sanitize.Line(err.Error()))
-			continue
-		}
-		fmt.Fprintf(w, "%-16s %s\n", n, path)
-	}
+	return dir, names
+}
+
+// themeNames are the names --theme takes: the built-in themes and the
+// theme files, for completion.
+func themeNames() []string {
+	_, files := themeFiles()
+	return append(append([]string{}, theme.Names...), files...)
 }

@@ -80,3 +80,60 @@ func TestShortFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagErrorsAreOneLine: every way a flag can be wrong is a usage
+// error (exit 3) of one line that names the flag, with no help dumped.
+func TestFlagErrorsAreOneLine(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "-x", "-"}, `markii: unknown flag -x for markii render`},
+		{[]string{"grants", "list", "--bogus"}, `markii: unknown flag --bogus for markii grants`},
+		{[]string{"render", "-"}, ""},
+		{[]string{"render", "--width"}, `markii: --width needs a value`},
+		{[]string{"export", "n", "-o"}, `markii: --output needs a value`},
+		{[]string{"render", "-c", "rainbow", "-"}, `markii: --color must be one of auto, never, none, 16, 256, truecolor, not "rainbow"`},
+		{[]string{"render", "--quiet=loud", "-"}, `markii: --quiet takes no value`},
+		{[]string{"--bogus"}, `markii: unknown command "--bogus" (run markii --help)`},
+		{[]string{"nope", "render"}, `markii: unknown command "nope" (run markii --help)`},
+	} {
+		stdout, stderr, code := runCLI(t, c.args...)
+		if c.want == "" {
+			continue
+		}
+		if code != ExitUsage || stdout != "" || stderr != c.want+"\n" {
+			t.Errorf("markii %s: exit %d, stdout %q, stderr %q; want exit 3 and %q", strings.Join(c.args, " "), code, stdout, stderr, c.want)
+		}
+	}
+}
+
+// TestFlagForms: pflag's forms of a flag all mean the same: --name=value,
+// a value glued to a short flag, a bool flag given as =false, and flags
+// after the positional arguments; "--" ends the flags.
+func TestFlagForms(t *testing.T) {
+	note := writeNote(t, "# Title\n\nSome words that wrap at a narrow width.\n")
+	want, _, code := runCLI(t, "render", "--width", "16", "--color", "never", note)
+	if code != ExitOK {
+		t.Fatalf("render: exit %d", code)
+	}
+	for _, args := range [][]string{
+		{"render", "--width=16", "--color=never", note},
+		{"render", "-w16", "-cnever", note},
+		{"render", note, "-w", "16", "-c", "never"},
+		{"render", "-w", "16", "-c", "never", "--quiet=false", "--", note},
+	} {
+		if got, stderr, code := runCLI(t, args...); code != ExitOK || got != want {
+			t.Errorf("markii %s: exit %d, %q, stderr %q; want %q", strings.Join(args, " "), code, got, stderr, want)
+		}
+	}
+	if out, _, code := runCLI(t, "render", "a", "b", "--version"); code != ExitOK || out != "markii "+Version+"\n" {
+		t.Errorf("render --version: exit %d, %q", code, out)
+	}
+	if out, _, code := runCLI(t, "completion", "bash"); code != ExitOK || !strings.Contains(out, "__start_markii") {
+		t.Errorf("completion bash: exit %d, %.80q", code, out)
+	}
+	if out, _, code := runCLI(t, "help", "completion"); code != ExitOK || !strings.Contains(out, "markii completion") {
+		t.Errorf("help completion: exit %d, %q", code, out)
+	}
+}

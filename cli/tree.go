@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// The command line is parsed by cobra and pflag: the same command tree
+// gives the parsing, the help, `markii help CMD`, the shell completions
+// and the man page, so the four cannot disagree.
+
+// placeholderKey is the flag annotation that holds a flag's value
+// placeholder ("N", "FILE"), as help and the man page show it.
+const placeholderKey = "markii-placeholder"
+
+// noteExtensions are the file name endings completed for a note argument;
+// directories (bundle folders) are always offered too.
+var noteExtensions = []string{"md", "mkz", "mkbundle"}
+
+func init() {
+	// Commands are listed in the order they are added, render first.
+	cobra.EnableCommandSorting = false
+}
+
+// newRoot builds the command tree for one invocation.
+func newRoot(stdio Stdio) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "markii",
+		Short:         "render, view and run Markii notes in a terminal",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	root.SetFlagErrorFunc(flagError)
+	for _, name := range commandOrder {
+		root.AddCommand(commands[name].cobraCommand(name, stdio))
+	}
+	root.InitDefaultCompletionCmd()
+	for _, cc := range root.Commands() {
+		if cc.Name() == "completion" {
+			cc.Use = "completion bash|zsh|fish|powershell"
+			cc.Short = "print a shell's completion script (source <(markii completion bash))"
+		}
+	}
+	root.SetHelpCommand(helpCommand(root))
+	root.InitDefaultHelpCmd()
+	cobraHelp := root.HelpFunc()
+	root.SetHelpFunc(func(cc *cobra.Command, args []string) {
+		switch {
+		case cc == root:
+			printUsage(cc.OutOrStdout(), root)
+		case cc.Parent() == root && commands[cc.Name()] != nil:
+			printCommandUsage(cc.OutOrStdout(), cc)
+		default:
+			cobraHelp(cc, args)
+		}
+	})
+	return root
+}
+
+// isCommand reports whether name is one of root's commands, or the
+// request a completion script makes.
+func isCommand(root *cobra.Command, name string) bool {
+	if name == cobra.ShellCompRequestCmd || name == cobra.ShellCompNoDescRequestCmd {
+		return true
+	}
+	for _, cc := range root.Commands() {
+		if cc.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// cobraCommand is the command as a node of the command tree.
+func (spec *command) cobraCommand(name string, stdio Stdio) *cobra.Command {
+	cc := &cobra.Command{
+		Use:   strings.TrimPrefix(spec.usageLine(name), "markii "),
+		Short: spec.summary,
+		Args: func(cc *cobra.Command, args []string) error {
+			if version, _ := cc.Flags().GetBool("version"); version || len(args) <= spec.maxArgs {
+				return nil
+			}
+			return &usageError{
+				msg:   fmt.Sprintf("unexpected argument %q: %s", args[spec.maxArgs], plural(spec.maxArgs, "markii "+name+" takes no arguments", "markii "+name+" takes at most one argument", fmt.Sprintf("markii %s takes at most %d arguments", name, spec.maxArgs))),
+				usage: spec.usageLine(name),
+			}
+		},
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			switch {
+			case len(args) >= spec.maxArgs:
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			case spec.complete != nil:
+				return spec.complete(args)
+			}
+			return noteExtensions, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: func(cc *cobra.Command, args []string) error {
+			inv := &invocation{name: name, args: args, vals: map[string]string{}, set: map[string]bool{}, stdio: stdio}
+			cc.Flags().Visit(func(f *pflag.Flag) {
+				if f.Value.Type() == "bool" && f.Value.String() != "true" {
+					return // --name=false
+				}
+				inv.set[f.Name] = true
+				inv.vals[f.Name] = f.Value.String()
+			})
+			if inv.bool("version") {
+				fmt.Fprintf(stdio.Out, "markii %s\n", Version)
+				return nil
+			}
+			var err error
+			if inv.startSettings, err = inv.commandSettings(); err != nil {
+				return err
+			}
+			return spec.run(inv)
+		},
+	}
+	fs := cc.Flags()
+	fs.SortFlags = false
+	for _, f := range append(append([]flagSpec{}, spec.flags...), commonFlags...) {
+		switch {
+		case f.isBool:
+			fs.BoolP(f.name, f.short, false, f.help)
+		case f.choices != nil:
+			fs.VarP(&choiceValue{choices: f.choices}, f.name, f.short, f.help)
+			_ = cc.RegisterFlagCompletionFunc(f.name, cobra.FixedCompletions(f.choices, cobra.ShellCompDirectiveNoFileComp))
+		default:
+			fs.StringP(f.name, f.short, "", f.help)
+			if suggest := f.suggest; suggest != nil {
+				_ = cc.RegisterFlagCompletionFunc(f.name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+					return suggest(), cobra.ShellCompDirectiveNoFileComp
+				})
+			} else if f.value != "FILE" {
+				_ = cc.RegisterFlagCompletionFunc(f.name, cobra.NoFileCompletions)
+			}
+		}
+		if f.value != "" {
+			_ = fs.SetAnnotation(f.name, placeholderKey, []string{f.value})
+		}
+	}
+	return cc
+}
+
+// choiceValue is a flag whose value is one of a closed list.
+type choiceValue struct {
+	value   string
+	choices []string
+}
+
+func (v *choiceValue) String() string { return v.value }
+func (v *choiceValue) Type() string   { return "string" }
+
+// Set refuses a value that is not one of the choices.
+func (v *choiceValue) Set(s string) error {
+	if !slices.Contains(v.choices, s) {
+		return fmt.Errorf("must be one of %s, not %q", strings.Join(v.choices, ", "), s)
+	}
+	v.value = s
+	return nil
+}
+
+// flagError turns pflag's parse errors into markii's one-line usage
+// errors, which name the command.
+func flagError(cc *cobra.Command, err error) error {
+	var (
+		unknown  *pflag.NotExistError
+		noValue  *pflag.ValueRequiredError
+		badValue *pflag.InvalidValueError
+	)
+	switch {
+	case errors.As(err, &unknown) && unknown.GetSpecifiedShortnames() != "":
+		return usagef("unknown flag -%s for markii %s", unknown.GetSpecifiedName(), cc.Name())
+	case errors.As(err, &unknown):
+		return usagef("unknown flag --%s for markii %s", unknown.GetSpecifiedName(), cc.Name())
+	case errors.As(err, &noValue):
+		return usagef("--%s needs a value", noValue.GetFlag().Name)
+	case errors.As(err, &badValue) && badValue.GetFlag().Value.Type() == "bool":
+		return usagef("--%s takes no value", badValue.GetFlag().Name)
+	case errors.As(err, &badValue):
+		return usagef("--%s %v", badValue.GetFlag().Name, errors.Unwrap(badValue))
+	}
+	return usagef("%v", err)
+}
+
+// helpCommand is `markii help [COMMAND]`.
+func helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "show a command's usage line and flags",
+		Args:  cobra.ArbitraryArgs,
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []string
+			for _, cc := range root.Commands() {
+				if cc.IsAvailableCommand() {
+					names = append(names, cc.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cc *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return root.Help()
+			case len(args) > 1:
+				return &usageError{msg: "markii help takes one command", usage: "markii help [COMMAND]"}
+			}
+			for _, sub := range root.Commands() {
+				if sub.Name() == args[0] {
+					return sub.Help()
+				}
+			}
+			return usagef("unknown command %q (run markii --help)", args[0])
+		},
+	}
+}
+
+// printUsage is markii's help: the commands and what each does.
+func printUsage(w io.Writer, root *cobra.Command) {
+	fmt.Fprintf(w, "markii %s: %s\n\nUsage:\n", Version, root.Short)
+	for _, cc := range root.Commands() {
+		if cc.IsAvailableCommand() || cc.Name() == "help" {
+			fmt.Fprintf(w, "  markii %-10s %s\n", cc.Name(), cc.Short)
+		}
+	}
+	fmt.Fprintf(w, "\nRun markii help COMMAND (or markii COMMAND --help) for a command's usage and flags;\nmarkii --list-themes lists the themes.\n")
+}
+
+// printCommandUsage prints a command's help: its usage line first, then
+// what it does and its flags.
+func printCommandUsage(w io.Writer, cc *cobra.Command) {
+	fmt.Fprintf(w, "usage: %s\n\n%s.\n\nFlags:\n", cc.UseLine(), cc.Short)
+	cc.Flags().VisitAll(func(f *pflag.Flag) {
+		fmt.Fprintf(w, "  %-24s %s\n", flagSynopsis(f), f.Usage)
+	})
+}
+
+// flagSynopsis is how help and the man page spell a flag: "-w, --width N".
+func flagSynopsis(f *pflag.Flag) string {
+	s := "--" + f.Name
+	if f.Shorthand != "" {
+		s = "-" + f.Shorthand + ", " + s
+	}
+	if p := f.Annotations[placeholderKey]; len(p) > 0 {
+		s += " " + p[0]
+	}
+	return s
+}
+
+// plural picks the words for n: none, one or many.
+func plural(n int, none, one, many string) string {
+	switch n {
+	case 0:
+		return none
+	case 1:
+		return one
+	}
+	return many
+}

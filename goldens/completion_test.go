@@ -1,0 +1,141 @@
+package goldens
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bashCompletion is where the bash-completion package keeps the helpers
+// (_init_completion, _filedir) that every completion script relies on.
+const bashCompletion = "/usr/share/bash-completion/bash_completion"
+
+// TestBashCompletion loads `markii completion bash` into a real
+// interactive bash and asks it for completions as a Tab press does: the
+// completion function markii registered runs with COMP_WORDS and
+// COMP_CWORD set and calls the real binary back. Commands, flag names,
+// the levels of --color, the theme names and note files are offered.
+func TestBashCompletion(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Fatal("bash is not installed (.ci/run installs it)")
+	}
+	if _, err := os.Stat(bashCompletion); err != nil {
+		t.Fatalf("the bash-completion package is not installed (.ci/run installs it): %v", err)
+	}
+	bin := markiiBinary(t)
+	work := t.TempDir()
+	for _, f := range []string{"a.mk.md", "b.mkz", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(work, f), []byte("# x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(work, "bundle"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	script := `
+source ` + bashCompletion + `
+source <(markii completion bash) || exit 9
+complete -p markii || exit 8
+comp() {
+	COMP_LINE=$1; COMP_POINT=${#COMP_LINE}
+	read -ra COMP_WORDS <<< "$1"
+	[[ $1 == *' ' ]] && COMP_WORDS+=('')
+	COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+	COMPREPLY=()
+	local fn; fn=$(complete -p markii | sed -E 's/.*-F ([^ ]+).*/\1/')
+	"$fn" markii "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+	printf '%s|' "$1"; printf '%s\n' "${COMPREPLY[*]}" | tr ' ' '\n' | sort | tr '\n' ' '; echo
+}
+comp 'markii ren'
+comp 'markii render --col'
+comp 'markii render --color '
+comp 'markii view -t '
+comp 'markii export a.mk.md --format '
+comp 'markii grants '
+comp 'markii render '
+comp 'markii render a.mk.md '
+`
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-i", "-c", script)
+	cmd.Dir = work
+	cmd.Env = append(baseEnv(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("bash: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if k, v, ok := strings.Cut(line, "|"); ok {
+			got[k] = strings.TrimSpace(v)
+		}
+	}
+	if !strings.Contains(stdout.String(), "complete -o default -F __start_markii markii") {
+		t.Errorf("markii's completion is not registered:\n%s", stdout.String())
+	}
+	for line, want := range map[string]string{
+		"markii ren":                      "render",
+		"markii render --col":             "--color",
+		"markii render --color ":          "16 256 auto never none truecolor",
+		"markii view -t ":                 "auto dark high-contrast light",
+		"markii export a.mk.md --format ": "ansi html md-plain",
+		"markii grants ":                  "list reset",
+		"markii render ":                  "a.mk.md b.mkz bundle",
+		"markii render a.mk.md ":          "",
+	} {
+		if g, ok := got[line]; !ok || g != want {
+			t.Errorf("%q⇥ completes to %q, want %q\nstderr:\n%s", line, g, want, stderr.String())
+		}
+	}
+}
+
+// TestManPage: `markii man` is a manual page groff reads without a
+// warning, and it shows every command's usage line and flags as the
+// commands' help does.
+func TestManPage(t *testing.T) {
+	if _, err := exec.LookPath("groff"); err != nil {
+		t.Fatal("groff is not installed (.ci/run installs it)")
+	}
+	bin := markiiBinary(t)
+	page := filepath.Join(t.TempDir(), "markii.1")
+	out, err := exec.Command(bin, "man").Output()
+	if err != nil {
+		t.Fatalf("markii man: %v", err)
+	}
+	if err := os.WriteFile(page, out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if warn, err := exec.Command("groff", "-man", "-ww", "-z", page).CombinedOutput(); err != nil || len(warn) != 0 {
+		t.Fatalf("groff warns: %v\n%s", err, warn)
+	}
+	text, err := exec.Command("groff", "-man", "-Tascii", "-P-cbou", page).Output()
+	if err != nil {
+		t.Fatalf("groff: %v", err)
+	}
+	for _, want := range []string{
+		"MARKII(1)", "NAME", "SYNOPSIS", "EXIT STATUS", "ENVIRONMENT",
+		"markii render [flags] [FILE|-]",
+		"markii export [flags] NOTE --format ansi|html|md-plain -o OUT|-",
+		"markii grants [flags] list [NOTE] | reset NOTE|--all",
+		"markii completion bash|zsh|fish|powershell",
+		"-w, --width N", "-c, --color WHEN", "-t, --theme NAME", "-o, --output FILE",
+		"--no-images", "--json", "--all",
+		"3 usage error.",
+	} {
+		if !bytes.Contains(text, []byte(want)) {
+			t.Errorf("the man page lacks %q:\n%s", want, text)
+		}
+	}
+	// The flags on the page are the flags help shows.
+	help, err := exec.Command(bin, "view", "--help").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(help), "\n") {
+		if f, _, ok := strings.Cut(strings.TrimSpace(line), "  "); ok && strings.HasPrefix(f, "-") && !bytes.Contains(text, []byte(f)) {
+			t.Errorf("markii view --help shows %q, the man page does not", f)
+		}
+	}
+}
