@@ -135,10 +135,7 @@ func Main(args []string, stdio Stdio) (code int) {
 // named on stderr and ignored. Without a config directory (no HOME) there
 // are no settings to read, and the defaults apply.
 func (c *invocation) commandSettings() (config.Settings, error) {
-	s, err := c.settings()
-	if errors.Is(err, config.ErrNoDir) {
-		return config.Settings{}, nil
-	}
+	s, err := c.settingsOrDefaults()
 	if err != nil {
 		return s, failf("%v", err)
 	}

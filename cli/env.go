@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -22,6 +23,16 @@ func (c *invocation) settings() (config.Settings, error) {
 	return config.LoadFile(filepath.Join(dir, config.FileName))
 }
 
+// settingsOrDefaults is settings, or the defaults when the environment
+// names no config directory (no HOME), as every command starts.
+func (c *invocation) settingsOrDefaults() (config.Settings, error) {
+	s, err := c.settings()
+	if errors.Is(err, config.ErrNoDir) {
+		return config.Settings{}, nil
+	}
+	return s, err
+}
+
 // deviceState opens the device state (grants, values, cache) where the
 // environment puts it, moving an earlier version's state file into place
 // on first use. What the store does on its own (a damaged file moved
@@ -37,12 +48,21 @@ func (c *invocation) deviceState() (*state.Store, error) {
 	}), nil
 }
 
-// runService is the run service for this invocation: the user's settings
-// read at each run, the device state, and the isolate.
-func (c *invocation) runService() *run.Service {
-	svc := &run.Service{Settings: c.settings, Version: Version}
-	if st, err := c.deviceState(); err == nil {
-		svc.Store = run.DeviceStore{State: st}
+// runService is the run service for running n's scripts: the user's
+// settings read at each run, the device state, and the isolate. A note
+// from a file keeps its grants, values and cache in the device state; when
+// the environment names no place for it (no HOME), the run is refused
+// rather than kept in memory and lost when markii exits. A note from
+// standard input has no identity and keeps nothing.
+func (c *invocation) runService(n *note) (*run.Service, error) {
+	svc := &run.Service{Settings: c.settingsOrDefaults, Version: Version}
+	if n.Key == "" {
+		return svc, nil
 	}
-	return svc
+	st, err := c.deviceState()
+	if err != nil {
+		return nil, failf("cannot save values: %v", err)
+	}
+	svc.Store = run.DeviceStore{State: st}
+	return svc, nil
 }

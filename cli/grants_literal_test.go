@@ -176,7 +176,11 @@ func TestConcatenatedAuthorityListsNothing(t *testing.T) {
 		}
 		doc := render.Parse(n.Source)
 		y := &yesPrompter{}
-		res, err := env.invocation().runService().Run(context.Background(), run.Request{
+		svc, err := env.invocation().runService(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := svc.Run(context.Background(), run.Request{
 			Note: runnable(n, doc), Trigger: script.Manual, Prompter: y,
 		})
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/runtime/values"
 )
@@ -39,4 +40,15 @@ func mustLoad(t *testing.T, st state.Entries, doc string) values.Snapshot {
 		t.Fatal(err)
 	}
 	return snap
+}
+
+// testService is c's run service for a note from a file, which keeps its
+// state on the device.
+func testService(t *testing.T, c *invocation) *run.Service {
+	t.Helper()
+	svc, err := c.runService(&note{Key: "file:///test/note.mk.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
 }

@@ -167,7 +167,11 @@ func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, e
 // identity), and an exit-2 error when a script failed, after saying which
 // on stderr, or an exit-1 error when the values could not be saved.
 func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Values, error, error) {
-	res, err := c.runService().Run(context.Background(), run.Request{
+	svc, err := c.runService(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := svc.Run(context.Background(), run.Request{
 		Note: runnable(n, doc), Trigger: script.Auto, Notices: c.stdio.Err,
 	})
 	if errors.Is(err, run.ErrScriptsDisabled) {

@@ -42,7 +42,11 @@ func TestRenderRunUsesOnlyStoredGrants(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := &yes{}
-	if _, err := env.invocation().runService().Run(context.Background(), run.Request{
+	svc, err := env.invocation().runService(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Run(context.Background(), run.Request{
 		Note: runnable(n, render.Parse(n.Source)), Trigger: script.Manual, Prompter: y,
 	}); err != nil || len(y.asked) != 1 || hits.Load() != 1 {
 		t.Fatalf("manual grant: %v, asked %q, %d hits", err, y.asked, hits.Load())

@@ -40,7 +40,11 @@ func runNote(c *invocation) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.runService().Run(context.Background(), run.Request{
+	svc, err := c.runService(n)
+	if err != nil {
+		return err
+	}
+	res, err := svc.Run(context.Background(), run.Request{
 		Note:     runnable(n, render.Parse(n.Source)),
 		Trigger:  script.Manual,
 		Prompter: consentPrompter(c.stdio.In, c.stdio.Err),

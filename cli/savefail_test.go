@@ -56,7 +56,7 @@ func TestViewerRunReportsASaveError(t *testing.T) {
 	env := newTestEnv(t)
 	notePath, stored := overCapNote(t, env)
 	before, _ := os.ReadFile(stored)
-	r := &noteRunner{service: env.invocation().runService(), path: notePath}
+	r := &noteRunner{service: testService(t, env.invocation()), path: notePath}
 	var notices []string
 	ask := func(context.Context, string) (bool, error) { return false, nil }
 	if err := r.Run(context.Background(), script.Manual, ask, func(p viewer.Progress) {

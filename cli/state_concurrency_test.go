@@ -67,7 +67,7 @@ func TestConcurrentMarkiiProcessesKeepEveryValueAndNoRevokedGrant(t *testing.T) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := env.invocation().runService().Run(context.Background(), run.Request{
+		if _, err := testService(t, env.invocation()).Run(context.Background(), run.Request{
 			Note: runnable(n, render.Parse(n.Source)), Trigger: script.Manual, Prompter: &yes{},
 		}); err != nil {
 			t.Fatal(err)

@@ -29,7 +29,7 @@ func TestLegacyStateIsMigratedAndStillWorks(t *testing.T) {
 	}
 	// The closure key of this code, from a plan in another environment.
 	var key string
-	if _, err := newTestEnv(t).invocation().runService().Run(context.Background(), run.Request{
+	if _, err := testService(t, newTestEnv(t).invocation()).Run(context.Background(), run.Request{
 		Note: runnable(n, render.Parse(n.Source)), Trigger: script.Auto, OnPlan: func(p run.Plan) { key = p.Key },
 	}); err != nil || key == "" {
 		t.Fatalf("plan: %v", err)

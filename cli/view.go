@@ -81,8 +81,13 @@ func runView(c *invocation) error {
 	if settings.OpenLinksInBrowser {
 		opt.OpenBrowser = openBrowser
 	}
-	if !c.bool("no-run") {
-		opt.Runner = &noteRunner{service: c.runService(), path: n.Path, source: n.Source}
+	svc, err := c.runService(n)
+	if err != nil && !c.bool("no-run") {
+		// Shown on the terminal's own screen, under the viewer's.
+		fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(err.Error()))
+	}
+	if svc != nil && !c.bool("no-run") {
+		opt.Runner = &noteRunner{service: svc, path: n.Path, source: n.Source}
 		if !settings.ScriptsDisabled && mayHaveScripts(first.Source) {
 			// A worker started now is confined and idle by the time the
 			// reader presses r.

@@ -26,7 +26,7 @@ func TestViewerRunAsksTheDialog(t *testing.T) {
 			return allow, nil
 		}
 		var done []viewer.Progress
-		r := &noteRunner{service: env.invocation().runService(), path: notePath}
+		r := &noteRunner{service: testService(t, env.invocation()), path: notePath}
 		if err := r.Run(context.Background(), script.Manual, ask, func(p viewer.Progress) {
 			if p.Kind == viewer.ProgressDone {
 				done = append(done, p)

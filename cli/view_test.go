@@ -73,7 +73,7 @@ func TestViewRunnerReportsOutcomesAndStoresValues(t *testing.T) {
 	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := &noteRunner{service: env.invocation().runService(), path: path}
+	r := &noteRunner{service: testService(t, env.invocation()), path: path}
 	var got []viewer.Progress
 	var asked []string
 	ask := func(_ context.Context, q string) (bool, error) { asked = append(asked, q); return false, nil }
@@ -116,7 +116,7 @@ func TestViewRunnerHonoursScriptsDisabled(t *testing.T) {
 	if err := os.WriteFile(path, []byte(runFixture), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := &noteRunner{service: env.invocation().runService(), path: path}
+	r := &noteRunner{service: testService(t, env.invocation()), path: path}
 	ran := false
 	err := r.Run(context.Background(), script.Auto, nil, func(viewer.Progress) { ran = true })
 	if err == nil || ran {
