@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bashCompletion is where the bash-completion package keeps the helpers
@@ -138,4 +139,47 @@ func TestManPage(t *testing.T) {
 			t.Errorf("markii view --help shows %q, the man page does not", f)
 		}
 	}
+}
+
+// TestBashCompletionOnTab types into a real bash in tmux, as a user
+// would: markii ren⇥ becomes markii render, and --color ⇥⇥ lists the
+// levels.
+func TestBashCompletionOnTab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives bash in tmux")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is not installed (.ci/run installs it)")
+	}
+	bin := markiiBinary(t)
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	tmux("new-session", "-d", "-x", "120", "-y", "30", "env", "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"PS1=$ ", "XDG_CONFIG_HOME="+t.TempDir(), "bash", "--norc", "--noprofile", "-i")
+	waitFor := func(what string, ok func(string) bool) string {
+		t.Helper()
+		var pane string
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if pane = tmux("capture-pane", "-p"); ok(pane) {
+				return pane
+			}
+		}
+		t.Fatalf("%s: the pane shows\n%s", what, pane)
+		return ""
+	}
+	tmux("send-keys", "source "+bashCompletion+"; source <(markii completion bash); echo loaded", "Enter")
+	waitFor("loading the completion", func(p string) bool { return strings.Contains(p, "\nloaded") })
+	tmux("send-keys", "markii ren", "Tab")
+	waitFor("markii ren⇥", func(p string) bool { return strings.Contains(p, "$ markii render") })
+	tmux("send-keys", "--", "--color ", "Tab", "Tab")
+	waitFor("--color ⇥⇥", func(p string) bool {
+		return strings.Contains(p, "truecolor") && strings.Contains(p, "256") && strings.Contains(p, "never")
+	})
 }
