@@ -47,6 +47,13 @@ func newRoot(stdio Stdio) *cobra.Command {
 		if cc.Name() == "completion" {
 			cc.Use = "completion bash|zsh|fish|powershell"
 			cc.Short = "print a shell's completion script (source <(markii completion bash))"
+			cc.Args = cobra.ArbitraryArgs
+			cc.RunE = func(cc *cobra.Command, args []string) error {
+				if len(args) == 0 {
+					return cc.Help()
+				}
+				return &usageError{msg: fmt.Sprintf("unknown shell %q: markii completes bash, zsh, fish and powershell", args[0]), usage: "markii " + cc.Use}
+			}
 		}
 	}
 	root.SetHelpCommand(helpCommand(root))

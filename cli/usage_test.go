@@ -97,6 +97,7 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 		{[]string{"render", "--quiet=loud", "-"}, `markii: --quiet takes no value`},
 		{[]string{"--bogus"}, `markii: unknown command "--bogus" (run markii --help)`},
 		{[]string{"nope", "render"}, `markii: unknown command "nope" (run markii --help)`},
+		{[]string{"completion", "tcsh"}, "markii: unknown shell \"tcsh\": markii completes bash, zsh, fish and powershell\nusage: markii completion bash|zsh|fish|powershell"},
 	} {
 		stdout, stderr, code := runCLI(t, c.args...)
 		if c.want == "" {
