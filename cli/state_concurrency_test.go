@@ -31,10 +31,7 @@ func TestConcurrentMarkiiProcessesKeepEveryValueAndNoRevokedGrant(t *testing.T) 
 	if testing.Short() {
 		t.Skip("builds markii and runs many processes")
 	}
-	bin := filepath.Join(t.TempDir(), "markii")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/markii/markii").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := markiiBinary(t)
 	env := newTestEnv(t)
 	var kept, revoked atomic.Int64
 	serve := func(n *atomic.Int64) string {
