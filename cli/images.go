@@ -222,7 +222,7 @@ func toRenderPicture(p *bundle.Picture) *render.Picture {
 // installedPacks returns the packs installed from the user's config's
 // pack folders, by name with their engine, for render.Options.Packs. A
 // config that cannot be read gives no packs and a warning; packs that
-// fail to load are left out (markii packs list names them).
+// fail to load are left out, each with a warning.
 func (c *invocation) installedPacks() (map[string]string, []string) {
 	folders, err := c.packFolders()
 	if err != nil {
@@ -238,7 +238,16 @@ func (c *invocation) installedPacks() (map[string]string, []string) {
 			out[name] = p.Engine
 		}
 	}
-	return out, nil
+	return out, packWarnings(set)
+}
+
+// packWarnings are set's problems as display-safe lines.
+func packWarnings(set *pack.Set) []string {
+	var out []string
+	for _, p := range set.Problems {
+		out = append(out, sanitize.Line(p.String()))
+	}
+	return out
 }
 
 // noteExtras fills what opt needs from outside the document: the

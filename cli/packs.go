@@ -50,8 +50,8 @@ func listPacks(out, errOut io.Writer, folders []string) error {
 		return nil
 	}
 	set := pack.Load(folders)
-	for _, p := range set.Problems {
-		fmt.Fprintf(errOut, "markii: %s\n", sanitize.Line(p))
+	for _, w := range packWarnings(set) {
+		fmt.Fprintf(errOut, "markii: %s\n", w)
 	}
 	names := set.Names()
 	if len(names) == 0 {

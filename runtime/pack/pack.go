@@ -59,8 +59,47 @@ func (p *Pack) ComponentNames() []string {
 // Set is the packs installed from the user's configured folders.
 type Set struct {
 	packs map[string]*Pack
-	// Problems are packs that were refused, one line each.
-	Problems []string
+	// Problems are the packs and folders that were refused, in the order
+	// they were found.
+	Problems []Problem
+}
+
+// ProblemKind is why a pack or a configured folder was refused.
+type ProblemKind int
+
+// The kinds of Problem.
+const (
+	// ProblemFolderUnreadable: a configured pack folder cannot be read.
+	ProblemFolderUnreadable ProblemKind = iota + 1
+	// ProblemNotLoaded: a pack folder or archive is not a valid pack.
+	ProblemNotLoaded
+	// ProblemDuplicateNamespace: several packs claim one namespace, so
+	// none of them is installed.
+	ProblemDuplicateNamespace
+)
+
+// Problem is one refused pack or folder.
+type Problem struct {
+	Kind ProblemKind
+	// Path is the folder or pack; for a duplicate namespace, Claimants
+	// are every claiming pack's path and Namespace the name they share.
+	Path      string
+	Claimants []string
+	Namespace string
+	// Err is the reason a folder or pack was refused.
+	Err error
+}
+
+// String is the problem as one line of text, for the edge that shows it.
+func (p Problem) String() string {
+	switch p.Kind {
+	case ProblemFolderUnreadable:
+		return fmt.Sprintf("packs folder %s cannot be read: %s", p.Path, sanitize.Line(p.Err.Error()))
+	case ProblemDuplicateNamespace:
+		return fmt.Sprintf("packs %s all claim the namespace %s, so none of them is installed (remove or rename all but one)",
+			strings.Join(p.Claimants, " and "), strconv.Quote(p.Namespace))
+	}
+	return fmt.Sprintf("pack %s was not loaded: %s", p.Path, sanitize.Line(p.Err.Error()))
 }
 
 // Load reads every pack in paths, which come only from the user's own
@@ -79,7 +118,7 @@ func LoadLimits(paths []string, lim Limits) *Set {
 		for _, candidate := range s.candidates(p) {
 			pk, err := read(candidate, lim)
 			if err != nil {
-				s.Problems = append(s.Problems, fmt.Sprintf("pack %s was not loaded: %s", candidate, sanitize.Line(err.Error())))
+				s.Problems = append(s.Problems, Problem{Kind: ProblemNotLoaded, Path: candidate, Err: err})
 				continue
 			}
 			if len(claims[pk.Name]) == 0 {
@@ -101,20 +140,19 @@ func LoadLimits(paths []string, lim Limits) *Set {
 // duplicateNamespace is the problem of two or more packs claiming one
 // namespace: none of them is installed, since which one a note meant
 // cannot be known.
-func duplicateNamespace(name string, claimants []*Pack) string {
+func duplicateNamespace(name string, claimants []*Pack) Problem {
 	paths := make([]string, len(claimants))
 	for i, p := range claimants {
 		paths[i] = p.Path
 	}
-	return fmt.Sprintf("packs %s all claim the namespace %s, so none of them is installed (remove or rename all but one)",
-		strings.Join(paths, " and "), strconv.Quote(name))
+	return Problem{Kind: ProblemDuplicateNamespace, Path: paths[0], Claimants: paths, Namespace: name}
 }
 
 // candidates expands one configured path into pack folders and archives.
 func (s *Set) candidates(p string) []string {
 	info, err := os.Stat(p)
 	if err != nil {
-		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, sanitize.Line(err.Error())))
+		s.Problems = append(s.Problems, Problem{Kind: ProblemFolderUnreadable, Path: p, Err: err})
 		return nil
 	}
 	if !info.IsDir() {
@@ -125,7 +163,7 @@ func (s *Set) candidates(p string) []string {
 	}
 	entries, err := os.ReadDir(p)
 	if err != nil {
-		s.Problems = append(s.Problems, fmt.Sprintf("packs folder %s cannot be read: %s", p, sanitize.Line(err.Error())))
+		s.Problems = append(s.Problems, Problem{Kind: ProblemFolderUnreadable, Path: p, Err: err})
 		return nil
 	}
 	var out []string

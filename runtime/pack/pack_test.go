@@ -105,8 +105,9 @@ func TestDuplicateNamespaceRefusesEveryClaimant(t *testing.T) {
 		if _, err := s.Module("ana", "m"); !IsDenialForTest(err) {
 			t.Errorf("a refused namespace still serves modules: %v", err)
 		}
-		if len(s.Problems) != 1 || !strings.Contains(s.Problems[0], first) || !strings.Contains(s.Problems[0], second) ||
-			!strings.Contains(s.Problems[0], `the namespace "ana"`) {
+		if len(s.Problems) != 1 || s.Problems[0].Kind != ProblemDuplicateNamespace || s.Problems[0].Namespace != "ana" ||
+			len(s.Problems[0].Claimants) != 2 || !strings.Contains(s.Problems[0].String(), first) ||
+			!strings.Contains(s.Problems[0].String(), second) || !strings.Contains(s.Problems[0].String(), `the namespace "ana"`) {
 			t.Errorf("%v: problems %q, want one naming both packs", order, s.Problems)
 		}
 	}
@@ -133,7 +134,16 @@ func TestLoadFoldersAndArchives(t *testing.T) {
 	if got := s.Names(); !reflect.DeepEqual(got, []string{"ana", "dash"}) {
 		t.Fatalf("names %v; problems %q", got, s.Problems)
 	}
-	problems := strings.Join(s.Problems, "\n")
+	var lines []string
+	kinds := map[string]ProblemKind{}
+	for _, p := range s.Problems {
+		lines = append(lines, p.String())
+		kinds[filepath.Base(p.Path)] = p.Kind
+	}
+	problems := strings.Join(lines, "\n")
+	if kinds["evil.mkp"] != ProblemNotLoaded || kinds["nowebview.mkp"] != ProblemNotLoaded || kinds["missing"] != ProblemFolderUnreadable {
+		t.Errorf("problem kinds %v", kinds)
+	}
 	for _, want := range []string{
 		`evil.mkp is not a valid Markii pack: entry "../../escape.lua" escapes or is malformed (it contains a ".." segment)`,
 		"nowebview.mkp was not loaded: it has no webview.js",

@@ -99,8 +99,9 @@ type Plan struct {
 	Scripts []string
 	// Key is the closure key of the code that runs.
 	Key string
-	// Diagnostics are lines for a verbose report: declaration mismatches
-	// and why addresses count as built at run time.
+	// Diagnostics are lines for a verbose report: declaration mismatches,
+	// why addresses count as built at run time, and installed packs that
+	// were refused.
 	Diagnostics []string
 }
 
@@ -217,6 +218,9 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 	p.host = host.New(s.hostOptions(req.Trigger, tier, settings, prep, p.cache, packs, n.Bundle))
 	p.plan = Plan{Key: prep.Key}
 	p.plan.Diagnostics = append(append(p.plan.Diagnostics, prep.Scan.Mismatch...), prep.Scan.Reasons...)
+	for _, problem := range packs.Problems {
+		p.plan.Diagnostics = append(p.plan.Diagnostics, problem.String())
+	}
 	for _, b := range p.closure.blocks {
 		p.plan.Scripts = append(p.plan.Scripts, b.Name)
 	}
