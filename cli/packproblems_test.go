@@ -43,7 +43,15 @@ func TestRefusedPacksAreShownWhereTheNoteRuns(t *testing.T) {
 	if _, warnings := env.invocation().installedPacks(); len(warnings) != 1 || !strings.Contains(warnings[0], want) {
 		t.Fatalf("the viewer's load diagnostics %q, want %q", warnings, want)
 	}
-	r := &noteRunner{service: env.invocation().runService(), path: notePath}
+	n, err := loadNote(notePath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := env.invocation().runService(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &noteRunner{service: svc, path: notePath}
 	var notices []string
 	ask := func(context.Context, string) (bool, error) { return false, nil }
 	if err := r.Run(context.Background(), script.Manual, ask, func(p viewer.Progress) {
