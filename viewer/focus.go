@@ -363,10 +363,10 @@ func (m *Model) back() {
 	m.note, m.pg, m.focus, m.top = p.note, p.pg, p.focus, p.top
 	m.loadGen++
 	m.loading = false
-	if m.pg.opt.Width != m.width {
+	if m.pg.opt.Width != m.pageWidth {
 		// The terminal was resized while the linked note was open.
 		a := m.anchor()
-		m.pg.opt.Width = m.width
+		m.pg.opt.Width = m.pageWidth
 		m.pg.layout()
 		m.restore(a)
 	}

@@ -44,7 +44,10 @@ type Model struct {
 	pg     *page
 	values render.Values
 
+	// width and height are the terminal's size, which the chrome uses;
+	// pageWidth is the width the note is laid out at (see pageWidthFor).
 	width, height int
+	pageWidth     int
 	// top is the first visible row.
 	top int
 	// focus is the focused target's index, -1 when focus mode is off.
@@ -77,9 +80,6 @@ type Model struct {
 	pending      *anchor
 	pendingBlock *blockPlace
 
-	// keepWidth holds a --width until the terminal's first resize.
-	keepWidth bool
-
 	// count is a number typed before a key (less's N prefix); counted
 	// says one was typed.
 	count   int
@@ -106,7 +106,7 @@ func New(opt Options) *Model {
 	if opt.RefreshInterval > 0 && opt.RefreshInterval < MinRefresh {
 		opt.RefreshInterval = MinRefresh
 	}
-	m := &Model{opt: opt, chrome: newChrome(opt.Level, opt.Theme), note: opt.Note, first: opt.Note, width: opt.Width, height: 24, focus: -1, keepWidth: opt.KeepWidth}
+	m := &Model{opt: opt, chrome: newChrome(opt.Level, opt.Theme), note: opt.Note, first: opt.Note, width: opt.Width, pageWidth: opt.Width, height: 24, focus: -1}
 	m.values = staleValues(opt.Note.Values)
 	if src := opt.Note.Source; len(src) >= progressiveFrom {
 		if cut := prefixCut(src, prefixBytes); cut < len(src) {
@@ -142,7 +142,7 @@ func (m *Model) newPage(n *Note, values render.Values) *page {
 
 func (m *Model) pageOptions(values render.Values) render.Options {
 	return render.Options{
-		Width:  m.width,
+		Width:  m.pageWidth,
 		Level:  m.opt.Level,
 		Theme:  m.opt.Theme,
 		Values: values,
@@ -201,13 +201,7 @@ func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		w := msg.Width
-		if m.keepWidth {
-			// The size the terminal reports at start is not a resize.
-			m.keepWidth = false
-			w = m.width
-		}
-		cmd := m.resize(w, msg.Height)
+		cmd := m.resize(msg.Width, msg.Height)
 		if m.paneKind == diagPane {
 			m.openPane(diagPane)
 		}
@@ -243,22 +237,37 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// resize lays the note out at a new width, keeping the reader's place.
+// pageWidthFor is the width the note is laid out at in a terminal w
+// cells wide: a --width always, else the terminal's width up to the cap.
+func (m *Model) pageWidthFor(w int) int {
+	switch {
+	case m.opt.FixedWidth:
+		return m.opt.Width
+	case m.opt.MaxWidth > 0:
+		return min(w, m.opt.MaxWidth)
+	}
+	return w
+}
+
+// resize takes the terminal's new size and lays the note out again when
+// the page width changes, keeping the reader's place.
 func (m *Model) resize(w, h int) tea.Cmd {
 	w, h = max(w, 1), max(h, 2)
-	if w == m.width {
+	pw := m.pageWidthFor(w)
+	m.width = w
+	if pw == m.pageWidth {
 		m.height = h
 		m.scrollTo(m.top)
 		return nil
 	}
 	if len(m.pg.src) > keepTreeUpTo {
-		m.width, m.height = w, h
+		m.pageWidth, m.height = pw, h
 		m.scrollTo(m.top)
 		return m.resizeLater()
 	}
 	anchor := m.anchor()
-	m.width, m.height = w, h
-	m.pg.opt.Width = w
+	m.pageWidth, m.height = pw, h
+	m.pg.opt.Width = pw
 	m.pg.layout()
 	m.search.rerun(m.pg)
 	m.restore(anchor)

@@ -50,7 +50,7 @@ type fullPageMsg struct {
 // layoutFull lays out the whole source in the background for the page
 // state as it is now.
 func (m *Model) layoutFull() tea.Cmd {
-	gen, width, version := m.loadGen, m.width, m.liveVersion
+	gen, width, version := m.loadGen, m.pageWidth, m.liveVersion
 	src := m.note.Source
 	opt := m.pg.opt
 	opt.Width = width
@@ -88,7 +88,7 @@ func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 	if msg.gen != m.loadGen || !m.loading {
 		return nil
 	}
-	if msg.width != m.width || msg.version != m.liveVersion {
+	if msg.width != m.pageWidth || msg.version != m.liveVersion {
 		return m.layoutFull()
 	}
 	m.loading = false

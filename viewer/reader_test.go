@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/markii/markii/ansi"
 )
 
 func TestFirstFrameShowsNoteAndStatus(t *testing.T) {
@@ -201,14 +203,65 @@ func TestTableOfContents(t *testing.T) {
 	}
 }
 
-func TestWidthFlagHoldsUntilFirstResize(t *testing.T) {
-	m := New(Options{Note: &Note{Name: "n", Source: []byte(longNote(2, 2))}, Width: 30, KeepWidth: true, Now: fixedNow})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
-	if m.width != 30 {
-		t.Fatalf("the start-up size replaced --width: width %d", m.width)
+// widestLine is the widest laid-out line of m's page, in cells.
+func widestLine(m *Model) int {
+	w := 0
+	for _, l := range m.pg.lines() {
+		w = max(w, l.Width())
 	}
-	m.Update(tea.WindowSizeMsg{Width: 90, Height: 20})
-	if m.width != 90 {
-		t.Fatalf("a resize kept --width: width %d", m.width)
+	return w
+}
+
+func TestResizeLaysThePageOutAtTheCap(t *testing.T) {
+	src := "# Wide\n\n" + strings.Repeat("A paragraph long enough to fill any terminal line at all. ", 20) + "\n"
+	m := newTest(t, src, 100, 20, func(o *Options) { o.MaxWidth = 120 })
+	if got := widestLine(m); got > 100 || got < 90 {
+		t.Fatalf("at 100 columns the page is %d wide", got)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 250, Height: 20})
+	if m.pageWidth != 120 || m.pg.opt.Width != 120 {
+		t.Fatalf("at 250 columns the page is laid out at %d (options %d), want the cap 120", m.pageWidth, m.pg.opt.Width)
+	}
+	if got := widestLine(m); got > 120 || got < 110 {
+		t.Fatalf("at 250 columns the widest page line is %d cells, want about 120", got)
+	}
+	// The chrome takes the whole terminal.
+	if got := ansi.Width(status(m)); got != 250 {
+		t.Fatalf("the status bar is %d cells wide, want the terminal's 250", got)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 70, Height: 20})
+	if m.pageWidth != 70 || widestLine(m) > 70 {
+		t.Fatalf("at 70 columns the page is laid out at %d (widest line %d)", m.pageWidth, widestLine(m))
+	}
+}
+
+func TestCapFromSettingsHoldsAtEveryResize(t *testing.T) {
+	src := strings.Repeat("Words that wrap at the cap and never past it. ", 30) + "\n"
+	m := newTest(t, src, 60, 20, func(o *Options) { o.MaxWidth = 60 })
+	for _, w := range []int{200, 90, 61, 300} {
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 20})
+		if m.pageWidth != 60 || widestLine(m) > 60 || widestLine(m) < 50 {
+			t.Fatalf("at %d columns with a cap of 60 the page is laid out at %d (widest line %d)", w, m.pageWidth, widestLine(m))
+		}
+	}
+}
+
+func TestWidthFlagHoldsAtEveryResize(t *testing.T) {
+	src := strings.Repeat("Words that wrap at the given width and never past it. ", 30) + "\n"
+	m := New(Options{Note: &Note{Name: "n", Source: []byte(src)}, Width: 30, FixedWidth: true, MaxWidth: 120, Now: fixedNow})
+	for _, w := range []int{100, 250, 90, 20} {
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 20})
+		if m.pageWidth != 30 || widestLine(m) > 30 || widestLine(m) < 25 {
+			t.Fatalf("at %d columns --width 30 laid the page out at %d (widest line %d)", w, m.pageWidth, widestLine(m))
+		}
+		if m.width != w {
+			t.Fatalf("the chrome's width is %d, want the terminal's %d", m.width, w)
+		}
+	}
+	// Beyond the cap too: --width is never capped.
+	m = New(Options{Note: &Note{Name: "n", Source: []byte(src)}, Width: 200, FixedWidth: true, MaxWidth: 120, Now: fixedNow})
+	m.Update(tea.WindowSizeMsg{Width: 250, Height: 20})
+	if m.pageWidth != 200 || widestLine(m) <= 120 {
+		t.Fatalf("--width 200 laid the page out at %d (widest line %d)", m.pageWidth, widestLine(m))
 	}
 }

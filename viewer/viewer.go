@@ -100,12 +100,15 @@ type Options struct {
 	Level ansi.Level
 	// Theme is the palette.
 	Theme theme.Theme
-	// Width is the initial layout width until the terminal reports its
+	// Width is the page's layout width until the terminal reports its
 	// size (0 means 80).
 	Width int
-	// KeepWidth keeps Width over the terminal's size until the first
-	// resize (a --width flag); later resizes use the terminal's width.
-	KeepWidth bool
+	// FixedWidth keeps the page at Width whatever the terminal's size (a
+	// --width flag); the status bar and dialogs still use the terminal's.
+	FixedWidth bool
+	// MaxWidth caps the page width taken from the terminal at every
+	// resize (the maxWidth setting); 0 is no cap.
+	MaxWidth int
 	// Now is the clock for relative dates; nil means time.Now.
 	Now func() time.Time
 	// Packs are the installed packs by name with their engine (see
