@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
@@ -18,7 +20,7 @@ func TestGrantDialogSaysWhatAYesMeans(t *testing.T) {
 	m := newTest(t, scriptNote, 100, 24, func(o *Options) { o.Runner = r })
 	d := newDriver(m)
 	d.key("r")
-	d.until(t, "the dialog", func() bool { return m.run.asking != nil })
+	d.untilDialog(t)
 	mustContain(t, m, "This note's scripts can send data to 127.0.0.1.",
 		"Warning: 127.0.0.1 is an address on your own machine,",
 		"remembered for this exact code", "every path and port on 127.0.0.1", "unattended runs", "Allow?", "y allow")
@@ -52,4 +54,62 @@ func TestDiagnosticsSayWhenNothingCanBeGranted(t *testing.T) {
 	d.key("D")
 	mustContain(t, m, "Diagnostics", "stars: cannot be granted: this script builds its address at run time")
 	mustLack(t, m, "needs permission")
+}
+
+// TestGrantDialogHearsOnlyAnswersToItself: keys that reach the viewer in
+// the same burst as the question, or before a frame has shown the dialog,
+// never answer it, whatever they are; a key after the dialog was drawn
+// and seen does.
+func TestGrantDialogHearsOnlyAnswersToItself(t *testing.T) {
+	for _, answer := range []string{"y", "n"} {
+		r := &scriptedRunner{question: grants.HostQuestion("api.example.com")}
+		m := newTest(t, scriptNote, 100, 24, func(o *Options) { o.Runner = r })
+		d := newDriver(m)
+		d.key("r")
+		d.until(t, "the question", func() bool { return m.run.asking != nil })
+		// Typed ahead, in the burst that brought the question: before
+		// any frame showed it.
+		d.key("y")
+		d.key("enter")
+		d.send(tea.PasteMsg{Content: "y\ry\r"})
+		if m.run.asking == nil {
+			t.Fatalf("keys that came before the dialog was drawn answered it (%v)", r.answers)
+		}
+		// Time passes without a frame: the dialog is still not armed.
+		d.deliverFor(3 * dialogArmDelay)
+		d.key("y")
+		if m.run.asking == nil || m.run.asking.armed {
+			t.Fatal("a dialog no frame has shown took an answer")
+		}
+		// Drawn now; a key that arrives in the same instant still does not
+		// count.
+		mustContain(t, m, "Allow?", "keys typed before this question was shown were ignored")
+		d.key("y")
+		if m.run.asking == nil {
+			t.Fatal("a key in the same instant as the first frame answered the dialog")
+		}
+		d.until(t, "the dialog to take answers", func() bool { return m.run.asking.armed })
+		d.key(answer)
+		d.until(t, "the run to end", func() bool { return !m.run.active() })
+		if len(r.answers) != 1 || r.answers[0] != (answer == "y") {
+			t.Fatalf("the answer after the dialog was drawn, %q, reached the runner as %v", answer, r.answers)
+		}
+	}
+}
+
+// TestGrantDialogIsDrawnOverAnOpenPane: a question that arrives while the
+// help is open is shown, so it can be answered.
+func TestGrantDialogIsDrawnOverAnOpenPane(t *testing.T) {
+	r := &scriptedRunner{question: grants.HostQuestion("api.example.com")}
+	m := newTest(t, scriptNote, 100, 30, func(o *Options) { o.Runner = r })
+	d := newDriver(m)
+	d.key("r")
+	d.key("?")
+	d.untilDialog(t)
+	mustContain(t, m, "Keys", "api.example.com", "y allow")
+	d.key("y")
+	d.until(t, "the run to end", func() bool { return !m.run.active() })
+	if len(r.answers) != 1 || !r.answers[0] {
+		t.Fatalf("answers %v", r.answers)
+	}
 }

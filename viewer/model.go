@@ -777,31 +777,27 @@ func (m *Model) frame() (out string) {
 		shown = m.chrome.wrapped("→ "+m.shown, m.width, max(h-1, 1))
 		h -= len(shown)
 	}
-	var b strings.Builder
+	var lines []string
 	if m.pane != nil {
-		for _, l := range m.pane.view(m.chrome, m.width, h) {
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
+		lines = m.pane.view(m.chrome, m.width, h)
 	} else {
-		body := m.body(h)
-		if m.run.asking != nil {
-			box := m.chrome.dialog(m.run.asking.lines(), m.width)
-			at := max((h-len(box))/2, 0)
-			for i, l := range box {
-				if at+i < len(body) {
-					body[at+i] = l
-				}
+		lines = append(m.body(h), shown...)
+	}
+	if q := m.run.asking; q != nil {
+		// The grant dialog is drawn over whatever is open.
+		box := m.chrome.dialog(q.lines(), m.width)
+		at := max((h-len(box))/2, 0)
+		for i, l := range box {
+			if at+i < len(lines) {
+				lines[at+i] = l
 			}
 		}
-		for _, l := range body {
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
-		for _, l := range shown {
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
+		q.drawn = true
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
 	}
 	b.WriteString(m.statusBar())
 	return b.String()

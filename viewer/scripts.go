@@ -38,14 +38,38 @@ type runState struct {
 
 func (r *runState) active() bool { return r.cancel != nil }
 
-// question is a grant prompt shown as a dialog.
+// question is a grant prompt shown as a dialog. It hears only answers
+// to itself: keys that reach the viewer before it was drawn and had time
+// to be seen (typed ahead, pasted, or queued in the same burst as the
+// question) are dropped, never taken as an answer.
 type question struct {
 	text  string
 	reply chan bool
+	// drawn is set once a frame has shown the dialog; armed once, after
+	// that, dialogArmDelay has passed, from when on keys answer it.
+	drawn, armed bool
+	// dropped counts keys dropped before the dialog was armed.
+	dropped int
+}
+
+// dialogArmDelay is how long a drawn grant dialog ignores keys: a few
+// frames, less than anyone takes to read the question, more than a
+// burst of typed-ahead or pasted keys takes to arrive.
+const dialogArmDelay = 60 * time.Millisecond
+
+// dialogArmMsg arms the dialog of q once it has been drawn.
+type dialogArmMsg struct{ q *question }
+
+func armDialog(q *question) tea.Cmd {
+	return tea.Tick(dialogArmDelay, func(time.Time) tea.Msg { return dialogArmMsg{q} })
 }
 
 func (q *question) lines() []string {
-	return append(grants.QuestionLines(q.text), "", "y allow    n or esc deny")
+	out := append(grants.QuestionLines(q.text), "", "y allow    n or esc deny")
+	if q.dropped > 0 {
+		out = append(out, "(keys typed before this question was shown were ignored)")
+	}
+	return out
 }
 
 // Messages of a run; gen tells a current run's messages from a cancelled
@@ -199,6 +223,16 @@ func (m *Model) runUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	case statusMsg:
 		m.message = string(msg)
 		return nil, true
+	case dialogArmMsg:
+		if m.run.asking != msg.q {
+			return nil, true
+		}
+		if !msg.q.drawn {
+			// No frame has shown it yet: wait again from the first.
+			return armDialog(msg.q), true
+		}
+		msg.q.armed = true
+		return nil, true
 	}
 	return nil, false
 }
@@ -216,6 +250,7 @@ func (m *Model) runMsg(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.run.asking = msg.q
+		return armDialog(msg.q)
 	case runEndMsg:
 		if msg.gen != m.run.gen || !m.run.active() {
 			return nil
@@ -313,9 +348,13 @@ func (m *Model) runStatus() string {
 }
 
 // dialogKey answers the grant dialog: y allows, n or esc denies; Ctrl-C
-// denies and quits.
+// denies and quits. Until the dialog is armed only Ctrl-C counts.
 func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	q := m.run.asking
+	if !q.armed && msg.String() != "ctrl+c" {
+		q.dropped++
+		return nil
+	}
 	switch {
 	case msg.String() == "y" || msg.String() == "Y":
 		m.run.asking = nil

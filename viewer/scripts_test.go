@@ -96,6 +96,32 @@ func (d *driver) send(msg tea.Msg) {
 
 func (d *driver) key(k string) { d.send(keyMsg(k)) }
 
+// deliver hands one command's message to the model as a program would.
+func (d *driver) deliver(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.exec(c)
+		}
+	case tea.QuitMsg:
+	default:
+		d.send(msg)
+	}
+}
+
+// deliverFor delivers messages for a while.
+func (d *driver) deliverFor(dur time.Duration) {
+	end := time.After(dur)
+	for {
+		select {
+		case msg := <-d.msgs:
+			d.deliver(msg)
+		case <-end:
+			return
+		}
+	}
+}
+
 // until delivers messages until cond holds.
 func (d *driver) until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -103,19 +129,20 @@ func (d *driver) until(t *testing.T, what string, cond func() bool) {
 	for !cond() {
 		select {
 		case msg := <-d.msgs:
-			switch msg := msg.(type) {
-			case tea.BatchMsg:
-				for _, c := range msg {
-					d.exec(c)
-				}
-			case tea.QuitMsg:
-			default:
-				d.send(msg)
-			}
+			d.deliver(msg)
 		case <-deadline:
 			t.Fatalf("timed out waiting for %s; frame:\n%s", what, screen(d.m))
 		}
 	}
+}
+
+// untilDialog waits for the grant dialog, draws a frame and waits until
+// the dialog takes answers.
+func (d *driver) untilDialog(t *testing.T) {
+	t.Helper()
+	d.until(t, "the dialog", func() bool { return d.m.run.asking != nil })
+	_ = d.m.frame()
+	d.until(t, "the dialog to take answers", func() bool { return d.m.run.asking == nil || d.m.run.asking.armed })
 }
 
 func TestRunUpdatesValuesInPlace(t *testing.T) {
@@ -159,7 +186,7 @@ func TestGrantDialogAsksInViewer(t *testing.T) {
 		m := newTest(t, scriptNote, 90, 16, func(o *Options) { o.Runner = r })
 		d := newDriver(m)
 		d.key("r")
-		d.until(t, "the dialog", func() bool { return m.run.asking != nil })
+		d.untilDialog(t)
 		mustContain(t, m, "This note's scripts can send data to", "api.example.com. Allow?", "y allow", "n or esc deny")
 		d.key("j") // other keys do not answer
 		if m.run.asking == nil {
