@@ -179,13 +179,27 @@ func (c *Context) measure(blocks []Block, width int) int {
 // skip lays out blocks that the live form hides (a closed details body, an
 // inactive tab panel) and throws the lines away, so the headings and
 // focusable blocks inside still take their IDs and the IDs of everything
-// after them do not depend on what is open.
-func (c *Context) skip(blocks []Block, width int) {
+// after them do not depend on what is open. It returns the text the
+// hidden blocks hold, for a search to find: their lines that are not
+// blank, then the hidden text of the blocks hidden inside them.
+func (c *Context) skip(blocks []Block, width int) []string {
 	m := c.l.mark()
 	n := len(c.children)
-	c.Layout(blocks, max(width, 1))
+	lines := c.Layout(blocks, max(width, 1))
+	var text []string
+	for _, ln := range lines {
+		if t := ln.Text(); strings.TrimSpace(t) != "" {
+			text = append(text, t)
+		}
+	}
+	for _, f := range c.l.page.Focusables[m.f:] {
+		for _, h := range f.Hidden {
+			text = append(text, h.Lines...)
+		}
+	}
 	c.l.dropMarks(m)
 	c.children = c.children[:n]
+	return text
 }
 
 // live returns the viewer's state for interactive forms, or nil for the

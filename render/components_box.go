@@ -257,14 +257,15 @@ func details(c *Context) []ansi.Line {
 		head = append(head, ansi.Span{Text: hint, Style: k.st.Dim})
 	}
 	out := prefixed(c, focusPrefix(focused, k.st, mark), head)
+	var hidden []HiddenPanel
 	if open {
 		for _, ln := range c.Layout(c.Blocks, inner) {
 			out = append(out, padLeft(ln, 2))
 		}
 	} else {
-		c.skip(c.Blocks, inner)
+		hidden = []HiddenPanel{{Lines: c.skip(c.Blocks, inner)}}
 	}
-	c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open, MarkTarget: mark, TitleTarget: titled})
+	c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})
 	return k.withMarkers(out, c.Width)
 }
 
@@ -364,14 +365,15 @@ func tabs(c *Context) []ansi.Line {
 		}
 	}
 	out := prefixed(c, focusPrefix(focused, k.st, mark), head)
+	var hidden []HiddenPanel
 	for i, p := range ps {
 		if i == active {
 			out = append(out, c.Layout(p.blocks, c.Width)...)
 		} else {
-			c.skip(p.blocks, c.Width)
+			hidden = append(hidden, HiddenPanel{Panel: i, Lines: c.skip(p.blocks, c.Width)})
 		}
 	}
-	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels, MarkTarget: mark, TitleTarget: titled})
+	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})
 	return k.withMarkers(out, c.Width)
 }
 

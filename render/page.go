@@ -123,10 +123,23 @@ type Focusable struct {
 	// viewer draws its focus mark; Title is the active tab's label or the
 	// details title. Either is empty when the block draws none.
 	Mark, Title Range
+	// Hidden is the text of what a live tabs or details block does not
+	// show (its inactive panels, a closed body), so a viewer can search
+	// it and reveal a match.
+	Hidden []HiddenPanel
 	// MarkTarget and TitleTarget are the targets (from Context.NewTarget)
 	// a component puts on the spans of its gutter and title; Layout finds
 	// those spans on the finished page and fills Mark and Title.
 	MarkTarget, TitleTarget ansi.Target
+}
+
+// HiddenPanel is the text of one part of a live block the page does not
+// show: laid out at the page's width, one string per line, without blank
+// lines, followed by the text of the blocks hidden inside it.
+type HiddenPanel struct {
+	// Panel is the index of an inactive tab panel (0 for a details body).
+	Panel int
+	Lines []string
 }
 
 // Range is part of one output line: bytes From to To of the line's text

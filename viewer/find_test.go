@@ -114,3 +114,110 @@ func TestHighlightSplitsSpans(t *testing.T) {
 		t.Fatalf("highlighted %q, want %q", hl, "e two t")
 	}
 }
+
+// hiddenNote hides words in a closed details body, an inactive tab, and a
+// details block inside an inactive tab, below enough text to scroll.
+func hiddenNote() string {
+	return longNote(3, 3) + `
+:::details{title="Closed"}
+Only the zebra lives in here.
+:::
+
+:::::tabs
+::::tab{label="Shown"}
+The shown panel.
+::::
+::::tab{label="Other"}
+The giraffe waits on the other tab.
+
+:::details{title="Inner"}
+An okapi hides two levels down.
+:::
+::::
+:::::
+
+Tail text, and one more giraffe out in the open.
+`
+}
+
+// currentMatch is the text of the current match as drawn on the page.
+func currentMatch(t *testing.T, m *Model) (string, int) {
+	t.Helper()
+	if len(m.search.matches) == 0 {
+		t.Fatal("no matches")
+	}
+	mt := m.search.matches[m.search.current]
+	if mt.hidden != nil {
+		t.Fatalf("the current match is still hidden: %+v", *mt.hidden)
+	}
+	r := m.pg.rowOf(mt.line)
+	if r < m.top || r >= m.top+m.bodyHeight() {
+		t.Fatalf("the current match (line %d, row %d) is off screen (top %d)", mt.line, r, m.top)
+	}
+	return m.pg.lines()[mt.line].Text()[mt.start:mt.end], mt.line
+}
+
+func TestSearchOpensTheClosedDetailsItFindsTextIn(t *testing.T) {
+	m := newTest(t, hiddenNote(), 80, 12, nil)
+	mustLack(t, m, "zebra")
+	press(m, "/")
+	typeText(m, "zebra")
+	press(m, "enter")
+	if got := status(m); !strings.Contains(got, "1/1 matches") {
+		t.Fatalf("status %q, want the hidden hit counted", got)
+	}
+	if word, ln := currentMatch(t, m); word != "zebra" || !strings.Contains(m.pg.lines()[ln].Text(), "Only the zebra lives") {
+		t.Fatalf("landed on %q in %q", word, m.pg.lines()[ln].Text())
+	}
+	mustContain(t, m, "▾ Closed", "Only the zebra lives in here.")
+}
+
+func TestSearchSwitchesToTheTabItFindsTextIn(t *testing.T) {
+	m := newTest(t, hiddenNote(), 80, 12, nil)
+	press(m, "/")
+	typeText(m, "GIRAFFE")
+	press(m, "enter")
+	// One hit on the inactive tab (before, in page order), one in the open.
+	if got := status(m); !strings.Contains(got, "1/2 matches") {
+		t.Fatalf("status %q, want 1/2 matches", got)
+	}
+	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lines()[ln].Text(), "waits on the other tab") {
+		t.Fatalf("landed on %q in %q", word, m.pg.lines()[ln].Text())
+	}
+	mustContain(t, m, "[Other]", "The giraffe waits on the other tab.")
+	mustLack(t, m, "The shown panel.")
+	press(m, "n")
+	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lines()[ln].Text(), "out in the open") {
+		t.Fatalf("n landed on %q in %q", word, m.pg.lines()[ln].Text())
+	}
+	if got := status(m); !strings.Contains(got, "2/2 matches") {
+		t.Fatalf("status %q after n", got)
+	}
+}
+
+func TestSearchOpensBlocksHiddenInsideHiddenBlocks(t *testing.T) {
+	m := newTest(t, hiddenNote(), 80, 12, nil)
+	press(m, "/")
+	typeText(m, "okapi")
+	press(m, "enter")
+	if word, ln := currentMatch(t, m); word != "okapi" || !strings.Contains(m.pg.lines()[ln].Text(), "two levels down") {
+		t.Fatalf("landed on %q in %q", word, m.pg.lines()[ln].Text())
+	}
+	mustContain(t, m, "[Other]", "▾ Inner", "An okapi hides two levels down.")
+}
+
+func TestSearchCountsHiddenHitsWhileTyping(t *testing.T) {
+	m := newTest(t, hiddenNote(), 80, 12, nil)
+	press(m, "/")
+	typeText(m, "the ")
+	// n steps through shown and hidden hits alike; every step lands on a
+	// shown match.
+	press(m, "enter")
+	total := len(m.search.matches)
+	for i := 0; i < total; i++ {
+		if word, _ := currentMatch(t, m); strings.ToLower(word) != "the " {
+			t.Fatalf("match %d is %q", i, word)
+		}
+		press(m, "n")
+	}
+}

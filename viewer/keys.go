@@ -22,7 +22,7 @@ var keys = keyMap{
 	Top:         key.NewBinding(key.WithKeys("g", "home", "<"), key.WithHelp("g < Home", "go to the top (Ng: to line N)")),
 	Bottom:      key.NewBinding(key.WithKeys("G", "end", ">"), key.WithHelp("G > End", "go to the end (NG: to line N)")),
 	Percent:     key.NewBinding(key.WithKeys("p", "%"), key.WithHelp("N% Np", "go N percent into the note")),
-	Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the text (/ enter repeats the last search)")),
+	Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the text, closed details and other tabs too (/ enter repeats)")),
 	Next:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 	Prev:        key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
 	TOC:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "table of contents")),

@@ -87,6 +87,9 @@ type Model struct {
 	// after is where a G or % typed while a long note is still loading
 	// goes once the whole note is laid out.
 	after *jump
+	// revealing is a search match in hidden text whose block is being
+	// opened, to land on once the page is laid out again.
+	revealing *revealing
 
 	// failure is an internal error that ended the program.
 	failure error
@@ -341,8 +344,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) paste(text string) tea.Cmd {
 	if m.search.editing && m.run.asking == nil {
 		m.search.insert(text)
-		m.searchChanged()
-		return nil
+		return m.searchChanged()
 	}
 	var cmds []tea.Cmd
 	for _, r := range text {
@@ -374,7 +376,7 @@ func runeKey(r rune) tea.KeyPressMsg {
 func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.search.update(msg) {
 	case searchChanged:
-		m.searchChanged()
+		return m.searchChanged()
 	case searchCancel:
 		m.search.run(m.pg, "")
 	case searchDone:
@@ -391,30 +393,37 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 				m.message = "no matches for " + m.search.last
 			}
 		}
-		m.showMatch()
+		return m.showMatch()
 	}
 	return nil
 }
 
 // searchChanged finds the prompt's text as it is typed, from the top of
 // the screen on.
-func (m *Model) searchChanged() {
+func (m *Model) searchChanged() tea.Cmd {
 	m.search.run(m.pg, string(m.search.input))
 	m.search.firstFrom(m.topLine())
-	m.showMatch()
+	return m.showMatch()
 }
 
-// showMatch scrolls the current match into view, unfolding its section.
-func (m *Model) showMatch() {
+// showMatch scrolls the current match into view, unfolding its section;
+// a match in a closed details body or an inactive tab opens the body or
+// switches to the tab first (see reveal).
+func (m *Model) showMatch() tea.Cmd {
 	if len(m.search.matches) == 0 {
-		return
+		return nil
 	}
-	ln := m.search.matches[m.search.current].line
+	mt := m.search.matches[m.search.current]
+	if mt.hidden != nil {
+		return m.reveal(*mt.hidden)
+	}
+	ln := mt.line
 	m.pg.unfoldLine(ln)
 	r := m.pg.rowOf(ln)
 	if r < m.top || r >= m.top+m.bodyHeight() {
 		m.scrollTo(r - m.bodyHeight()/3)
 	}
+	return nil
 }
 
 func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -530,9 +539,9 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.search.editing = true
 		m.search.input = nil
 	case key.Matches(msg, keys.Next):
-		m.nextMatch(1)
+		return m.nextMatch(1)
 	case key.Matches(msg, keys.Prev):
-		m.nextMatch(-1)
+		return m.nextMatch(-1)
 	case key.Matches(msg, keys.TOC):
 		m.openPane(tocPane)
 	case key.Matches(msg, keys.Help):
@@ -625,17 +634,17 @@ func (m *Model) goLine(n int) {
 }
 
 // nextMatch goes to the next (d > 0) or previous match.
-func (m *Model) nextMatch(d int) {
+func (m *Model) nextMatch(d int) tea.Cmd {
 	switch {
 	case m.search.query == "":
 		m.message = "no search yet: / searches"
-		return
+		return nil
 	case len(m.search.matches) == 0:
 		m.message = "no matches for " + m.search.query
-		return
+		return nil
 	}
 	m.search.step(d)
-	m.showMatch()
+	return m.showMatch()
 }
 
 // where describes the reader's place, as less's = does.

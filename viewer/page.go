@@ -37,6 +37,8 @@ type target struct {
 	// block's focus mark goes and its title is.
 	ranges      []render.Range
 	mark, title render.Range
+	// hidden is the text of the block's inactive panels or closed body.
+	hidden []render.HiddenPanel
 }
 
 // page is the laid-out note and what the reader derives from it.
@@ -275,7 +277,7 @@ func (p *page) unfoldLine(ln int) bool {
 func targets(pg *render.Page) []target {
 	out := make([]target, len(pg.Focusables))
 	for i, f := range pg.Focusables {
-		out[i] = target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, open: f.Open, ranges: f.Ranges, mark: f.Mark, title: f.Title}
+		out[i] = target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, open: f.Open, ranges: f.Ranges, mark: f.Mark, title: f.Title, hidden: f.Hidden}
 	}
 	return out
 }

@@ -120,9 +120,13 @@ func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 		m.after = nil
 		m.scrollTo(percentRow(j.percent, m.maxTop()))
 	}
+	if m.revealing != nil {
+		// A search hit whose block was opened: land on it.
+		return m.landRevealed()
+	}
 	if unfound && len(m.search.matches) > 0 {
 		m.search.firstFrom(m.topLine())
-		m.showMatch()
+		return m.showMatch()
 	}
 	return nil
 }

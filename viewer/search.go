@@ -9,10 +9,45 @@ import (
 	"github.com/markii/markii/ansi"
 )
 
-// match is one search hit: a byte range of a page line's visible text.
+// match is one search hit: a byte range of a page line's visible text,
+// or, with hidden set, a hit in text a tabs or details block does not
+// show, placed at the block's first line (start and end are -1 then).
 type match struct {
 	line       int
 	start, end int
+	hidden     *hiddenMatch
+}
+
+// hiddenMatch is where a hit in hidden text is: the nth hit in panel of
+// the page's target target, of count hits there.
+type hiddenMatch struct {
+	target, panel int
+	nth, count    int
+}
+
+// hiddenMatches finds q (case-folded) in the text p's blocks hide.
+func hiddenMatches(p *page, q string) []match {
+	var out []match
+	for ti, t := range p.targets {
+		for _, hp := range t.hidden {
+			first := len(out)
+			for _, l := range hp.Lines {
+				text := foldCase(l)
+				for off := 0; ; {
+					i := strings.Index(text[off:], q)
+					if i < 0 {
+						break
+					}
+					out = append(out, match{line: t.line, start: -1, end: -1, hidden: &hiddenMatch{target: ti, panel: hp.Panel, nth: len(out) - first}})
+					off += i + len(q)
+				}
+			}
+			for i := first; i < len(out); i++ {
+				out[i].hidden.count = len(out) - first
+			}
+		}
+	}
+	return out
 }
 
 // searcher finds text in the rendered page (not the source) and keeps
@@ -120,7 +155,7 @@ func (s *searcher) run(p *page, query string) {
 	if pm, ok := s.cache[foldCase(prev)]; ok && prev != "" && strings.HasPrefix(q, foldCase(prev)) {
 		last := -1
 		for _, m := range pm {
-			if m.line != last {
+			if m.hidden == nil && m.line != last {
 				scan(m.line)
 				last = m.line
 			}
@@ -129,6 +164,12 @@ func (s *searcher) run(p *page, query string) {
 		for ln := range lines {
 			scan(ln)
 		}
+	}
+	if hm := hiddenMatches(p, q); len(hm) > 0 {
+		found = append(found, hm...)
+		// In line order, a block's hidden hits after the hits shown on
+		// its first line.
+		sort.SliceStable(found, func(i, j int) bool { return found[i].line < found[j].line })
 	}
 	if len(s.cache) > 64 {
 		clear(s.cache)

@@ -484,3 +484,37 @@ func TestRealTerminalHostileFileNames(t *testing.T) {
 	quit(x)
 	check(work)
 }
+
+// TestRealTerminalSearchRevealsHiddenPanels searches, in a real terminal,
+// for a word that exists only in a closed details block and lands on it
+// with the block open; then for one only on an inactive tab, and lands on
+// it with that tab active.
+func TestRealTerminalSearchRevealsHiddenPanels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a terminal session")
+	}
+	dir := t.TempDir()
+	note := filepath.Join(dir, "hidden.mk.md")
+	if err := os.WriteFile(note, []byte(hiddenNote()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := startTmux(t, note)
+	if p := x.waitPane("hidden.mk.md"); strings.Contains(p, "zebra") || strings.Contains(p, "giraffe") {
+		t.Fatalf("the hidden words are on screen before the search:\n%s", p)
+	}
+	x.run("send-keys", "-t", "v", "-l", "/zebra\r")
+	x.waitPane("1/1 matches")
+	p := x.waitPane("Only the zebra lives in here.")
+	if !strings.Contains(p, "▾ Closed") {
+		t.Fatalf("the details block is not shown open:\n%s", p)
+	}
+	x.keys("Escape")
+	x.waitGone("matches")
+	x.run("send-keys", "-t", "v", "-l", "g/giraffe\r")
+	x.waitPane("1/2 matches")
+	p = x.waitPane("The giraffe waits on the other tab.")
+	if !strings.Contains(p, "[Other]") || strings.Contains(p, "The shown panel.") {
+		t.Fatalf("the other tab is not the active one:\n%s", p)
+	}
+	x.keys("q")
+}
