@@ -17,6 +17,7 @@ require (
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/muesli/termenv v0.16.0
 	github.com/rivo/uniseg v0.4.7
+	github.com/sahilm/fuzzy v0.1.3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.1.0
 	github.com/yuin/goldmark v1.8.7

@@ -17,7 +17,7 @@ func TestExtraArgumentsAreUsageErrors(t *testing.T) {
 	}{
 		{[]string{"render", "a.mk.md", "b.mk.md"}, "b.mk.md", "markii render [flags] [FILE|-]"},
 		{[]string{"render", "--width", "40", "--", "a.mk.md", "-b"}, "-b", "markii render [flags] [FILE|-]"},
-		{[]string{"view", "a", "b"}, "b", "markii view [flags] [FILE|-]"},
+		{[]string{"view", "a", "b"}, "b", "markii view [flags] [FILE|DIR|-]"},
 		{[]string{"run", "a", "b"}, "b", "markii run [flags] NOTE"},
 		{[]string{"export", "a", "b", "--format", "ansi", "-o", "x"}, "b", "markii export [flags] NOTE --format ansi|html|md-plain -o OUT|-"},
 		{[]string{"grants", "list", "a", "b"}, "b", "markii grants [flags] list [NOTE] | reset NOTE|--all"},

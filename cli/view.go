@@ -1,15 +1,22 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/bundle"
+	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
@@ -19,7 +26,7 @@ import (
 
 var viewCommand = &command{
 	summary: "read a note full-screen: scroll, search, tabs, folds and script runs",
-	args:    "[FILE|-]",
+	args:    "[FILE|DIR|-]",
 	maxArgs: 1,
 	run:     runView,
 }
@@ -33,10 +40,21 @@ func init() {
 	)
 }
 
-// runView implements `markii view [FILE]`: the full-screen viewer on a
-// terminal, and exactly `markii render` anywhere else.
+// runView implements `markii view [FILE|DIR|-]`: the full-screen viewer
+// on a terminal, and exactly `markii render` anywhere else. A folder that
+// is not a bundle is a library: the viewer lists its notes.
 func runView(c *invocation) error {
+	var lib *viewer.Library
+	if len(c.args) > 0 && isLibrary(c.args[0]) {
+		var err error
+		if lib, err = viewer.ScanLibrary(c.args[0], viewer.DefaultLibraryLimits); err != nil {
+			return failf("cannot read %s: %s", c.args[0], osReason(err))
+		}
+	}
 	if c.bool("static") || !isTerminal(c.stdio.In) || !isTerminal(c.stdio.Out) {
+		if lib != nil {
+			return writeLibrary(c.stdio.Out, lib)
+		}
 		c.notRunNotice = !c.bool("no-run") && !c.bool("static")
 		return runRender(c)
 	}
@@ -45,54 +63,45 @@ func runView(c *invocation) error {
 	if err != nil {
 		return err
 	}
-	// With no file, the viewer shows the built-in tour.
-	n := &note{Source: fixtures.Tour, Name: "tour"}
-	if len(c.args) > 0 {
-		if n, err = loadNote(c.args[0], c.stdio.In); err != nil {
-			return err
-		}
-	}
-	first := c.viewerNote(n)
-	pictures := viewPictures{c: c, on: !c.bool("no-images"), level: layout.Level, theme: layout.Theme}
-	pictures.add(first, n)
-	packs, packWarnings := c.installedPacks()
-	first.Diagnostics = append(first.Diagnostics, packWarnings...)
-	if c.set["values"] {
-		first.Values = layout.Values
-	}
 	settings, err := c.settings()
 	if err != nil {
 		return failf("%v", err)
 	}
+	s := &viewSession{c: c, layout: layout, settings: settings,
+		pictures: viewPictures{c: c, on: !c.bool("no-images"), level: layout.Level, theme: layout.Theme}}
+	s.packs, s.packWarnings = c.installedPacks()
 	opt := viewer.Options{
-		Note:            first,
 		Level:           layout.Level,
 		Theme:           layout.Theme,
 		Width:           layout.Width,
 		FixedWidth:      c.set["width"],
 		MaxWidth:        c.startSettings.WidthCap(),
-		Load:            pictures.load,
-		Packs:           packs,
+		Load:            s.pictures.load,
+		Packs:           s.packs,
 		Watch:           true,
 		ScriptsDisabled: settings.ScriptsDisabled,
 		RunOnOpen:       settings.RunOnOpen,
 		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
 		Editor:          editorCommand(os.Getenv),
+		Library:         lib,
+		Open:            s.open,
 	}
 	if settings.OpenLinksInBrowser {
 		opt.OpenBrowser = openBrowser
 	}
-	svc, err := c.runService(n)
-	if err != nil && !c.bool("no-run") {
-		// Shown on the terminal's own screen, under the viewer's.
-		fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(err.Error()))
-	}
-	if svc != nil && !c.bool("no-run") {
-		opt.Runner = &noteRunner{service: svc, path: n.Path, source: n.Source}
-		if !settings.ScriptsDisabled && mayHaveScripts(first.Source) {
-			// A worker started now is confined and idle by the time the
-			// reader presses r.
-			isolate.Prewarm()
+	if lib == nil {
+		// With no file, the viewer shows the built-in tour.
+		n := &note{Source: fixtures.Tour, Name: "tour"}
+		if len(c.args) > 0 {
+			if n, err = loadNote(c.args[0], c.stdio.In); err != nil {
+				return err
+			}
+		}
+		var problem error
+		opt.Note, opt.Runner, problem = s.note(n)
+		if problem != nil {
+			// Shown on the terminal's own screen, under the viewer's.
+			fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(problem.Error()))
 		}
 	}
 	res, err := viewer.Run(opt, c.stdio.In, out)
@@ -100,6 +109,84 @@ func runView(c *invocation) error {
 		return failf("%v", err)
 	}
 	return reportView(c, res)
+}
+
+// isLibrary reports whether path is a folder that is not a bundle (it
+// has no manifest.json): a folder of notes.
+func isLibrary(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil || !info.IsDir() {
+		return false
+	}
+	_, err = os.Lstat(filepath.Join(path, bundle.ManifestName))
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// writeLibrary prints a library's notes, one a line: the path below the
+// folder, a tab and the title, both made inert.
+func writeLibrary(w io.Writer, lib *viewer.Library) error {
+	bw := bufio.NewWriter(w)
+	for _, e := range lib.Entries {
+		line := sanitize.Line(e.Rel)
+		if e.Title != "" {
+			line += "\t" + sanitize.Line(e.Title)
+		}
+		bw.WriteString(line + "\n")
+	}
+	if err := bw.Flush(); err != nil {
+		return failf("cannot write the list: %s", osReason(err))
+	}
+	return nil
+}
+
+// viewSession makes what the viewer needs for each note it shows as its
+// own, the one it was started on or one picked from a library: the
+// note with its stored values, pictures and pack warnings, and the runner
+// of its scripts.
+type viewSession struct {
+	c            *invocation
+	layout       render.Options
+	settings     config.Settings
+	pictures     viewPictures
+	packs        map[string]string
+	packWarnings []string
+}
+
+// note returns n as the viewer shows it and the runner of its scripts;
+// problem says why its scripts cannot run (the runner is then nil).
+func (s *viewSession) note(n *note) (vn *viewer.Note, runner viewer.Runner, problem error) {
+	vn = s.c.viewerNote(n)
+	s.pictures.add(vn, n)
+	vn.Diagnostics = append(vn.Diagnostics, s.packWarnings...)
+	if s.c.set["values"] {
+		vn.Values = s.layout.Values
+	}
+	if s.c.bool("no-run") {
+		return vn, nil, nil
+	}
+	svc, err := s.c.runService(n)
+	if err != nil {
+		return vn, nil, err
+	}
+	if !s.settings.ScriptsDisabled && mayHaveScripts(vn.Source) {
+		// A worker started now is confined and idle by the time the
+		// reader presses r.
+		isolate.Prewarm()
+	}
+	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source}, nil
+}
+
+// open implements viewer.Opener for a library's notes.
+func (s *viewSession) open(path string) (*viewer.Note, viewer.Runner, error) {
+	n, err := loadNote(filepath.Clean(path), nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s", sanitize.Line(err.Error()))
+	}
+	vn, runner, problem := s.note(n)
+	if problem != nil {
+		vn.Diagnostics = append(vn.Diagnostics, "the note's scripts will not run: "+sanitize.Line(problem.Error()))
+	}
+	return vn, runner, nil
 }
 
 // editorCommand is the reader's editor as less finds it: $VISUAL, else

@@ -69,6 +69,33 @@ func (c *chrome) selected(s string, width int) string {
 	return c.line(s, ansi.Style{Inverse: true}, width)
 }
 
+// segment is a run of chrome text in one style.
+type segment struct {
+	text  string
+	style ansi.Style
+}
+
+// row draws segments side by side, cut together to width cells.
+func (c *chrome) row(segs []segment, width int) string {
+	line := make(ansi.Line, 0, len(segs))
+	left := width
+	for _, s := range segs {
+		t := sanitize.Inline(s.text)
+		if w := ansi.Width(t); w > left {
+			t = xansi.Truncate(t, max(left, 0), "…")
+		}
+		if t == "" {
+			continue
+		}
+		left -= ansi.Width(t)
+		line = append(line, ansi.Span{Text: t, Style: s.style})
+		if left <= 0 {
+			break
+		}
+	}
+	return string(ansi.AppendLine(nil, line, c.level))
+}
+
 // wrapped draws s bold over at most limit rows of width cells.
 func (c *chrome) wrapped(s string, width, limit int) []string {
 	rows := hardWrap(sanitize.Inline(s), width, limit)

@@ -38,7 +38,7 @@ var keys = keyMap{
 	Run:         key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run the note's scripts")),
 	Diagnostics: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "diagnostics")),
 	ShowURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show the focused link's address")),
-	Back:        key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "back to the previous note")),
+	Back:        key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "back to the previous note, or to the folder's list")),
 	Edit:        key.NewBinding(key.WithKeys("e", "v"), key.WithHelp("e v", "edit the note in $VISUAL or $EDITOR (vi), then reload")),
 	Position:    key.NewBinding(key.WithKeys("=", "ctrl+g"), key.WithHelp("= ctrl+g", "where you are in the note")),
 	Help:        key.NewBinding(key.WithKeys("?", "h"), key.WithHelp("? h", "this help")),

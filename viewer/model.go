@@ -91,6 +91,11 @@ type Model struct {
 	// opened, to land on once the page is laid out again.
 	revealing *revealing
 
+	// library is the list of a folder's notes (markii view DIR), nil for
+	// a single note; browsing is set while it is on screen.
+	library  *libraryList
+	browsing bool
+
 	// failure is an internal error that ended the program.
 	failure error
 }
@@ -110,16 +115,26 @@ func New(opt Options) *Model {
 		opt.RefreshInterval = MinRefresh
 	}
 	m := &Model{opt: opt, chrome: newChrome(opt.Level, opt.Theme), note: opt.Note, first: opt.Note, width: opt.Width, pageWidth: opt.Width, height: 24, focus: -1}
-	m.values = staleValues(opt.Note.Values)
-	if src := opt.Note.Source; len(src) >= progressiveFrom {
+	if opt.Library != nil {
+		m.library, m.browsing = newLibraryList(opt.Library), true
+	}
+	m.show(opt.Note)
+	return m
+}
+
+// show lays out n as the viewer's first note: a long note's first part
+// now and the rest in the background (see Init).
+func (m *Model) show(n *Note) {
+	m.values = staleValues(n.Values)
+	if src := n.Source; len(src) >= progressiveFrom {
 		if cut := prefixCut(src, prefixBytes); cut < len(src) {
+			m.loadGen++
 			m.pg = newPage(src[:cut], m.pageOptions(m.values))
 			m.loading = true
-			return m
+			return
 		}
 	}
-	m.pg = m.newPage(opt.Note, m.values)
-	return m
+	m.pg = m.newPage(n, m.values)
 }
 
 // staleValues copies stored values, marking fresh ones stale: they come
@@ -171,7 +186,8 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if !m.opt.ScriptsDisabled && m.opt.Runner != nil {
 		if m.opt.RunOnOpen {
-			cmds = append(cmds, func() tea.Msg { return autoRunMsg{} })
+			note := m.run.note
+			cmds = append(cmds, func() tea.Msg { return autoRunMsg{note: note} })
 		} else if m.opt.RefreshInterval > 0 {
 			cmds = append(cmds, m.scheduleRefresh())
 		}
@@ -335,6 +351,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if m.pane != nil {
 		return m.paneKey(msg)
 	}
+	if m.browsing {
+		return m.libraryKey(msg)
+	}
 	return m.readerKey(msg)
 }
 
@@ -451,6 +470,10 @@ func (m *Model) openPane(k paneKind) {
 	switch k {
 	case helpPane:
 		rows := helpRows()
+		if m.library != nil {
+			rows = append(rows, [2]string{"", ""}, [2]string{"In the list", ""})
+			rows = append(rows, libraryHelpRows()...)
+		}
 		items := make([]string, len(rows))
 		for i, r := range rows {
 			items[i] = fmt.Sprintf("%-14s %s", r[0], r[1])
@@ -575,7 +598,9 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, keys.ShowURL):
 		return m.showURL()
 	case key.Matches(msg, keys.Back):
-		m.back()
+		if !m.toLibrary() {
+			m.back()
+		}
 	case key.Matches(msg, keys.Edit):
 		return m.edit()
 	case key.Matches(msg, keys.Position):
@@ -789,6 +814,8 @@ func (m *Model) frame() (out string) {
 	var lines []string
 	if m.pane != nil {
 		lines = m.pane.view(m.chrome, m.width, h)
+	} else if m.browsing {
+		lines = m.library.view(m.chrome, m.width, h)
 	} else {
 		lines = append(m.body(h), shown...)
 	}
@@ -888,12 +915,17 @@ func attributesOnly(line ansi.Line) ansi.Line {
 // last message on the left; matches, script state and position on the
 // right.
 func (m *Model) statusBar() string {
+	if m.browsing {
+		return m.library.statusBar(m.chrome, m.width)
+	}
 	if m.search.editing {
 		return m.chrome.bar("/"+string(m.search.input), m.matchCount(), m.width)
 	}
 	left := " " + m.note.Name
 	if len(m.history) > 0 {
 		left += " (backspace returns)"
+	} else if m.library != nil {
+		left += " (backspace: the list)"
 	}
 	if m.message != "" {
 		left += " · " + m.message

@@ -34,6 +34,9 @@ type runState struct {
 	closed bool
 	// ran is set once any run reported a value in this session.
 	ran bool
+	// note counts the notes closed so far (a library opens one after
+	// another); the timers of the open note carry its count.
+	note int
 }
 
 func (r *runState) active() bool { return r.cancel != nil }
@@ -87,8 +90,10 @@ type (
 		gen int
 		err error
 	}
-	autoRunMsg struct{}
-	refreshMsg struct{}
+	// autoRunMsg and refreshMsg carry the note they were timed for (see
+	// runState.note): a timer of a note the reader has left is ignored.
+	autoRunMsg struct{ note int }
+	refreshMsg struct{ note int }
 	panicMsg   struct{ err error }
 )
 
@@ -210,13 +215,16 @@ func (m *Model) runUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		m.run.spin, cmd = m.run.spin.Update(msg)
 		return cmd, true
 	case autoRunMsg:
+		if msg.note != m.run.note || m.browsing {
+			return nil, true
+		}
 		cmd := m.startRun(script.Auto)
 		if cmd == nil && m.opt.RefreshInterval > 0 {
 			return m.scheduleRefresh(), true
 		}
 		return cmd, true
 	case refreshMsg:
-		if m.run.active() || m.run.closed {
+		if m.run.active() || m.run.closed || msg.note != m.run.note || m.browsing {
 			return nil, true
 		}
 		return m.startRun(script.Scheduled), true
@@ -275,7 +283,8 @@ func (m *Model) afterRun() tea.Cmd {
 }
 
 func (m *Model) scheduleRefresh() tea.Cmd {
-	return tea.Tick(m.opt.RefreshInterval, func(time.Time) tea.Msg { return refreshMsg{} })
+	note := m.run.note
+	return tea.Tick(m.opt.RefreshInterval, func(time.Time) tea.Msg { return refreshMsg{note: note} })
 }
 
 // progress applies one report: a finished script's value updates the

@@ -132,6 +132,11 @@ type Options struct {
 	// Editor is the command that edits the open note's file (`e`, `v`),
 	// the file's path appended; empty turns editing off.
 	Editor []string
+	// Library, when set, is a folder of notes listed first (markii view
+	// DIR); Open opens the one the reader picks, which then is the note
+	// the viewer shows, runs and reloads. Note is not shown until then.
+	Library *Library
+	Open    Opener
 	// OpenBrowser, when set, opens an http or https link in a browser on
 	// `o`; nil (the default) only shows the address.
 	OpenBrowser func(url string) error

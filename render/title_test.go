@@ -1,0 +1,24 @@
+package render
+
+import "testing"
+
+func TestTitle(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"---\ntitle: Quarterly numbers\nuses: [x]\n---\n# Heading\n", "Quarterly numbers"},
+		{"---\ntitle: 'Quoted: yes'\n---\n", "Quoted: yes"},
+		{"---\ntitle: \"Double\"\n---\n", "Double"},
+		{"---\ntitle: plain # a comment\n---\n", "plain"},
+		{"---\ntitle: |\n  block\n---\n# Fallback\n", "Fallback"},
+		{"---\nsubtitle: no\n---\nText.\n\n## Second *level*\n", "Second level"},
+		{"Intro.\n\nSetext title\n============\n", "Setext title"},
+		{"```\n# in code\n```\n\n> # In a quote\n", "In a quote"},
+		{"No heading at all.\n", ""},
+		{"# Bell\a and \x1b[31mescape\n", "Bell and [31mescape"},
+		{"---\ntitle: tab\there\x1b]0;x\a\n---\n", "tab here]0;x"},
+		{"---\ntitle: unclosed\n# Heading\n", "Heading"},
+	} {
+		if got := Title([]byte(c.src)); got != c.want {
+			t.Errorf("Title(%q) = %q, want %q", c.src, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,377 @@
+package viewer
+
+import (
+	"fmt"
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/sanitize"
+)
+
+// Opener opens a library entry as if the viewer had been started on it:
+// the note, and the runner of its scripts (nil when they cannot run).
+type Opener func(path string) (*Note, Runner, error)
+
+// libraryKeys are the keys of a library's list; the help lists them.
+var libraryKeys = struct {
+	Down, Up, PageDown, PageUp, Top, Bottom, Filter, Open, Clear, Quit key.Binding
+}{
+	Down:     key.NewBinding(key.WithKeys("j", "down", "ctrl+n"), key.WithHelp("j ↓", "next note")),
+	Up:       key.NewBinding(key.WithKeys("k", "up", "ctrl+p"), key.WithHelp("k ↑", "previous note")),
+	PageDown: key.NewBinding(key.WithKeys("space", "pgdown", "f", "ctrl+f", "d", "ctrl+d"), key.WithHelp("space f", "a page down")),
+	PageUp:   key.NewBinding(key.WithKeys("b", "pgup", "ctrl+b", "u", "ctrl+u"), key.WithHelp("b", "a page up")),
+	Top:      key.NewBinding(key.WithKeys("g", "home", "<"), key.WithHelp("g G", "first, last note")),
+	Bottom:   key.NewBinding(key.WithKeys("G", "end", ">")),
+	Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter the list as you type (fuzzy; ↑ ↓ move, enter opens)")),
+	Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the note (backspace in it returns to the list)")),
+	Clear:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter (never quits)")),
+	Quit:     key.NewBinding(key.WithKeys("q", "Q", "ctrl+c"), key.WithHelp("q", "quit")),
+}
+
+// libraryHelpRows are the help rows of a library's list.
+func libraryHelpRows() [][2]string {
+	var out [][2]string
+	for _, b := range []key.Binding{libraryKeys.Down, libraryKeys.Up, libraryKeys.PageDown, libraryKeys.PageUp, libraryKeys.Top,
+		libraryKeys.Filter, libraryKeys.Open, libraryKeys.Clear, libraryKeys.Quit} {
+		h := b.Help()
+		out = append(out, [2]string{h.Key, h.Desc})
+	}
+	return out
+}
+
+// libraryAction is what the list asks the viewer to do.
+type libraryAction int
+
+const (
+	libraryNone libraryAction = iota
+	libraryOpen
+	libraryQuit
+	libraryHelp
+)
+
+// shownEntry is an entry of the list as filtered: its index in the
+// library and the bytes of its label the filter matched.
+type shownEntry struct {
+	index   int
+	matched []int
+}
+
+// libraryList is the list of a library's notes with a fuzzy filter.
+type libraryList struct {
+	lib *Library
+	// labels are the entries' inert texts the filter matches: the title,
+	// two spaces, the path (or the path alone).
+	labels []string
+	// titleEnd is where each label's path starts (0 without a title).
+	titleEnd []int
+	// filter is the filter prompt (the search prompt's editor).
+	filter searcher
+	shown  []shownEntry
+	cursor int
+	offset int
+	// message is the last failure to open an entry.
+	message string
+}
+
+func newLibraryList(lib *Library) *libraryList {
+	l := &libraryList{lib: lib}
+	for _, e := range lib.Entries {
+		label, at := sanitize.Inline(e.Rel), 0
+		if e.Title != "" {
+			title := sanitize.Inline(e.Title)
+			label, at = title+"  "+label, len(title)+2
+		}
+		l.labels = append(l.labels, label)
+		l.titleEnd = append(l.titleEnd, at)
+	}
+	l.refilter()
+	return l
+}
+
+// query is the filter text.
+func (l *libraryList) query() string { return string(l.filter.input) }
+
+// refilter shows the entries that match the filter, best first; every
+// entry in path order when the filter is empty.
+func (l *libraryList) refilter() {
+	l.shown = l.shown[:0]
+	if q := l.query(); q != "" {
+		for _, m := range fuzzy.Find(q, l.labels) {
+			l.shown = append(l.shown, shownEntry{index: m.Index, matched: m.MatchedIndexes})
+		}
+	} else {
+		for i := range l.labels {
+			l.shown = append(l.shown, shownEntry{index: i})
+		}
+	}
+	l.cursor, l.offset = 0, 0
+}
+
+// selected is the entry under the cursor.
+func (l *libraryList) selected() (LibraryEntry, bool) {
+	if l.cursor >= len(l.shown) {
+		return LibraryEntry{}, false
+	}
+	return l.lib.Entries[l.shown[l.cursor].index], true
+}
+
+// update handles a key; height is the number of entry rows shown.
+func (l *libraryList) update(msg tea.KeyPressMsg, height int) libraryAction {
+	height = max(height, 1)
+	k := msg.String()
+	switch {
+	case k == "ctrl+c":
+		return libraryQuit
+	case key.Matches(msg, libraryKeys.Open):
+		l.filter.editing = false
+		if _, ok := l.selected(); ok {
+			return libraryOpen
+		}
+		return libraryNone
+	case k == "down" || k == "ctrl+n":
+		l.move(1, height)
+		return libraryNone
+	case k == "up" || k == "ctrl+p":
+		l.move(-1, height)
+		return libraryNone
+	case k == "pgdown":
+		l.move(height, height)
+		return libraryNone
+	case k == "pgup":
+		l.move(-height, height)
+		return libraryNone
+	}
+	if l.filter.editing {
+		before := l.query()
+		if l.filter.update(msg) == searchCancel {
+			l.filter.input = nil
+		}
+		if l.query() != before {
+			l.refilter()
+		}
+		return libraryNone
+	}
+	l.message = ""
+	switch {
+	case key.Matches(msg, libraryKeys.Quit):
+		return libraryQuit
+	case key.Matches(msg, libraryKeys.Clear):
+		if l.query() != "" {
+			l.filter.input = nil
+			l.refilter()
+		}
+	case key.Matches(msg, libraryKeys.Filter):
+		l.filter.editing = true
+	case key.Matches(msg, libraryKeys.Down):
+		l.move(1, height)
+	case key.Matches(msg, libraryKeys.Up):
+		l.move(-1, height)
+	case key.Matches(msg, libraryKeys.PageDown):
+		l.move(height, height)
+	case key.Matches(msg, libraryKeys.PageUp):
+		l.move(-height, height)
+	case key.Matches(msg, libraryKeys.Top):
+		l.move(-len(l.shown), height)
+	case key.Matches(msg, libraryKeys.Bottom):
+		l.move(len(l.shown), height)
+	case key.Matches(msg, keys.Help):
+		return libraryHelp
+	}
+	return libraryNone
+}
+
+// move moves the cursor d entries, keeping it on screen.
+func (l *libraryList) move(d, height int) {
+	l.cursor = max(0, min(l.cursor+d, len(l.shown)-1))
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+height {
+		l.offset = l.cursor - height + 1
+	}
+}
+
+// view draws the list into height rows of width cells: a title row, then
+// one row per entry, the title in the default style and the path dim, the
+// bytes the filter matched marked.
+func (l *libraryList) view(c *chrome, width, height int) []string {
+	out := make([]string, 0, height)
+	head := " Notes in " + l.lib.Root
+	if l.lib.Capped {
+		head += "  (a limit stopped the scan: some notes are not listed)"
+	}
+	out = append(out, c.title(head, width))
+	for i := l.offset; i < len(l.shown) && len(out) < height; i++ {
+		s := l.shown[i]
+		label, at := l.labels[s.index], l.titleEnd[s.index]
+		base, path := ansi.Style{}, c.st.Dim
+		lead := "  "
+		if i == l.cursor {
+			base, path = ansi.Style{Inverse: true}, ansi.Style{Inverse: true}
+			lead = "› "
+		}
+		if at == 0 {
+			// Without a title the path is the row's main text.
+			path = base
+		}
+		segs := []segment{{text: lead, style: base}}
+		for _, r := range segmentsOf(label, s.matched, at) {
+			st := base
+			switch {
+			case r.marked:
+				st = c.match
+			case r.from >= at:
+				st = path
+			}
+			segs = append(segs, segment{text: label[r.from:r.to], style: st})
+		}
+		out = append(out, c.row(segs, width))
+	}
+	if len(l.shown) == 0 && len(out) < height {
+		if len(l.lib.Entries) == 0 {
+			out = append(out, c.dim("  (no notes here: .mk.md files, .mkz archives and bundle folders are listed)", width))
+		} else {
+			out = append(out, c.dim("  (no note matches the filter; esc clears it)", width))
+		}
+	}
+	for len(out) < height {
+		out = append(out, "")
+	}
+	return out
+}
+
+// statusBar is the list's bottom line: the filter prompt or the folder
+// and the last message; the count on the right.
+func (l *libraryList) statusBar(c *chrome, width int) string {
+	right := notesCount(len(l.shown)) + " "
+	if l.query() != "" {
+		right = fmt.Sprintf("%d of %d notes ", len(l.shown), len(l.lib.Entries))
+	}
+	if l.filter.editing {
+		return c.bar("/"+l.query(), right, width)
+	}
+	left := " " + l.lib.Root
+	if l.query() != "" {
+		left += " · filter: " + l.query() + " (esc clears)"
+	}
+	if l.message != "" {
+		left += " · " + l.message
+	}
+	return c.bar(left, right, width)
+}
+
+// notesCount is "1 note" or "N notes".
+func notesCount(n int) string {
+	if n == 1 {
+		return "1 note"
+	}
+	return strconv.Itoa(n) + " notes"
+}
+
+// byteRun is a run of a label's bytes, marked or not.
+type byteRun struct {
+	from, to int
+	marked   bool
+}
+
+// segmentsOf splits s into runs at cut and at the bytes fuzzy matched
+// (the first byte of each matched character), each matched character a
+// marked run of its own bytes.
+func segmentsOf(s string, matched []int, cut int) []byteRun {
+	var out []byteRun
+	at := 0
+	plain := func(to int) {
+		if cut > at && cut < to {
+			out = append(out, byteRun{from: at, to: cut})
+			at = cut
+		}
+		if to > at {
+			out = append(out, byteRun{from: at, to: to})
+		}
+		at = to
+	}
+	for _, i := range matched {
+		if i < at || i >= len(s) {
+			continue
+		}
+		plain(i)
+		end := i + 1
+		for end < len(s) && s[end]&0xc0 == 0x80 {
+			end++
+		}
+		out = append(out, byteRun{from: i, to: end, marked: true})
+		at = end
+	}
+	plain(len(s))
+	return out
+}
+
+// libraryKey handles a key on a library's list.
+func (m *Model) libraryKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch m.library.update(msg, m.bodyHeight()-1) {
+	case libraryQuit:
+		return m.quit()
+	case libraryHelp:
+		m.openPane(helpPane)
+	case libraryOpen:
+		return m.openEntry()
+	}
+	return nil
+}
+
+// openEntry opens the selected entry of the list as the viewer's note,
+// as if the viewer had been started on it: its scripts run on `r`, it
+// reloads when it changes, and the settings' unattended runs apply.
+func (m *Model) openEntry() tea.Cmd {
+	e, ok := m.library.selected()
+	if !ok {
+		return nil
+	}
+	if m.opt.Open == nil {
+		m.library.message = "opening notes is not available here"
+		return nil
+	}
+	n, runner, err := m.opt.Open(e.Path)
+	if err != nil {
+		m.library.message = err.Error()
+		return nil
+	}
+	m.closeNote()
+	m.opt.Runner = runner
+	m.note, m.first, m.history = n, n, nil
+	m.top, m.focus, m.message, m.shown, m.confirm = 0, -1, "", "", ""
+	m.count, m.counted, m.after = 0, false, nil
+	m.show(n)
+	m.search.run(m.pg, "")
+	m.browsing = false
+	return m.Init()
+}
+
+// toLibrary leaves the note for the list it was opened from, when the
+// note has no earlier note to go back to; it reports whether it did.
+func (m *Model) toLibrary() bool {
+	if m.library == nil || len(m.history) > 0 {
+		return false
+	}
+	m.closeNote()
+	m.browsing = true
+	return true
+}
+
+// closeNote stops what the open note started: its run (which ends its
+// worker), its refresh timer and its watcher.
+func (m *Model) closeNote() {
+	m.cancelRun("")
+	m.run.note++
+	m.run.last, m.run.planned, m.run.done, m.run.notices = "", nil, nil, nil
+	if m.watch != nil {
+		m.watch.close()
+		m.watch = nil
+	}
+	m.loading = false
+	m.loadGen++
+}
