@@ -51,7 +51,10 @@ func runView(c *invocation) error {
 			return failf("cannot read %s: %s", c.args[0], osReason(err))
 		}
 	}
-	if c.bool("static") || !isTerminal(c.stdio.In) || !isTerminal(c.stdio.Out) {
+	// A note piped in is read from standard input and the keys from the
+	// terminal, as less does.
+	piped := lib == nil && (len(c.args) == 0 || c.args[0] == "-") && !isTerminal(c.stdio.In)
+	if c.bool("static") || (!isTerminal(c.stdio.In) && !piped) || !isTerminal(c.stdio.Out) {
 		if lib != nil {
 			return writeLibrary(c.stdio.Out, lib)
 		}
@@ -89,10 +92,22 @@ func runView(c *invocation) error {
 	if settings.OpenLinksInBrowser {
 		opt.OpenBrowser = openBrowser
 	}
+	keys := c.stdio.In
 	if lib == nil {
 		// With no file, the viewer shows the built-in tour.
 		n := &note{Source: fixtures.Tour, Name: "tour"}
-		if len(c.args) > 0 {
+		switch {
+		case piped:
+			if n, err = loadNote("-", c.stdio.In); err != nil {
+				return err
+			}
+			tty, err := openTerminal()
+			if err != nil {
+				return failf("cannot read keys for the viewer: %s; markii render - writes a piped note without one", err)
+			}
+			defer tty.Close()
+			keys = tty
+		case len(c.args) > 0:
 			if n, err = loadNote(c.args[0], c.stdio.In); err != nil {
 				return err
 			}
@@ -104,11 +119,25 @@ func runView(c *invocation) error {
 			fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(problem.Error()))
 		}
 	}
-	res, err := viewer.Run(opt, c.stdio.In, out)
+	res, err := viewer.Run(opt, keys, out)
 	if err != nil {
 		return failf("%v", err)
 	}
 	return reportView(c, res)
+}
+
+// openTerminal opens the controlling terminal to read keys from when
+// standard input is the note.
+func openTerminal() (*os.File, error) {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("there is no terminal to read them from (/dev/tty: %s)", osReason(err))
+	}
+	if !isTerminal(f) {
+		f.Close()
+		return nil, errors.New("/dev/tty is not a terminal")
+	}
+	return f, nil
 }
 
 // isLibrary reports whether path is a folder that is not a bundle (it

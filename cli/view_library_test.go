@@ -138,3 +138,31 @@ func TestViewFolderNotOnTerminalPrintsTheList(t *testing.T) {
 		t.Fatalf("listing %q, want %q", got, want)
 	}
 }
+
+func TestViewPipedNoteReadsKeysFromTerminal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := startInTerminal(t, dir, `printf '# hi\n\nfrom a pipe\n' | "$MARKII" view -`)
+	s.wait("from a pipe")
+	s.wait("stdin")
+	s.keys("q")
+	if got := s.exited(); got != "exit 0" {
+		t.Fatalf("stderr and exit: %q", got)
+	}
+}
+
+func TestViewPipedNoteWithoutTerminalFails(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid is not installed")
+	}
+	dir := t.TempDir()
+	// setsid leaves the process without a controlling terminal: stdout is
+	// still the pane, but /dev/tty cannot be opened.
+	s := startInTerminal(t, dir, `printf '# hi\n' | setsid -w "$MARKII" view -`)
+	got := s.exited()
+	want := "markii: cannot read keys for the viewer: there is no terminal to read them from (/dev/tty: no such device or address); markii render - writes a piped note without one\nexit 1"
+	if got != want {
+		t.Fatalf("stderr and exit:\n%q\nwant\n%q", got, want)
+	}
+}
