@@ -98,7 +98,7 @@ func TestSearchUnfoldsToShowAMatch(t *testing.T) {
 
 func TestHighlightSplitsSpans(t *testing.T) {
 	m := newTest(t, "one **two** three\n", 80, 5, nil)
-	line := m.pg.lines()[0]
+	line := m.pg.line(0)
 	ms := []match{{line: 0, start: 2, end: 9}}
 	got := highlight(line, ms, 0, 0, m.chrome.match, m.chrome.current)
 	if got.Text() != line.Text() {
@@ -154,7 +154,7 @@ func currentMatch(t *testing.T, m *Model) (string, int) {
 	if r < m.top || r >= m.top+m.bodyHeight() {
 		t.Fatalf("the current match (line %d, row %d) is off screen (top %d)", mt.line, r, m.top)
 	}
-	return m.pg.lines()[mt.line].Text()[mt.start:mt.end], mt.line
+	return m.pg.lineText(mt.line)[mt.start:mt.end], mt.line
 }
 
 func TestSearchOpensTheClosedDetailsItFindsTextIn(t *testing.T) {
@@ -166,8 +166,8 @@ func TestSearchOpensTheClosedDetailsItFindsTextIn(t *testing.T) {
 	if got := status(m); !strings.Contains(got, "1/1 matches") {
 		t.Fatalf("status %q, want the hidden hit counted", got)
 	}
-	if word, ln := currentMatch(t, m); word != "zebra" || !strings.Contains(m.pg.lines()[ln].Text(), "Only the zebra lives") {
-		t.Fatalf("landed on %q in %q", word, m.pg.lines()[ln].Text())
+	if word, ln := currentMatch(t, m); word != "zebra" || !strings.Contains(m.pg.lineText(ln), "Only the zebra lives") {
+		t.Fatalf("landed on %q in %q", word, m.pg.lineText(ln))
 	}
 	mustContain(t, m, "▾ Closed", "Only the zebra lives in here.")
 }
@@ -181,14 +181,14 @@ func TestSearchSwitchesToTheTabItFindsTextIn(t *testing.T) {
 	if got := status(m); !strings.Contains(got, "1/2 matches") {
 		t.Fatalf("status %q, want 1/2 matches", got)
 	}
-	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lines()[ln].Text(), "waits on the other tab") {
-		t.Fatalf("landed on %q in %q", word, m.pg.lines()[ln].Text())
+	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lineText(ln), "waits on the other tab") {
+		t.Fatalf("landed on %q in %q", word, m.pg.lineText(ln))
 	}
 	mustContain(t, m, "[Other]", "The giraffe waits on the other tab.")
 	mustLack(t, m, "The shown panel.")
 	press(m, "n")
-	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lines()[ln].Text(), "out in the open") {
-		t.Fatalf("n landed on %q in %q", word, m.pg.lines()[ln].Text())
+	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lineText(ln), "out in the open") {
+		t.Fatalf("n landed on %q in %q", word, m.pg.lineText(ln))
 	}
 	if got := status(m); !strings.Contains(got, "2/2 matches") {
 		t.Fatalf("status %q after n", got)
@@ -200,8 +200,8 @@ func TestSearchOpensBlocksHiddenInsideHiddenBlocks(t *testing.T) {
 	press(m, "/")
 	typeText(m, "okapi")
 	press(m, "enter")
-	if word, ln := currentMatch(t, m); word != "okapi" || !strings.Contains(m.pg.lines()[ln].Text(), "two levels down") {
-		t.Fatalf("landed on %q in %q", word, m.pg.lines()[ln].Text())
+	if word, ln := currentMatch(t, m); word != "okapi" || !strings.Contains(m.pg.lineText(ln), "two levels down") {
+		t.Fatalf("landed on %q in %q", word, m.pg.lineText(ln))
 	}
 	mustContain(t, m, "[Other]", "▾ Inner", "An okapi hides two levels down.")
 }

@@ -23,8 +23,8 @@ func TestViewerDrawsPicturesAndKnowsPacks(t *testing.T) {
 	if !strings.Contains(view, "38;2;200;0;0;48;2;200;0;0m") || strings.Count(view, "▀") == 0 {
 		t.Fatalf("no picture in the view:\n%s", view)
 	}
-	for _, ln := range m.pg.lines() {
-		if ln.Width() > 20 {
+	for i := range m.pg.lineCount() {
+		if ln := m.pg.line(i); ln.Width() > 20 {
 			t.Fatalf("line wider than the window: %q", ln.Text())
 		}
 	}

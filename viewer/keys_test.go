@@ -101,7 +101,7 @@ func TestPositionKeys(t *testing.T) {
 	for _, k := range []string{"=", "ctrl+g"} {
 		m := newTest(t, longNote(20, 3), 80, 12, nil)
 		press(m, "j", "j", k)
-		n := len(m.pg.lines())
+		n := m.pg.lineCount()
 		want := "lines 3-13 of " + strconv.Itoa(n)
 		if st := status(m); !strings.Contains(st, want) {
 			t.Errorf("%s: status %q lacks %q", k, st, want)

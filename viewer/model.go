@@ -303,7 +303,7 @@ type anchor struct {
 func (m *Model) anchor() anchor {
 	ln := m.topLine()
 	a := anchor{heading: -1}
-	n := len(m.pg.lines())
+	n := m.pg.lineCount()
 	if n > 0 {
 		a.fraction = float64(ln) / float64(n)
 	}
@@ -326,7 +326,7 @@ func (m *Model) anchor() anchor {
 
 func (m *Model) restore(a anchor) {
 	hs := m.pg.laid.Headings
-	n := len(m.pg.lines())
+	n := m.pg.lineCount()
 	ln := int(a.fraction * float64(n))
 	if a.heading >= 0 && a.heading < len(hs) {
 		next := n
@@ -653,7 +653,7 @@ func percentRow(p, last int) int { return (p*last + 99) / 100 }
 // it) to the top, unfolding it.
 func (m *Model) goLine(n int) {
 	m.after = nil
-	ln := max(min(n, len(m.pg.lines())), 1) - 1
+	ln := max(min(n, m.pg.lineCount()), 1) - 1
 	m.pg.unfoldLine(ln)
 	m.scrollTo(m.pg.rowOf(ln))
 }
@@ -674,7 +674,7 @@ func (m *Model) nextMatch(d int) tea.Cmd {
 
 // where describes the reader's place, as less's = does.
 func (m *Model) where() string {
-	n := len(m.pg.lines())
+	n := m.pg.lineCount()
 	if n == 0 {
 		return "empty note"
 	}
@@ -842,7 +842,6 @@ func (m *Model) frame() (out string) {
 // body encodes the visible rows of the note.
 func (m *Model) body(h int) []string {
 	out := make([]string, 0, h)
-	lines := m.pg.lines()
 	var ft *target
 	if m.focus >= 0 && m.focus < len(m.pg.targets) {
 		ft = &m.pg.targets[m.focus]
@@ -856,7 +855,7 @@ func (m *Model) body(h int) []string {
 			continue
 		}
 		ln := int(rw.line)
-		line := lines[ln]
+		line := m.pg.line(ln)
 		noColor := m.opt.Level == ansi.None
 		if noColor {
 			line = plainLine(line)
@@ -971,7 +970,7 @@ func (m *Model) position() string {
 	if m.maxTop() > 0 {
 		pct = m.top * 100 / m.maxTop()
 	}
-	pos := "line " + strconv.Itoa(m.topLine()+1) + "/" + strconv.Itoa(len(m.pg.lines())) + " " + strconv.Itoa(pct) + "%"
+	pos := "line " + strconv.Itoa(m.topLine()+1) + "/" + strconv.Itoa(m.pg.lineCount()) + " " + strconv.Itoa(pct) + "%"
 	if bottom == n && n > m.bodyHeight() {
 		pos += " (end)"
 	}

@@ -48,10 +48,12 @@ type page struct {
 	src []byte
 	doc *render.Document
 	// scripts counts the note's runnable scripts.
-	scripts  int
-	opt      render.Options
-	live     render.LiveState
+	scripts int
+	opt     render.Options
+	live    render.LiveState
+	// laid is the laid-out page; its lines are held packed in text.
 	laid     *render.Page
+	text     *ansi.PackedLines
 	sections []section
 	folded   map[int]bool
 	rows     []row
@@ -96,15 +98,25 @@ func (p *page) layout() {
 	keys := p.foldKeys()
 	p.laid = render.Layout(doc, opt)
 	// The viewer keeps the page for as long as the note is open: hold it
-	// with as few spans as possible.
-	ansi.Compact(p.laid.Lines)
-	p.sections = sections(p.laid)
+	// packed, and draw the few lines on screen from that.
+	p.text = new(ansi.PackedLines)
+	p.text.Append(p.laid.Lines...)
+	p.text.Clip()
+	p.laid.Lines = nil
+	p.sections = sections(p.laid.Headings, p.text)
 	p.refold(keys)
 	p.targets = targets(p.laid)
 	p.buildRows()
 }
 
-func (p *page) lines() []ansi.Line { return p.laid.Lines }
+// lineCount returns the number of page lines.
+func (p *page) lineCount() int { return p.text.Len() }
+
+// line returns page line i in storage the caller may change.
+func (p *page) line(i int) ansi.Line { return p.text.Line(i) }
+
+// lineText returns page line i's visible text.
+func (p *page) lineText(i int) string { return p.text.Text(i) }
 
 // foldKey names a heading across layouts: a tab switch can add or remove
 // headings before it, so its index alone would fold the wrong section.
@@ -161,10 +173,9 @@ func (p *page) refold(keys map[foldKey]bool) {
 // sections finds the lines each heading folds: from the line after the
 // heading's own lines to the next heading of the same or a higher level,
 // without the blank lines before it.
-func sections(pg *render.Page) []section {
-	hs := pg.Headings
+func sections(hs []render.HeadingRef, lines *ansi.PackedLines) []section {
 	out := make([]section, len(hs))
-	n := len(pg.Lines)
+	n := lines.Len()
 	for i, h := range hs {
 		end := n
 		for j := i + 1; j < len(hs); j++ {
@@ -173,8 +184,8 @@ func sections(pg *render.Page) []section {
 				break
 			}
 		}
-		body := min(headingEnd(pg.Lines, h), end)
-		for end > body && len(pg.Lines[end-1]) == 0 {
+		body := min(headingEnd(lines, h), end)
+		for end > body && lines.Empty(end-1) {
 			end--
 		}
 		out[i] = section{line: h.Line, body: body, end: end, level: h.Level}
@@ -183,12 +194,12 @@ func sections(pg *render.Page) []section {
 }
 
 // headingEnd is one past the last line a heading's wrapped text takes.
-func headingEnd(lines []ansi.Line, h render.HeadingRef) int {
+func headingEnd(lines *ansi.PackedLines, h render.HeadingRef) int {
 	want := len(strings.Join(strings.Fields(h.Text), ""))
 	got := 0
 	i := h.Line
-	for i < len(lines) && len(lines[i]) > 0 {
-		got += len(strings.Join(strings.Fields(lines[i].Text()), ""))
+	for i < lines.Len() && !lines.Empty(i) {
+		got += len(strings.Join(strings.Fields(lines.Text(i)), ""))
 		i++
 		if got >= want {
 			break
@@ -200,7 +211,7 @@ func headingEnd(lines []ansi.Line, h render.HeadingRef) int {
 // buildRows lists the visible rows with folded sections collapsed to a
 // marker row.
 func (p *page) buildRows() {
-	n := len(p.laid.Lines)
+	n := p.lineCount()
 	rows := p.rows[:0]
 	if cap(rows) < n {
 		rows = make([]row, 0, n)

@@ -106,7 +106,7 @@ func TestPerf10MB(t *testing.T) {
 	mem := heapInUse() - base
 	runtime.KeepAlive(src)
 	t.Logf("note %d bytes, %d lines; open to first frame %v; whole note laid out after %v more; heap %.1f MB (%.1fx the note)",
-		len(src), len(m.pg.lines()), open, full, float64(mem)/1e6, float64(mem)/float64(len(src)))
+		len(src), m.pg.lineCount(), open, full, float64(mem)/1e6, float64(mem)/float64(len(src)))
 
 	rng := rand.New(rand.NewPCG(3, 4))
 	keysToPress := []string{"j", "k", "space", "b", "ctrl+d", "ctrl+u", "]", "[", "pgdown", "pgup", "down", "up", "tab", "shift+tab", "z", "z"}

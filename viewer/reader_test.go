@@ -53,7 +53,7 @@ func TestScrollKeys(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := newTest(t, src, 60, 12, nil)
-			want := m.pg.lines()[c.top(m)].Text()
+			want := m.pg.lineText(c.top(m))
 			press(m, c.keys...)
 			if m.top != c.top(m) {
 				t.Fatalf("top = %d, want %d", m.top, c.top(m))
@@ -144,10 +144,10 @@ func TestResizeLaysOutAgainKeepingPlace(t *testing.T) {
 	if got := firstRow(m); got != "Section 5" {
 		t.Fatalf("after five ] the top row is %q", got)
 	}
-	wide := len(m.pg.lines())
+	wide := m.pg.lineCount()
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 14})
-	if len(m.pg.lines()) <= wide {
-		t.Fatalf("narrower terminal did not rewrap: %d lines at 40 vs %d at 100", len(m.pg.lines()), wide)
+	if m.pg.lineCount() <= wide {
+		t.Fatalf("narrower terminal did not rewrap: %d lines at 40 vs %d at 100", m.pg.lineCount(), wide)
 	}
 	if got := firstRow(m); got != "Section 5" {
 		t.Fatalf("after resize the top row is %q, want Section 5", got)
@@ -206,8 +206,8 @@ func TestTableOfContents(t *testing.T) {
 // widestLine is the widest laid-out line of m's page, in cells.
 func widestLine(m *Model) int {
 	w := 0
-	for _, l := range m.pg.lines() {
-		w = max(w, l.Width())
+	for i := range m.pg.lineCount() {
+		w = max(w, ansi.Width(m.pg.lineText(i)))
 	}
 	return w
 }

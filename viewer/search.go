@@ -124,9 +124,9 @@ func (s *searcher) run(p *page, query string) {
 		s.current = 0
 		return
 	}
-	lines := p.lines()
+	n := p.lineCount()
 	if s.folded == nil {
-		s.folded = make([]string, len(lines))
+		s.folded = make([]string, n)
 	}
 	if s.cache == nil {
 		s.cache = map[string][]match{}
@@ -139,8 +139,8 @@ func (s *searcher) run(p *page, query string) {
 	var found []match
 	scan := func(ln int) {
 		t := s.folded[ln]
-		if t == "" && len(lines[ln]) > 0 {
-			t = foldCase(lines[ln].Text())
+		if t == "" {
+			t = foldCase(p.lineText(ln))
 			s.folded[ln] = t
 		}
 		for off := 0; ; {
@@ -161,7 +161,7 @@ func (s *searcher) run(p *page, query string) {
 			}
 		}
 	} else {
-		for ln := range lines {
+		for ln := range n {
 			scan(ln)
 		}
 	}

@@ -23,7 +23,7 @@ func linkTargets(m *Model) []target {
 func drawn(m *Model, tg target) []string {
 	var out []string
 	for _, r := range tg.ranges {
-		out = append(out, m.pg.lines()[r.Line].Text()[r.From:r.To])
+		out = append(out, m.pg.lineText(r.Line)[r.From:r.To])
 	}
 	return out
 }
