@@ -13,9 +13,12 @@ import "strings"
 // copied once lines are added.
 type PackedLines struct {
 	lines []packedLine
-	spans []packedSpan
-	attrs []attrs
-	index map[attrs]uint32
+	// spans are held in blocks of spanBlock, so that storage never grows
+	// by copying what it holds; nspans counts them.
+	spans  [][]packedSpan
+	nspans int
+	attrs  []attrs
+	index  map[attrs]uint32
 	// buf is the buffer line text is written to; a new one is started
 	// when a line does not fit, so the text handed out never moves.
 	buf strings.Builder
@@ -23,8 +26,12 @@ type PackedLines struct {
 	bufBytes int
 }
 
-// packedBuffer is how much text one shared buffer holds.
-const packedBuffer = 64 << 10
+// packedBuffer is how much text one shared buffer holds, and spanBlock
+// how many spans one block of them.
+const (
+	packedBuffer = 64 << 10
+	spanBlock    = 4 << 10
+)
 
 type packedLine struct {
 	text string
@@ -61,7 +68,21 @@ func (p *PackedLines) spanEnd(i int) uint32 {
 	if i+1 < len(p.lines) {
 		return p.lines[i+1].span
 	}
-	return uint32(len(p.spans))
+	return uint32(p.nspans)
+}
+
+// span returns span j.
+func (p *PackedLines) span(j uint32) *packedSpan { return &p.spans[j/spanBlock][j%spanBlock] }
+
+// addSpan appends s and returns where it is held.
+func (p *PackedLines) addSpan(s packedSpan) *packedSpan {
+	k := p.nspans / spanBlock
+	if k == len(p.spans) {
+		p.spans = append(p.spans, make([]packedSpan, 0, spanBlock))
+	}
+	p.spans[k] = append(p.spans[k], s)
+	p.nspans++
+	return &p.spans[k][len(p.spans[k])-1]
 }
 
 // Line returns line i as spans, in new storage the caller may change.
@@ -74,7 +95,8 @@ func (p *PackedLines) Line(i int) Line {
 	}
 	out := make(Line, 0, end-pl.span)
 	from := uint32(0)
-	for _, s := range p.spans[pl.span:end] {
+	for j := pl.span; j < end; j++ {
+		s := p.span(j)
 		a := p.attrs[s.attrs]
 		out = append(out, Span{Text: pl.text[from:s.end], Style: a.style, Link: a.link, Image: a.image, Target: s.target})
 		from = s.end
@@ -85,7 +107,7 @@ func (p *PackedLines) Line(i int) Line {
 // Bytes returns about how much memory the lines hold.
 func (p *PackedLines) Bytes() int {
 	const line, span, attr = 24, 12, 48
-	return p.bufBytes + line*cap(p.lines) + span*cap(p.spans) + attr*cap(p.attrs)
+	return p.bufBytes + line*cap(p.lines) + span*spanBlock*len(p.spans) + attr*cap(p.attrs)
 }
 
 // Append adds lines at the end. It keeps no reference to them or to the
@@ -107,7 +129,7 @@ func (p *PackedLines) appendLine(l Line) {
 		p.bufBytes += p.buf.Cap()
 	}
 	start := p.buf.Len()
-	first := uint32(len(p.spans))
+	first := uint32(p.nspans)
 	var last *packedSpan
 	var lastAttrs attrs
 	for _, s := range l {
@@ -118,8 +140,7 @@ func (p *PackedLines) appendLine(l Line) {
 			last.end = end
 			continue
 		}
-		p.spans = append(p.spans, packedSpan{end: end, attrs: p.attrsIndex(a), target: s.Target})
-		last, lastAttrs = &p.spans[len(p.spans)-1], a
+		last, lastAttrs = p.addSpan(packedSpan{end: end, attrs: p.attrsIndex(a), target: s.Target}), a
 	}
 	p.lines = append(p.lines, packedLine{text: p.buf.String()[start:], span: first})
 }
@@ -144,7 +165,9 @@ func (p *PackedLines) attrsIndex(a attrs) uint32 {
 // once the last line is added.
 func (p *PackedLines) Clip() {
 	p.lines = append([]packedLine(nil), p.lines...)
-	p.spans = append([]packedSpan(nil), p.spans...)
+	if n := len(p.spans); n > 0 {
+		p.spans[n-1] = append([]packedSpan(nil), p.spans[n-1]...)
+	}
 	p.index = nil
 	p.buf = strings.Builder{}
 }

@@ -159,6 +159,8 @@ type layouter struct {
 	targetURL []string
 	// inLink is the target of the link being flattened, 0 outside links.
 	inLink ansi.Target
+	// places is where the targets of the lines placed so far are.
+	places targetPlaces
 }
 
 // newTarget hands out a target for the spans of one link to url, or of a

@@ -165,7 +165,10 @@ type HeadingRef struct {
 
 // Page is a laid-out document.
 type Page struct {
+	// Lines are the page's lines, unless a Packer laid it out: then
+	// Lines is nil and Packed holds them.
 	Lines    []ansi.Line
+	Packed   *ansi.PackedLines
 	Headings []HeadingRef
 	// Focusables are the page's tabs, details and links, in the order
 	// they appear on it.

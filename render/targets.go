@@ -13,22 +13,52 @@ import (
 // are already in place, and only spans layout tagged are ever a target:
 // text that merely reads like a link is not one.
 func (l *layouter) placeTargets() {
+	l.placeTargetsOn(l.page.Lines, 0)
+	l.finishTargets()
+}
+
+// targetPlaces is what placeTargetsOn has found so far on a page that is
+// placed a run of lines at a time.
+type targetPlaces struct {
+	// parts maps the target of a block's gutter or title to the block
+	// (its index in the page's focusables) and which of the two it is.
+	parts map[ansi.Target]partOf
+	// known is how many of the page's focusables parts covers.
+	known int
+	links []Focusable
+	// index maps a link's target to its index in links.
+	index map[ansi.Target]int
+}
+
+type partOf struct {
+	focusable int
+	title     bool
+}
+
+// placeTargetsOn places the targets drawn on lines, which are the page's
+// final lines from first on; every focusable of those lines must already
+// be on the page. Runs of lines are placed in page order.
+func (l *layouter) placeTargetsOn(lines []ansi.Line, first int) {
 	if len(l.targetURL) == 0 {
 		return
 	}
+	tp := &l.places
 	fs := l.page.Focusables
-	parts := make(map[ansi.Target]*Range, 2*len(fs))
-	for i := range fs {
+	if tp.parts == nil {
+		tp.parts = make(map[ansi.Target]partOf, 2*len(fs))
+		tp.index = map[ansi.Target]int{}
+	}
+	for i := tp.known; i < len(fs); i++ {
 		if t := fs[i].MarkTarget; t != 0 {
-			parts[t] = &fs[i].Mark
+			tp.parts[t] = partOf{focusable: i}
 		}
 		if t := fs[i].TitleTarget; t != 0 {
-			parts[t] = &fs[i].Title
+			tp.parts[t] = partOf{focusable: i, title: true}
 		}
 	}
-	var links []Focusable
-	index := map[ansi.Target]int{}
-	for ln, line := range l.page.Lines {
+	tp.known = len(fs)
+	for k, line := range lines {
+		ln := first + k
 		pos := 0
 		for _, s := range line {
 			from := pos
@@ -37,7 +67,11 @@ func (l *layouter) placeTargets() {
 			if t <= 0 || int(t) > len(l.targetURL) {
 				continue
 			}
-			if r, ok := parts[t]; ok {
+			if p, ok := tp.parts[t]; ok {
+				r := &fs[p.focusable].Mark
+				if p.title {
+					r = &fs[p.focusable].Title
+				}
 				switch {
 				case r.Empty():
 					*r = Range{Line: ln, From: from, To: pos}
@@ -50,13 +84,13 @@ func (l *layouter) placeTargets() {
 			if url == "" {
 				continue
 			}
-			i, seen := index[t]
+			i, seen := tp.index[t]
 			if !seen {
-				i = len(links)
-				index[t] = i
-				links = append(links, Focusable{Kind: FocusLink, Line: ln, URL: url})
+				i = len(tp.links)
+				tp.index[t] = i
+				tp.links = append(tp.links, Focusable{Kind: FocusLink, Line: ln, URL: url})
 			}
-			f := &links[i]
+			f := &tp.links[i]
 			if n := len(f.Ranges); n > 0 && f.Ranges[n-1].Line == ln && f.Ranges[n-1].To == from {
 				f.Ranges[n-1].To = pos
 			} else {
@@ -65,10 +99,20 @@ func (l *layouter) placeTargets() {
 			f.EndLine = ln + 1
 		}
 	}
+}
+
+// finishTargets adds the links found to the page's focusables and sorts
+// them all in page order.
+func (l *layouter) finishTargets() {
+	links := l.places.links
+	if len(links) == 0 && l.places.known == 0 {
+		return
+	}
 	for i := range links {
 		links[i].ID = BlockID(i)
 	}
-	l.page.Focusables = append(fs, links...)
+	l.page.Focusables = append(l.page.Focusables, links...)
+	l.places = targetPlaces{}
 	sort.SliceStable(l.page.Focusables, func(i, j int) bool {
 		a, b := &l.page.Focusables[i], &l.page.Focusables[j]
 		if a.Line != b.Line {

@@ -239,12 +239,7 @@ func (m *Model) switchTab(d int) tea.Cmd {
 	if !ok || t.kind != render.FocusTabs {
 		return nil
 	}
-	var panels []string
-	for _, f := range m.pg.laid.Focusables {
-		if f.ID == t.id {
-			panels = f.Panels
-		}
-	}
+	panels := t.panels
 	if len(panels) < 2 {
 		return nil
 	}

@@ -39,6 +39,8 @@ type target struct {
 	mark, title render.Range
 	// hidden is the text of the block's inactive panels or closed body.
 	hidden []render.HiddenPanel
+	// panels are a tabs block's panel labels.
+	panels []string
 }
 
 // page is the laid-out note and what the reader derives from it.
@@ -76,36 +78,40 @@ func newPage(src []byte, opt render.Options) *page {
 	return p
 }
 
-// document returns the parsed note, parsing it again when the tree of a
-// long note was not kept.
-func (p *page) document() *render.Document {
-	if p.doc != nil {
-		return p.doc
-	}
-	doc := render.Parse(p.src)
-	if len(p.src) <= keepTreeUpTo {
-		p.doc = doc
-	}
-	return doc
-}
-
 // layout lays the note out again with the current width and live state.
+// The viewer keeps the page for as long as the note is open, so it is
+// laid out packed (render.Packer), and a frame draws its few lines from
+// that. A long note's tree is not kept: it is parsed again in pieces, each
+// laid out and dropped, so that neither its whole tree nor its spans are
+// ever resident.
 func (p *page) layout() {
-	doc := p.document()
 	opt := p.opt
 	opt.Live = &p.live
-	p.scripts = len(doc.Scripts)
 	keys := p.foldKeys()
-	p.laid = render.Layout(doc, opt)
-	// The viewer keeps the page for as long as the note is open: hold it
-	// packed, and draw the few lines on screen from that.
-	p.text = new(ansi.PackedLines)
-	p.text.Append(p.laid.Lines...)
-	p.text.Clip()
-	p.laid.Lines = nil
+	pk := render.NewPacker(opt)
+	if p.doc == nil && len(p.src) > keepTreeUpTo {
+		p.scripts = 0
+		// Laying out never fails, so neither does the parse.
+		_ = render.ParseChunks(p.src, func(doc *render.Document) error {
+			p.scripts += len(doc.Scripts)
+			pk.Add(doc)
+			return nil
+		})
+	} else {
+		if p.doc == nil {
+			p.doc = render.Parse(p.src)
+		}
+		p.scripts = len(p.doc.Scripts)
+		pk.Add(p.doc)
+	}
+	p.laid = pk.Page()
+	p.text = p.laid.Packed
 	p.sections = sections(p.laid.Headings, p.text)
 	p.refold(keys)
 	p.targets = targets(p.laid)
+	// The targets are the page's focusables from now on; a long note has
+	// tens of thousands of links, so they are not held twice.
+	p.laid.Focusables = nil
 	p.buildRows()
 }
 
@@ -288,7 +294,7 @@ func (p *page) unfoldLine(ln int) bool {
 func targets(pg *render.Page) []target {
 	out := make([]target, len(pg.Focusables))
 	for i, f := range pg.Focusables {
-		out[i] = target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, open: f.Open, ranges: f.Ranges, mark: f.Mark, title: f.Title, hidden: f.Hidden}
+		out[i] = target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, open: f.Open, ranges: f.Ranges, mark: f.Mark, title: f.Title, panels: f.Panels, hidden: f.Hidden}
 	}
 	return out
 }
