@@ -113,6 +113,7 @@ func (p *page) layout() {
 	// tens of thousands of links, so they are not held twice.
 	p.laid.Focusables = nil
 	p.buildRows()
+	fitMemoryLimit()
 }
 
 // lineCount returns the number of page lines.

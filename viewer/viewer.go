@@ -142,6 +142,10 @@ type Options struct {
 	OpenBrowser func(url string) error
 }
 
+// maxFPS is how many frames a second the viewer draws at most: the most
+// bubbletea draws.
+const maxFPS = 120
+
 // MinRefresh is the shortest refresh interval.
 const MinRefresh = 5 * time.Second
 
@@ -161,6 +165,9 @@ type Result struct {
 // is restored on every exit, also after an internal error, which is
 // returned as one line.
 func Run(opt Options, in io.Reader, out io.Writer) (res *Result, err error) {
+	if opt.Note != nil {
+		defer limitMemory(len(opt.Note.Source))()
+	}
 	m := New(opt)
 	if in == nil {
 		in = os.Stdin
@@ -173,6 +180,9 @@ func Run(opt Options, in io.Reader, out io.Writer) (res *Result, err error) {
 		// bubbletea passes its colors through rather than picking a
 		// profile from the environment.
 		tea.WithColorProfile(colorprofile.TrueColor),
+		// At the default 60 frames a second a key waits up to 16.7 ms
+		// for the next frame on its own.
+		tea.WithFPS(maxFPS),
 	)
 	defer func() {
 		if r := recover(); r != nil {

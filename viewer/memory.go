@@ -1,0 +1,61 @@
+package viewer
+
+import (
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+)
+
+// The viewer holds its page for as long as the note is open, and lays a
+// long note out again in the background on a resize or a fold. A layout
+// makes garbage many times the size of the page it keeps, and with the
+// collector's default pacing the heap grows to twice what is live before
+// it is collected, so a long note would keep about twice its page
+// resident. While it runs on a terminal the viewer instead sets a soft
+// memory limit of what it keeps plus room for a layout.
+const (
+	// memoryBase is the program, a short note and a layout's working set.
+	memoryBase = 24 << 20
+	// memoryPerByte is what the viewer keeps per byte of a long note:
+	// its source, its packed page and its targets.
+	memoryPerByte = 5
+	// memoryRoom is the least room between what is live and the limit.
+	memoryRoom = 16 << 20
+)
+
+// memoryLimited is set while the viewer manages the soft memory limit.
+var memoryLimited atomic.Bool
+
+// limitMemory sets the soft memory limit for a session that opens a note
+// of n bytes, unless GOMEMLIMIT already sets one, and returns what
+// restores the limit there was.
+func limitMemory(n int) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" || !memoryLimited.CompareAndSwap(false, true) {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(memoryBase + memoryPerByte*int64(n))
+	return func() {
+		debug.SetMemoryLimit(prev)
+		memoryLimited.Store(false)
+	}
+}
+
+// fitMemoryLimit raises the soft limit when what is live has come near
+// it, as a note whose page is much larger than its source makes it, so
+// that the collector never runs without pause to stay under it.
+func fitMemoryLimit() {
+	if !memoryLimited.Load() {
+		return
+	}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	live := int64(s[0].Value.Uint64())
+	want := live + max(memoryRoom, live/3)
+	if cur := debug.SetMemoryLimit(-1); want > cur {
+		debug.SetMemoryLimit(want)
+	}
+}
