@@ -45,7 +45,7 @@ func TestExportANSI(t *testing.T) {
 		t.Errorf("--color never export has escapes: %q", data)
 	}
 	text := string(data)
-	for _, want := range []string{"Title\n", "┌─ Card ", "│Stars: 18.2k", "[card: text ignored]", "[figure: image not shown]"} {
+	for _, want := range []string{"Title\n", "┌─ Card ", "│ Stars: 18.2k", "[card: text ignored]", "[figure: image not shown]"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("export lacks %q:\n%s", want, text)
 		}

@@ -101,32 +101,47 @@ func callout(c *Context) []ansi.Line {
 	return out
 }
 
+// framePad is the blank column inside each edge of a card, so its text
+// never touches the frame. A card narrower than minPaddedText cells of
+// text (deep nesting, a narrow terminal) keeps those cells for its text,
+// unless it is fit to its content, whose width counts the padding.
+const (
+	framePad      = 1
+	minPaddedText = 8
+)
+
 // card draws a framed panel with the title woven into the top edge. The
-// body is laid out once at the inner width (box - 2); text=center|right
-// pads each body line and lays the body out in string mode.
+// body is laid out once at the inner width (box - 2) less a column of
+// padding inside each edge (see framePad); text=center|right pads each body line and lays the body
+// out in string mode.
 func card(c *Context) []ansi.Line {
 	k := newKit(c)
 	align := k.textAlign()
 	title, _ := k.attr("title")
 	natural := 40
 	if title != "" {
-		natural = ansi.Width(title) + 6
+		natural = ansi.Width(title) + 6 + 2*framePad
 	}
 	box := c.BoxWidth(natural)
 	if box < 3 {
 		return cardTooNarrow(c, k, align)
 	}
 	inner := box - 2
+	pad := 0
+	if inner-2*framePad >= minPaddedText || (c.Preset == PresetFit && inner > 2*framePad) {
+		pad = framePad
+	}
+	text := inner - 2*pad
 	var body []ansi.Line
 	if align == "left" {
-		body = c.Layout(c.Blocks, inner)
+		body = c.Layout(c.Blocks, text)
 	} else {
-		body = alignText(c.layoutInert(c.Blocks, inner), align, inner)
+		body = alignText(c.layoutInert(c.Blocks, text), align, text)
 	}
 	out := make([]ansi.Line, 0, len(body)+2)
 	out = append(out, frameTop(title, box, k.st))
 	for _, ln := range body {
-		out = append(out, frameRow(ln, inner, k.st.Frame, "│"))
+		out = append(out, frameRow(ln, inner, pad, k.st.Frame, "│"))
 	}
 	out = append(out, line("└"+strings.Repeat("─", inner)+"┘", k.st.Frame))
 	return k.withMarkers(out, c.Width)
@@ -155,13 +170,17 @@ func frameTop(title string, box int, st *Styles) ansi.Line {
 	}
 }
 
-// frameRow is one body line of a frame: edge, line padded to inner, edge.
-func frameRow(ln ansi.Line, inner int, frame ansi.Style, edge string) ansi.Line {
-	out := make(ansi.Line, 0, len(ln)+3)
+// frameRow is one body line of a frame: edge, pad blank cells, the line,
+// blank up to inner cells, edge.
+func frameRow(ln ansi.Line, inner, pad int, frame ansi.Style, edge string) ansi.Line {
+	out := make(ansi.Line, 0, len(ln)+4)
 	out = append(out, ansi.Span{Text: edge, Style: frame})
-	out = append(out, ln...)
-	if pad := inner - ln.Width(); pad > 0 {
+	if pad > 0 {
 		out = append(out, ansi.Span{Text: blank(pad)})
+	}
+	out = append(out, ln...)
+	if rest := inner - pad - ln.Width(); rest > 0 {
+		out = append(out, ansi.Span{Text: blank(rest)})
 	}
 	return append(out, ansi.Span{Text: edge, Style: frame})
 }

@@ -25,6 +25,10 @@ func layoutComponents() []Component {
 // minRowWidth is the width below which a row stacks its cells.
 const minRowWidth = 60
 
+// rowGutter is the blank between a row's cells: wide enough that one
+// cell's text never reads as part of its neighbour's.
+const rowGutter = 3
+
 // rowCells returns a row's cells: its direct child blocks, skipping
 // paragraphs of white space only.
 func rowCells(blocks []Block) []Block {
@@ -39,7 +43,7 @@ func rowCells(blocks []Block) []Block {
 }
 
 // row lays its cells side by side, `cols` per grid row (2, 3 or 4; else
-// one column per cell), with a one-cell gutter; below 60 columns, or with
+// one column per cell), with a gutter of rowGutter cells; below 60 columns, or with
 // one column, the cells stack with a blank line between.
 func row(c *Context) []ansi.Line {
 	k := newKit(c)
@@ -88,7 +92,7 @@ func row(c *Context) []ansi.Line {
 		}
 		return k.withMarkers(out, c.Width)
 	}
-	colW := (c.Width - (cols - 1)) / cols
+	colW := (c.Width - (cols-1)*rowGutter) / cols
 	for start := 0; start < len(cells); start += cols {
 		if start > 0 {
 			out = append(out, nil)
@@ -104,7 +108,7 @@ func row(c *Context) []ansi.Line {
 			var ln ansi.Line
 			for i, cl := range laid {
 				if i > 0 {
-					ln = append(ln, ansi.Span{Text: " "})
+					ln = append(ln, ansi.Span{Text: blank(rowGutter)})
 				}
 				var part ansi.Line
 				if y < len(cl) {

@@ -97,15 +97,17 @@ func TestCard(t *testing.T) {
 		width int
 		want  string
 	}{
-		{":::card{title=\"Hi\"}\nBody.\n:::", 20, "┌─ Hi ─────────────┐\n│Body.             │\n└──────────────────┘"},
-		{":::card\nBody.\n:::", 12, "┌──────────┐\n│Body.     │\n└──────────┘"},
-		{":::card{title=\"Hi\" width=fit}\nBody.\n:::", 40, "┌─ Hi ─┐\n│Body. │\n└──────┘"},
-		{":::card{width=fit}\nx\n:::", 80, "┌" + strings.Repeat("─", 38) + "┐\n│x" + strings.Repeat(" ", 37) + "│\n└" + strings.Repeat("─", 38) + "┘"},
-		{":::card{width=narrow align=right}\nx\n:::", 40, strings.Repeat(" ", 20) + "┌" + strings.Repeat("─", 18) + "┐\n" + strings.Repeat(" ", 20) + "│x" + strings.Repeat(" ", 17) + "│\n" + strings.Repeat(" ", 20) + "└" + strings.Repeat("─", 18) + "┘"},
+		{":::card{title=\"Hi\"}\nBody.\n:::", 20, "┌─ Hi ─────────────┐\n│ Body.            │\n└──────────────────┘"},
+		{":::card\nBody.\n:::", 12, "┌──────────┐\n│ Body.    │\n└──────────┘"},
+		{":::card{title=\"Hi\" width=fit}\nBody.\n:::", 40, "┌─ Hi ───┐\n│ Body.  │\n└────────┘"},
+		{":::card{width=fit}\nx\n:::", 80, "┌" + strings.Repeat("─", 38) + "┐\n│ x" + strings.Repeat(" ", 36) + "│\n└" + strings.Repeat("─", 38) + "┘"},
+		{":::card{width=narrow align=right}\nx\n:::", 40, strings.Repeat(" ", 20) + "┌" + strings.Repeat("─", 18) + "┐\n" + strings.Repeat(" ", 20) + "│ x" + strings.Repeat(" ", 16) + "│\n" + strings.Repeat(" ", 20) + "└" + strings.Repeat("─", 18) + "┘"},
 		{":::card{text=center}\nab\n:::", 10, "┌────────┐\n│   ab   │\n└────────┘"},
-		{":::card{text=\"Hey\"}\nbody\n:::", 22, "┌────────────────────┐\n│body                │\n└────────────────────┘\n[card: text ignored]"},
-		{":::card{title=\"A very long title\"}\nx\n:::", 16, "┌─ A very lo… ─┐\n│x             │\n└──────────────┘"},
-		{"::::card{title=O}\n:::card{title=I}\nin\n:::\n::::", 14, "┌─ O ────────┐\n│┌─ I ──────┐│\n││in        ││\n│└──────────┘│\n└────────────┘"},
+		{":::card{text=\"Hey\"}\nbody\n:::", 22, "┌────────────────────┐\n│ body               │\n└────────────────────┘\n[card: text ignored]"},
+		{":::card{title=\"A very long title\"}\nx\n:::", 16, "┌─ A very lo… ─┐\n│ x            │\n└──────────────┘"},
+		{"::::card{title=O}\n:::card{title=I}\nin\n:::\n::::", 14, "┌─ O ────────┐\n│ ┌─ I ────┐ │\n│ │in      │ │\n│ └────────┘ │\n└────────────┘"},
+		// Under eight cells of text a card keeps them all for its text.
+		{":::card\nab\n:::", 11, "┌─────────┐\n│ab       │\n└─────────┘"},
 	}
 	for _, c := range cases {
 		if got := drawText(t, c.src, c.width, nil); got != c.want {
@@ -420,21 +422,21 @@ func TestTable(t *testing.T) {
 func TestRowAndCell(t *testing.T) {
 	src := "::::row\n:::card{title=L}\nleft\n:::\n:::card{title=R}\nright\n:::\n::::"
 	lines, _ := draw(t, src, 80, nil, nil)
-	if len(lines) != 3 || ansi.Width(lines[0]) != 79 || !strings.HasPrefix(lines[0], "┌─ L "+strings.Repeat("─", 33)+"┐ ┌─ R ") {
-		t.Errorf("two cards side by side, 39 columns each:\n%s", strings.Join(lines, "\n"))
+	if len(lines) != 3 || ansi.Width(lines[0]) != 79 || !strings.HasPrefix(lines[0], "┌─ L "+strings.Repeat("─", 32)+"┐   ┌─ R ") {
+		t.Errorf("two cards side by side, 38 columns each:\n%s", strings.Join(lines, "\n"))
 	}
 	if got := drawText(t, src, 59, nil); !strings.Contains(got, "┘\n\n┌─ R") {
 		t.Errorf("row below 60 columns should stack:\n%s", got)
 	}
 	grid := drawText(t, ":::row{cols=2}\nA.\n\nB.\n\nC.\n:::", 61, nil)
-	if want := "A." + strings.Repeat(" ", 29) + "B.\n\nC."; grid != want {
+	if want := "A." + strings.Repeat(" ", 30) + "B.\n\nC."; grid != want {
 		t.Errorf("cols=2 grid:\n%q\nwant\n%q", grid, want)
 	}
-	if got := drawText(t, ":::row{cols=5}\nA.\n\nB.\n:::", 61, nil); got != "A."+strings.Repeat(" ", 29)+"B.\n[row: cols ignored]" {
+	if got := drawText(t, ":::row{cols=5}\nA.\n\nB.\n:::", 61, nil); got != "A."+strings.Repeat(" ", 30)+"B.\n[row: cols ignored]" {
 		t.Errorf("invalid cols: %q", got)
 	}
 	centered := drawText(t, "::::row{text=center}\n:::cell\nab\n:::\n:::cell\ncd\n:::\n::::", 61, nil)
-	if want := strings.Repeat(" ", 14) + "ab" + strings.Repeat(" ", 29) + "cd"; centered != want {
+	if want := strings.Repeat(" ", 13) + "ab" + strings.Repeat(" ", 30) + "cd"; centered != want {
 		t.Errorf("text=center row:\n%q\nwant\n%q", centered, want)
 	}
 	if got := drawText(t, ":::cell{text=right}\nx\n:::", 10, nil); got != "         x" {
@@ -580,7 +582,7 @@ func TestWidgetIDsStable(t *testing.T) {
 func TestCellTextInRow(t *testing.T) {
 	lines, page := draw(t, "::::row\n:::cell{text=right}\nab\n:::\n:::cell{text=diagonal}\ncd\n:::\n::::", 61, nil, nil)
 	got := strings.Join(lines, "\n")
-	want := strings.Repeat(" ", 28) + "ab cd\n" + strings.Repeat(" ", 31) + "[cell: text ignored]"
+	want := strings.Repeat(" ", 27) + "ab   cd\n" + strings.Repeat(" ", 32) + "[cell: text ignored]"
 	if strings.TrimRight(got, " ") != want {
 		t.Errorf("cells in a row:\n%q\nwant\n%q", got, want)
 	}

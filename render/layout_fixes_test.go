@@ -59,7 +59,7 @@ func TestEmptyValueLabelHasNoHint(t *testing.T) {
 
 func TestFitWrappersDrawBoxesAtNaturalWidth(t *testing.T) {
 	card := ":::card{title=\"Fit\"}\nHi.\n:::\n"
-	box := []string{"┌─ Fit ─┐", "│Hi.    │", "└───────┘"}
+	box := []string{"┌─ Fit ───┐", "│ Hi.     │", "└─────────┘"}
 	pad := func(n int) []string {
 		out := make([]string, len(box))
 		for i, ln := range box {
@@ -71,12 +71,12 @@ func TestFitWrappersDrawBoxesAtNaturalWidth(t *testing.T) {
 		src  string
 		want []string
 	}{
-		{"::::center{width=fit}\n" + card + "::::", pad(15)},
-		{"::::right{width=fit}\n" + card + "::::", pad(31)},
+		{"::::center{width=fit}\n" + card + "::::", pad(14)},
+		{"::::right{width=fit}\n" + card + "::::", pad(29)},
 		{"::::left{width=fit}\n" + card + "::::", pad(0)},
 		{"::::fit\n" + card + "::::", pad(0)},
-		{"::::fit{align=center}\n" + card + "::::", pad(15)},
-		{"::::fit{align=right}\n" + card + "::::", pad(31)},
+		{"::::fit{align=center}\n" + card + "::::", pad(14)},
+		{"::::fit{align=right}\n" + card + "::::", pad(29)},
 		// A width the child sets itself wins over the wrapper's fit.
 		{"::::center{width=fit}\n:::card{title=\"Fit\" width=narrow}\nHi.\n:::\n::::", nil},
 	}
@@ -95,7 +95,7 @@ func TestFitWrappersDrawBoxesAtNaturalWidth(t *testing.T) {
 	// The fit reaches only the wrapper's direct components: a card inside
 	// a full-width card keeps the full inner width.
 	got := drawText(t, "::::center{width=fit}\n:::card{title=\"Out\"}\n::card\n:::\n::::", 40, nil)
-	if !strings.Contains(got, "┌─ Out ─┐") {
+	if !strings.Contains(got, "┌─ Out ───┐") {
 		t.Fatalf("outer card not fit:\n%s", got)
 	}
 }
