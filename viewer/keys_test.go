@@ -271,6 +271,32 @@ func TestJumpsWhileLoadingLandWhenTheNoteArrives(t *testing.T) {
 	if len(m.search.matches) != 1 || !strings.Contains(screen(m), "The needle hides at the very end.") {
 		t.Fatalf("the search did not go to its match when it arrived (%d matches):\n%s", len(m.search.matches), screen(m))
 	}
+
+	// A contents jump made while loading keeps its heading at the top
+	// once the whole note is there.
+	m = newTest(t, src, 80, 20, nil)
+	press(m, "t")
+	mustContain(t, m, "Contents (more as the note loads)")
+	shown := len(m.pane.items)
+	press(m, "j", "j", "j", "j", "j", "enter")
+	want := firstRow(m)
+	if !strings.HasPrefix(want, "Section ") {
+		t.Fatalf("the contents jump went to %q", want)
+	}
+	m.Update(m.layoutFull()())
+	if got := firstRow(m); got != want {
+		t.Fatalf("after the load the top row is %q, want %q", got, want)
+	}
+	// Contents open while the note arrives list the whole note.
+	m = newTest(t, src, 80, 20, nil)
+	press(m, "t", "j")
+	m.Update(m.layoutFull()())
+	if m.pane == nil || len(m.pane.items) <= shown || m.pane.cursor != 1 {
+		t.Fatalf("the open contents did not grow with the note (%v items, cursor %d)", m.pane, m.pane.cursor)
+	}
+	press(m, "G")
+	mustContain(t, m, "Section 3000")
+	mustLack(t, m, "more as the note loads")
 }
 
 // TestDiagnosticsPaneShowsEachEntryInFull wraps a long diagnostic instead

@@ -489,7 +489,11 @@ func (m *Model) openPane(k paneKind) {
 				cur = i
 			}
 		}
-		m.pane = newPane("Contents", items, true)
+		title := "Contents"
+		if m.loading {
+			title = "Contents (more as the note loads)"
+		}
+		m.pane = newPane(title, items, true)
 		m.pane.cursor = cur
 		m.pane.offset = max(cur-m.bodyHeight()/2, 0)
 	case diagPane:

@@ -120,6 +120,13 @@ func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 		m.after = nil
 		m.scrollTo(percentRow(j.percent, m.maxTop()))
 	}
+	if m.paneKind == tocPane {
+		// The contents grow to the whole note's, the cursor kept.
+		cur := m.pane.cursor
+		m.openPane(tocPane)
+		m.pane.cursor = min(cur, max(len(m.pane.items)-1, 0))
+		m.pane.offset = max(m.pane.cursor-m.bodyHeight()/2, 0)
+	}
 	if m.revealing != nil {
 		// A search hit whose block was opened: land on it.
 		return m.landRevealed()

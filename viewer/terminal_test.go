@@ -518,3 +518,40 @@ func TestRealTerminalSearchRevealsHiddenPanels(t *testing.T) {
 	}
 	x.keys("q")
 }
+
+// TestRealTerminalBottomWhileALongNoteLoads presses G in a real terminal
+// while a 10 MB note is still being laid out behind its first frame: once
+// the whole note is there the viewer is at its end, 100%.
+func TestRealTerminalBottomWhileALongNoteLoads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a terminal session on a 10 MB note")
+	}
+	dir := t.TempDir()
+	note := filepath.Join(dir, "big.mk.md")
+	src := append(bigNote(10<<20), "\nThe very last words of the note.\n"...)
+	if err := os.WriteFile(note, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := startTmux(t, note)
+	p := x.waitPane("big.mk.md")
+	x.keys("G")
+	if !strings.Contains(p, "loading…") {
+		t.Fatalf("the first frame did not come while the note was loading:\n%s", p)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		p = x.capture()
+		if !strings.Contains(p, "loading…") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the note never finished loading:\n%s", p)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	p = x.waitPane("(end)")
+	if !strings.Contains(p, " 100% (end)") || !strings.Contains(p, "The very last words of the note.") {
+		t.Fatalf("G during the load did not end at the note's end:\n%s", p)
+	}
+	x.keys("q")
+}
