@@ -221,6 +221,9 @@ func (m *Model) focusLabel() string {
 	if isNoteLink(t.url) {
 		return "link  enter opens " + t.url
 	}
+	if strings.HasPrefix(t.url, "#") {
+		return "link  enter goes to " + t.url
+	}
 	return "link → " + t.url
 }
 
@@ -315,6 +318,10 @@ func (m *Model) inTree(path string) bool {
 // first note's folder tree is opened only after its path was shown and
 // Enter pressed again.
 func (m *Model) follow(u string) {
+	if frag, ok := strings.CutPrefix(u, "#"); ok {
+		m.followAnchor(frag)
+		return
+	}
 	if !isNoteLink(u) {
 		m.message = "not a note link: " + u
 		return
@@ -345,6 +352,9 @@ func (m *Model) follow(u string) {
 	m.search.run(m.pg, "")
 	m.top, m.focus = 0, -1
 	m.message = "scripts of linked notes do not run"
+	if _, frag := splitFragment(u); frag != "" {
+		m.goAnchor(frag)
+	}
 }
 
 // back returns to the note and place the reader came from.
@@ -355,6 +365,15 @@ func (m *Model) back() {
 	}
 	p := m.history[len(m.history)-1]
 	m.history = m.history[:len(m.history)-1]
+	m.message = ""
+	if p.sameNote {
+		// Back from an anchor in this note: its page stays.
+		m.after = nil
+		m.focus = min(p.focus, len(m.pg.targets)-1)
+		m.pg.unfoldLine(p.line)
+		m.scrollTo(m.pg.rowOf(p.line))
+		return
+	}
 	m.note, m.pg, m.focus, m.top = p.note, p.pg, p.focus, p.top
 	m.loadGen++
 	m.loading = false

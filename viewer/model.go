@@ -23,13 +23,17 @@ const (
 	diagPane
 )
 
-// place is where the reader is in a note, to come back to it.
+// place is where the reader is in a note, to come back to it. A place in
+// the open note (left by an in-note anchor) keeps its page line instead
+// of a page, as the page may be laid out again meanwhile.
 type place struct {
-	note    *Note
-	pg      *page
-	top     int
-	focus   int
-	message string
+	note     *Note
+	pg       *page
+	top      int
+	focus    int
+	message  string
+	sameNote bool
+	line     int
 }
 
 // Model is the viewer's root model. It composes the reader (scrolling and
@@ -634,8 +638,12 @@ func (m *Model) scrollBy(d int) {
 	m.scrollTo(m.top + d)
 }
 
-// jump is a place given as a share of the whole note.
-type jump struct{ percent int }
+// jump is a place given as a share of the whole note, or a heading's
+// anchor.
+type jump struct {
+	percent int
+	anchor  string
+}
 
 // goPercent scrolls to p percent of the note (0 the top, 100 the end).
 // While a long note is still loading, the jump is done again once the

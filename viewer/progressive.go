@@ -116,9 +116,15 @@ func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 	}
 	m.scrollTo(m.top)
 	if j := m.after; j != nil {
-		// A G or % typed while loading means the whole note's place.
+		// A G, % or anchor followed while loading means the whole note's
+		// place.
 		m.after = nil
-		m.scrollTo(percentRow(j.percent, m.maxTop()))
+		if j.anchor != "" {
+			m.message = ""
+			m.goAnchor(j.anchor)
+		} else {
+			m.scrollTo(percentRow(j.percent, m.maxTop()))
+		}
 	}
 	if m.paneKind == tocPane {
 		// The contents grow to the whole note's, the cursor kept.
