@@ -39,6 +39,7 @@ var renderCommand = &command{
 		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
 		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
 		{name: "no-emoji", isBool: true, help: "keep emoji shortcodes such as :tada: as written"},
+		{name: "show-urls", isBool: true, help: "print every link's address after its text, as --color never does (also the showUrls setting)"},
 		{name: "run", isBool: true, help: "first run the note's scripts unattended, with grants you already gave (never asks)"},
 		{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)", choices: imageChoices},
 	},
@@ -140,6 +141,7 @@ func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, e
 	opt := render.Options{Level: colorLevel(c.str("color", defColor), c.getenv, outTTY), Now: time.Now()}
 	var err error
 	opt.NoEmoji = c.bool("no-emoji")
+	opt.ShowURLs = c.bool("show-urls") || c.startSettings.ShowURLs
 	if opt.Width, err = c.positiveInt("width", width); err != nil {
 		return opt, err
 	}

@@ -78,6 +78,8 @@ func runView(c *invocation) error {
 		Theme:           layout.Theme,
 		Width:           layout.Width,
 		FixedWidth:      c.set["width"],
+		ShowURLs:        layout.ShowURLs,
+		NoEmoji:         layout.NoEmoji,
 		MaxWidth:        c.startSettings.WidthCap(),
 		Load:            s.pictures.load,
 		Packs:           s.packs,

@@ -64,22 +64,28 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 	outer := l.inLink
 	l.inLink = l.newTarget(n.URL)
 	defer func() { l.inLink = outer }()
+	hyperlink := ""
 	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
-		dst = l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
-		if host, ok := misleadingLink(linkText(n.Content), n.URL); ok {
-			dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
+		if !l.opt.ShowURLs {
+			dst = l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
+			if host, ok := misleadingLink(linkText(n.Content), n.URL); ok {
+				dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
+			}
+			return dst
 		}
-		return dst
+		// ShowURLs prints the address as the no-color level does and
+		// keeps the hyperlink on the text.
+		hyperlink = n.URL
 	}
 	text := plainText(n.Content)
 	if text == n.URL || text == "" {
-		return append(dst, run{text: n.URL, style: Over(st, l.st.Link), target: l.inLink})
+		return append(dst, run{text: n.URL, style: Over(st, l.st.Link), link: hyperlink, target: l.inLink})
 	}
 	if n.URL == "mailto:"+text {
 		// An email autolink prints the address as written.
-		return append(dst, run{text: text, style: Over(st, l.st.Link), target: l.inLink})
+		return append(dst, run{text: text, style: Over(st, l.st.Link), link: hyperlink, target: l.inLink})
 	}
-	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), "")
+	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), hyperlink)
 	dst = append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), target: l.inLink})
 	// The URL is printed, but a look-alike host in it (Cyrillic а for a)
 	// still reads as the text's; its Punycode form cannot.

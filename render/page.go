@@ -66,6 +66,9 @@ type Options struct {
 	// NoEmoji draws emoji shortcodes as written (`:tada:`) instead of as
 	// the emoji.
 	NoEmoji bool
+	// ShowURLs prints every link's address after its text, as the
+	// no-color level does, also where the text carries a hyperlink.
+	ShowURLs bool
 	// Packs maps each installed pack's name to the engine its components
 	// target. A pack named here is not reported as missing, and its
 	// components' fallback boxes say why markii cannot draw them.

@@ -164,13 +164,15 @@ func (m *Model) newPage(n *Note, values render.Values) *page {
 
 func (m *Model) pageOptions(values render.Values) render.Options {
 	return render.Options{
-		Width:  m.pageWidth,
-		Level:  m.opt.Level,
-		Theme:  m.opt.Theme,
-		Values: values,
-		Now:    m.opt.Now(),
-		Images: m.note.Images,
-		Packs:  m.opt.Packs,
+		Width:    m.pageWidth,
+		Level:    m.opt.Level,
+		Theme:    m.opt.Theme,
+		Values:   values,
+		Now:      m.opt.Now(),
+		Images:   m.note.Images,
+		Packs:    m.opt.Packs,
+		ShowURLs: m.opt.ShowURLs,
+		NoEmoji:  m.opt.NoEmoji,
 	}
 }
 

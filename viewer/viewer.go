@@ -109,6 +109,10 @@ type Options struct {
 	// MaxWidth caps the page width taken from the terminal at every
 	// resize (the maxWidth setting); 0 is no cap.
 	MaxWidth int
+	// ShowURLs prints every link's address after its text (--show-urls).
+	ShowURLs bool
+	// NoEmoji draws emoji shortcodes as written (--no-emoji).
+	NoEmoji bool
 	// Now is the clock for relative dates; nil means time.Now.
 	Now func() time.Time
 	// Packs are the installed packs by name with their engine (see

@@ -60,6 +60,9 @@ type Settings struct {
 	// OpenLinksInBrowser lets the viewer's `o` key open an http or https
 	// link in the system browser (off: it only shows the address).
 	OpenLinksInBrowser bool
+	// ShowURLs prints every link's address after its text in render and
+	// the viewer, as `--show-urls` does.
+	ShowURLs bool
 	// MaxWidth caps the layout width taken from the terminal (0: the
 	// default, DefaultMaxWidth; see WidthCap). An explicit --width is not
 	// capped.
@@ -245,6 +248,8 @@ func Parse(data []byte) (Settings, error) {
 			err = boolField(v, &s.OpenLinksInBrowser)
 		case "maxWidth":
 			s.MaxWidth, err = maxWidthField(v)
+		case "showUrls":
+			err = boolField(v, &s.ShowURLs)
 		default:
 			s.Unknown = append(s.Unknown, clip(k))
 			continue
