@@ -59,7 +59,7 @@ func (m *Model) edited(msg editedMsg) tea.Cmd {
 	}
 	a := m.anchor()
 	m.note.Source, m.note.Diagnostics = n.Source, n.Diagnostics
-	m.pg = m.newPage(m.note, staleValues(n.Values))
+	m.pg = m.newPage(m.note, storedValues(n.Values))
 	m.search.rerun(m.pg)
 	m.focus = -1
 	m.restore(a)

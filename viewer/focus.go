@@ -348,7 +348,7 @@ func (m *Model) follow(u string) {
 	}
 	m.history = append(m.history, place{note: m.note, pg: m.pg, top: m.top, focus: m.focus})
 	m.note = n
-	m.pg = m.newPage(n, staleValues(n.Values))
+	m.pg = m.newPage(n, storedValues(n.Values))
 	m.search.run(m.pg, "")
 	m.top, m.focus = 0, -1
 	m.message = "scripts of linked notes do not run"

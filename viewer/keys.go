@@ -34,7 +34,7 @@ var keys = keyMap{
 	Right:       key.NewBinding(key.WithKeys("right")),
 	Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open/close details, follow a link or #anchor; else a line down")),
 	Fold:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "fold or unfold this section")),
-	FoldAll:     key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "fold or unfold all sections")),
+	FoldAll:     key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "fold or unfold all sections (a lone title stays open)")),
 	Run:         key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "run the note's scripts")),
 	Diagnostics: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "diagnostics")),
 	ShowURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "show the focused link's address")),

@@ -129,7 +129,7 @@ func New(opt Options) *Model {
 // show lays out n as the viewer's first note: a long note's first part
 // now and the rest in the background (see Init).
 func (m *Model) show(n *Note) {
-	m.values = staleValues(n.Values)
+	m.values = storedValues(n.Values)
 	if src := n.Source; len(src) >= progressiveFrom {
 		if cut := prefixCut(src, prefixBytes); cut < len(src) {
 			m.loadGen++
@@ -141,17 +141,30 @@ func (m *Model) show(n *Note) {
 	m.pg = m.newPage(n, m.values)
 }
 
-// staleValues copies stored values, marking fresh ones stale: they come
-// from an earlier session until this one refreshes them.
-func staleValues(v render.Values) render.Values {
+// storedValues copies the values stored for a note, for the viewer to
+// update as runs report. Values a run of an earlier session left fresh
+// are drawn as they are; the status bar says once that they are from
+// earlier (see earlierValues) instead of a stale mark on every value.
+func storedValues(v render.Values) render.Values {
 	out := make(render.Values, len(v))
 	for k, e := range v {
-		if e.Status == render.Fresh {
-			e.Status = render.Stale
-		}
 		out[k] = e
 	}
 	return out
+}
+
+// earlierValues reports whether the note on screen shows values stored
+// by an earlier session that no run of this one has refreshed.
+func (m *Model) earlierValues() bool {
+	if m.note == m.first && m.run.ran {
+		return false
+	}
+	for _, e := range m.pg.opt.Values {
+		if e.Status == render.Fresh {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) newPage(n *Note, values render.Values) *page {
@@ -781,14 +794,17 @@ func (m *Model) fold() {
 	}
 }
 
-// foldAll folds every section, or unfolds all when any is folded.
+// foldAll folds every section, or unfolds all when any is folded. A
+// heading alone at the top level (a note's one title) is not folded:
+// the sections below it are, so the note reads as its outline.
 func (m *Model) foldAll() {
 	ln := m.topLine()
 	if len(m.pg.folded) > 0 {
 		clear(m.pg.folded)
 	} else {
+		lone := loneTopLevels(m.pg.sections)
 		for i, s := range m.pg.sections {
-			if s.body < s.end {
+			if s.body < s.end && !lone[s.level] {
 				m.pg.folded[i] = true
 			}
 		}
@@ -799,6 +815,29 @@ func (m *Model) foldAll() {
 		r = m.pg.rowOf(m.pg.sections[f].line)
 	}
 	m.scrollTo(r)
+}
+
+// loneTopLevels are the heading levels, from the top, that each hold a
+// single heading (a title, a subtitle under it): folding there would fold
+// the whole note into one line. A note whose every level is lone keeps
+// none, so that Z still folds it.
+func loneTopLevels(ss []section) map[int]bool {
+	count := map[int]int{}
+	for _, s := range ss {
+		count[s.level]++
+	}
+	lone := map[int]bool{}
+	for lv := 1; lv <= 6; lv++ {
+		switch count[lv] {
+		case 0:
+			continue
+		case 1:
+			lone[lv] = true
+			continue
+		}
+		return lone
+	}
+	return nil
 }
 
 // View draws the frame on the alternate screen, with the mouse wheel
@@ -957,6 +996,9 @@ func (m *Model) statusBar() string {
 	}
 	if s := m.runStatus(); s != "" {
 		right = append(right, s)
+	}
+	if m.earlierValues() {
+		right = append(right, "values from earlier")
 	}
 	right = append(right, m.position())
 	return m.chrome.bar(left, strings.Join(right, "  ")+" ", m.width)

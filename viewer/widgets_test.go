@@ -143,19 +143,27 @@ func TestFoldFromInsideBringsHeadingToTop(t *testing.T) {
 }
 
 func TestFoldAll(t *testing.T) {
+	// The note's one H1 is its title: Z folds the sections under it, so
+	// the note reads as its outline and the reader keeps their place.
 	m := newTest(t, longNote(4, 3), 100, 30, nil)
-	press(m, "]", "]", "]") // Section 3
 	press(m, "Z")
+	mustContain(t, m, "Top", "Intro paragraph.", "Section 1", "Section 2", "Section 3", "Section 4")
 	mustLack(t, m, "Paragraph")
-	if got := firstRow(m); got != "Top" {
-		// Top folds everything under it; the reader sees its heading.
-		t.Fatalf("after Z the top row is %q", got)
-	}
 	press(m, "Z")
 	mustContain(t, m, "Paragraph 3.1")
 	if got := firstRow(m); got != "Top" {
 		t.Fatalf("after unfolding all the top row is %q", got)
 	}
+	m = newTest(t, longNote(8, 3), 100, 6, nil)
+	press(m, "]", "]", "]") // Section 3
+	press(m, "Z")
+	if got := firstRow(m); got != "Section 3" {
+		t.Fatalf("after Z the top row is %q, want the section the reader was in", got)
+	}
+	// A note of one heading and nothing else still folds.
+	m = newTest(t, "# Only\n\nBody one.\n\nBody two.\n", 100, 10, nil)
+	press(m, "Z")
+	mustLack(t, m, "Body one.")
 }
 
 func TestFoldAllSubsections(t *testing.T) {
