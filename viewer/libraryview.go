@@ -368,6 +368,7 @@ func (m *Model) closeNote() {
 	m.cancelRun("")
 	m.run.note++
 	m.run.last, m.run.planned, m.run.done, m.run.notices = "", nil, nil, nil
+	m.run.ran, m.revealing = false, nil
 	if m.watch != nil {
 		m.watch.close()
 		m.watch = nil
