@@ -73,8 +73,14 @@ func (c *Context) Values() Values { return c.l.opt.Values }
 // Now is the clock the caller passed for relative dates.
 func (c *Context) Now() time.Time { return c.l.opt.Now }
 
-// Live is the viewer's interactive state, or nil for the static form.
-func (c *Context) Live() *LiveState { return c.l.opt.Live }
+// Live is the viewer's interactive state, or nil for the static form
+// (render, export, and the body of an inert container).
+func (c *Context) Live() *LiveState {
+	if live := c.l.opt.Live; live != stringMode {
+		return live
+	}
+	return nil
+}
 
 // Registry is the registry the page is laid out with.
 func (c *Context) Registry() *Registry { return c.l.reg }
@@ -94,10 +100,10 @@ func (c *Context) Layout(blocks []Block, width int) []ansi.Line {
 	return c.layoutChildren(blocks, width, false)
 }
 
-// layoutFit lays child blocks out like Layout, with the self-sizing
+// LayoutFit lays child blocks out like Layout, with the self-sizing
 // components among them that set no width drawn at their natural width:
 // the body of a fit wrapper.
-func (c *Context) layoutFit(blocks []Block, width int) []ansi.Line {
+func (c *Context) LayoutFit(blocks []Block, width int) []ansi.Line {
 	return c.layoutChildren(blocks, width, true)
 }
 
@@ -169,6 +175,100 @@ func (c *Context) NewTarget(url string) ansi.Target { return c.l.newTarget(url) 
 // the first line the component returns.
 func (c *Context) AddFocusable(f Focusable) {
 	c.l.page.Focusables = append(c.l.page.Focusables, f)
+}
+
+// Nested returns the context a component would be given for d, a
+// directive in its body that it draws itself (a row's cells): the same
+// page, width and style, with d's own name, form, label, body and
+// attributes, `width` and `align` taken out as the frame would.
+func (c *Context) Nested(d *Directive) *Context {
+	attrs, preset, align := reserved(d.Attrs)
+	return &Context{Name: d.Name, Form: d.Form, Attrs: attrs, Label: d.Label, Blocks: d.Blocks,
+		Width: c.Width, Preset: preset, Align: align, Style: c.Style, l: c.l}
+}
+
+// stringMode is the Live state children of string-mode containers
+// (callout, text-aligned card and row, standalone cell) are laid out with:
+// tabs and details inside them show their static form and are not
+// focusable.
+var stringMode = &LiveState{Focus: -1}
+
+// Inert reports whether the component is drawn inside a container whose
+// body is static text (a card, a callout, a row cell laid out with
+// LayoutInert): there an interactive component draws its static form and
+// records no focusable block.
+func (c *Context) Inert() bool { return c.l.opt.Live == stringMode }
+
+// LayoutInert lays child blocks out like Layout, with every interactive
+// component among them drawn in its static form: the body of a box whose
+// lines are reframed or realigned, which a viewer could not focus into.
+func (c *Context) LayoutInert(blocks []Block, width int) []ansi.Line {
+	saved := c.l.opt.Live
+	c.l.opt.Live = stringMode
+	defer func() { c.l.opt.Live = saved }()
+	return c.Layout(blocks, width)
+}
+
+// maxMeasureDepth is how many fit-width measurements may be in progress at
+// once. With one, a fit box inside a box being measured counts as the
+// whole width, and nested fit boxes cost a layout of their content per
+// level instead of doubling it at every level.
+const maxMeasureDepth = 1
+
+// Measure returns the widest line of blocks laid out at width, forgetting
+// everything that layout recorded and counted (the blocks are laid out
+// again at their final width).
+//
+// Each nested measurement doubles the work below it, so a measurement
+// inside maxMeasureDepth others reports the whole width instead.
+func (c *Context) Measure(blocks []Block, width int) int {
+	if c.l.measuring >= maxMeasureDepth {
+		return width
+	}
+	c.l.measuring++
+	defer func() { c.l.measuring-- }()
+	m := c.l.mark()
+	n := len(c.children)
+	ids := make(map[FocusKind]int, len(c.l.ids))
+	for k, v := range c.l.ids {
+		ids[k] = v
+	}
+	headings := c.l.headings
+	diags := len(c.l.page.Diagnostics)
+	w := widest(c.LayoutInert(blocks, max(width, 1)))
+	c.l.dropMarks(m)
+	c.children = c.children[:n]
+	c.l.ids = ids
+	c.l.headings = headings
+	c.l.page.Diagnostics = c.l.page.Diagnostics[:diags]
+	return w
+}
+
+// Skip lays out blocks that the live form hides (a closed details body, an
+// inactive tab panel) and throws the lines away, so the headings and
+// focusable blocks inside still take their IDs and the IDs of everything
+// after them do not depend on what is open. It returns the text the
+// hidden blocks hold, for a search to find (Focusable.Hidden): their lines
+// that are not blank, then the hidden text of the blocks hidden inside
+// them.
+func (c *Context) Skip(blocks []Block, width int) []string {
+	m := c.l.mark()
+	n := len(c.children)
+	lines := c.Layout(blocks, max(width, 1))
+	var text []string
+	for _, ln := range lines {
+		if t := ln.Text(); strings.TrimSpace(t) != "" {
+			text = append(text, t)
+		}
+	}
+	for _, f := range c.l.page.Focusables[m.f:] {
+		for _, h := range f.Hidden {
+			text = append(text, h.Lines...)
+		}
+	}
+	c.l.dropMarks(m)
+	c.children = c.children[:n]
+	return text
 }
 
 // diagnose records one diagnostic line.

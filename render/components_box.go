@@ -70,7 +70,7 @@ func callout(c *Context) []ansi.Line {
 	head := calloutHead(kind, strings.TrimSpace(c.LabelText()))
 	natural := 0
 	if c.Preset == PresetFit {
-		natural = 2 + max(ansi.Width(head), ansi.Width(title), c.measure(c.Blocks, max(c.Width-2, 1)))
+		natural = 2 + max(ansi.Width(head), ansi.Width(title), c.Measure(c.Blocks, max(c.Width-2, 1)))
 	}
 	box := c.BoxWidth(natural)
 	inner := max(box-2, 1)
@@ -84,7 +84,7 @@ func callout(c *Context) []ansi.Line {
 	if title != "" {
 		body = append(body, c.WrapSpans([]ansi.Span{{Text: title, Style: ansi.Style{Bold: true}}}, inner)...)
 	}
-	body = append(body, alignText(c.layoutInert(c.Blocks, inner), align, inner)...)
+	body = append(body, alignText(c.LayoutInert(c.Blocks, inner), align, inner)...)
 	body = k.withMarkers(body, inner)
 	if box < 3 {
 		return body
@@ -136,7 +136,7 @@ func card(c *Context) []ansi.Line {
 	if align == "left" {
 		body = c.Layout(c.Blocks, text)
 	} else {
-		body = alignText(c.layoutInert(c.Blocks, text), align, text)
+		body = alignText(c.LayoutInert(c.Blocks, text), align, text)
 	}
 	out := make([]ansi.Line, 0, len(body)+2)
 	out = append(out, frameTop(title, box, k.st))
@@ -151,7 +151,7 @@ func card(c *Context) []ansi.Line {
 // text: the body alone, at the width there is.
 func cardTooNarrow(c *Context, k *kit, align string) []ansi.Line {
 	w := max(c.Width, 1)
-	return k.withMarkers(alignText(c.layoutInert(c.Blocks, w), align, w), w)
+	return k.withMarkers(alignText(c.LayoutInert(c.Blocks, w), align, w), w)
 }
 
 // frameTop is the top edge of a solid frame box cells wide, with the title
@@ -229,10 +229,10 @@ func details(c *Context) []ansi.Line {
 	open := k.flag("open")
 	inner := max(c.Width-2, 1)
 	id := BlockID(-1)
-	if !c.inert() {
+	if !c.Inert() {
 		id = widgetID(c)
 	}
-	live := c.live()
+	live := c.Live()
 	if live == nil {
 		glyph := "▸ "
 		if open {
@@ -282,7 +282,7 @@ func details(c *Context) []ansi.Line {
 			out = append(out, padLeft(ln, 2))
 		}
 	} else {
-		hidden = []HiddenPanel{{Lines: c.skip(c.Blocks, inner)}}
+		hidden = []HiddenPanel{{Lines: c.Skip(c.Blocks, inner)}}
 	}
 	c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})
 	return k.withMarkers(out, c.Width)
@@ -331,10 +331,10 @@ func tabs(c *Context) []ansi.Line {
 		labels[i] = p.label
 	}
 	id := BlockID(-1)
-	if !c.inert() && len(ps) > 0 {
+	if !c.Inert() && len(ps) > 0 {
 		id = widgetID(c)
 	}
-	live := c.live()
+	live := c.Live()
 	if live == nil {
 		var out []ansi.Line
 		for i, p := range ps {
@@ -389,7 +389,7 @@ func tabs(c *Context) []ansi.Line {
 		if i == active {
 			out = append(out, c.Layout(p.blocks, c.Width)...)
 		} else {
-			hidden = append(hidden, HiddenPanel{Panel: i, Lines: c.skip(p.blocks, c.Width)})
+			hidden = append(hidden, HiddenPanel{Panel: i, Lines: c.Skip(p.blocks, c.Width)})
 		}
 	}
 	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})
@@ -413,7 +413,7 @@ func figure(c *Context) []ansi.Line {
 	alt, _ := k.attr("alt")
 	var out []ansi.Line
 	if hasSrc {
-		out = c.picture(src)
+		out = c.Picture(src)
 	}
 	if alt != "" {
 		out = append(out, c.WrapSpans([]ansi.Span{{Text: "alt: " + alt, Style: k.st.Dim}}, c.Width)...)

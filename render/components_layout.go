@@ -67,13 +67,12 @@ func row(c *Context) []ansi.Line {
 		var ck *kit
 		if d, ok := b.(*Directive); ok && d.Name == "cell" && d.Form == FormContainer {
 			blocks = d.Blocks
-			attrs, _, _ := reserved(d.Attrs)
-			ck = newKit(&Context{Name: "cell", Form: FormContainer, Attrs: attrs, l: c.l})
+			ck = newKit(c.Nested(d))
 			cellAlign = ck.enum("text", align, "left", "center", "right")
 		}
 		var lines []ansi.Line
 		if cellAlign != "left" {
-			lines = alignText(c.layoutInert(blocks, width), cellAlign, width)
+			lines = alignText(c.LayoutInert(blocks, width), cellAlign, width)
 		} else {
 			lines = c.Layout(blocks, width)
 		}
@@ -149,7 +148,7 @@ func trimRight(ln ansi.Line) ansi.Line {
 func cell(c *Context) []ansi.Line {
 	k := newKit(c)
 	align := k.textAlign()
-	return k.withMarkers(alignText(c.layoutInert(c.Blocks, c.Width), align, c.Width), c.Width)
+	return k.withMarkers(alignText(c.LayoutInert(c.Blocks, c.Width), align, c.Width), c.Width)
 }
 
 // alignWrapper returns a wrapper that pads every body line to side within
@@ -164,7 +163,7 @@ func alignWrapper(side string) func(c *Context) []ansi.Line {
 		if c.Preset == PresetFit {
 			// The body is one block as wide as its widest line, placed
 			// whole, so the boxes in it keep straight edges.
-			return alignLines(c.layoutFit(c.Blocks, max(target, 1)), side, c.Width, true)
+			return alignLines(c.LayoutFit(c.Blocks, max(target, 1)), side, c.Width, true)
 		}
 		return alignText(c.Layout(c.Blocks, max(target, 1)), side, c.Width)
 	}
@@ -180,7 +179,7 @@ func widthWrapper(preset string) func(c *Context) []ansi.Line {
 			return c.Layout(c.Blocks, max(1, min(w, c.Width)))
 		}
 		if preset == PresetFit {
-			return c.layoutFit(c.Blocks, c.Width)
+			return c.LayoutFit(c.Blocks, c.Width)
 		}
 		return c.Layout(c.Blocks, c.Width)
 	}

@@ -95,9 +95,10 @@ func (l *layouter) picture(src string, width int) []ansi.Line {
 	return lines
 }
 
-// picture draws the picture for src at the component's width (see
-// layouter.picture).
-func (c *Context) picture(src string) []ansi.Line { return c.l.picture(src, c.Width) }
+// Picture draws the bundle-local image src at the component's width, or
+// returns nil when the caller supplied no picture for it (the component
+// then draws its text form).
+func (c *Context) Picture(src string) []ansi.Line { return c.l.picture(src, c.Width) }
 
 // standaloneImage draws a paragraph that is one image and nothing else
 // (the usual way to place an image in markdown) as its picture followed
