@@ -88,6 +88,10 @@ func TestLostPostIsOutcomeUnknownThroughTheBinary(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A run that stops hearing its terminal fails the test instead of
+	// hanging it.
+	stuck := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer stuck.Stop()
 	shown.waitFor(t, "Allow?")
 	if _, err := control.Write([]byte("y\r")); err != nil {
 		t.Fatal(err)

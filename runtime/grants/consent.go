@@ -198,8 +198,11 @@ func Resolve(ctx context.Context, tier script.Tier, p Prompter, store *Store, re
 // granted.
 func Stored(store *Store, docKey, key string) (Decision, error) {
 	r, ok, err := store.Lookup(docKey)
-	if err != nil || !ok || r.Key != key {
-		return Decision{}, err
+	if err != nil {
+		return Decision{}, fmt.Errorf("cannot read grants: %w", err)
+	}
+	if !ok || r.Key != key {
+		return Decision{}, nil
 	}
 	return Decision{Hosts: r.AllowedHosts, BundleGrants: r.AllowedBundleGrants, Reused: true}, nil
 }
@@ -218,7 +221,7 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 	}
 	d, err := Stored(store, req.DocKey, req.Key)
 	if err != nil {
-		return Decision{}, fmt.Errorf("cannot read grants: %w", err)
+		return Decision{}, err
 	}
 	if d.Reused {
 		// A manual run forwards what the manifest declares today.
@@ -307,8 +310,8 @@ func filterBundleGrants(list []string) []string {
 
 // TerminalPrompter asks on a terminal: the question, then " [y/N] "; a
 // trimmed, case-insensitive "y" or "yes" allows, anything else denies.
-// Only an answer typed while the question shows counts: once the question
-// is drawn, whatever the terminal received before it (keys typed ahead, the
+// Only an answer typed while the question shows counts: just before the
+// question is drawn, whatever the terminal received (keys typed ahead, the
 // rest of a paste) is discarded, and the answer is read straight from the
 // terminal one byte at a time, so no buffer reads ahead into the next
 // question's input.
@@ -329,11 +332,13 @@ const maxAnswer = 4096
 
 // Ask implements Prompter. End of input is a refusal.
 func (t *TerminalPrompter) Ask(question string) (bool, error) {
-	if _, err := fmt.Fprintf(t.out, "%s [y/N] ", question); err != nil {
-		return false, err
-	}
+	// Discard first, then draw: a key pressed once the question shows is
+	// an answer to it, however soon, and is never thrown away.
 	if f, ok := t.in.(*os.File); ok {
 		discardPending(f)
+	}
+	if _, err := fmt.Fprintf(t.out, "%s [y/N] ", question); err != nil {
+		return false, err
 	}
 	var line []byte
 	var b [1]byte
