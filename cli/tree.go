@@ -50,9 +50,17 @@ func newRoot(stdio Stdio) *cobra.Command {
 			cc.Args = cobra.ArbitraryArgs
 			cc.RunE = func(cc *cobra.Command, args []string) error {
 				if len(args) == 0 {
-					return cc.Help()
+					return &usageError{msg: "markii completion needs a shell: bash, zsh, fish or powershell", usage: "markii " + cc.Use}
 				}
 				return &usageError{msg: fmt.Sprintf("unknown shell %q: markii completes bash, zsh, fish and powershell", args[0]), usage: "markii " + cc.Use}
+			}
+			for _, shell := range cc.Commands() {
+				shell.Args = func(sc *cobra.Command, args []string) error {
+					if len(args) == 0 {
+						return nil
+					}
+					return &usageError{msg: fmt.Sprintf("unexpected argument %q: markii completion %s takes no arguments", args[0], sc.Name()), usage: "markii completion " + sc.Name()}
+				}
 			}
 		}
 	}

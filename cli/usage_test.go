@@ -98,9 +98,16 @@ func TestFlagErrorsAreOneLine(t *testing.T) {
 		{[]string{"--bogus"}, `markii: unknown command "--bogus" (run markii --help)`},
 		{[]string{"nope", "render"}, `markii: unknown command "nope" (run markii --help)`},
 		{[]string{"completion", "tcsh"}, "markii: unknown shell \"tcsh\": markii completes bash, zsh, fish and powershell\nusage: markii completion bash|zsh|fish|powershell"},
+		{[]string{"completion"}, "markii: markii completion needs a shell: bash, zsh, fish or powershell\nusage: markii completion bash|zsh|fish|powershell"},
+		{[]string{"completion", "bash", "extra"}, "markii: unexpected argument \"extra\": markii completion bash takes no arguments\nusage: markii completion bash"},
 	} {
 		stdout, stderr, code := runCLI(t, c.args...)
 		if c.want == "" {
+			// "-" is the stdin argument, not a flag (the test's stdin
+			// cannot be read, which is not a usage error).
+			if code == ExitUsage {
+				t.Errorf("markii %s: exit 3, stderr %q; want no usage error", strings.Join(c.args, " "), stderr)
+			}
 			continue
 		}
 		if code != ExitUsage || stdout != "" || stderr != c.want+"\n" {
