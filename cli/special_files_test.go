@@ -206,6 +206,10 @@ func TestSpecialFilesAtTheSettingsAndStateNeverHang(t *testing.T) {
 						if p.code != 1 || !named || p.stderr == "" {
 							t.Errorf("%s: exit %d, stderr %q; want exit 1 and a line naming %s", what, p.code, p.stderr, filepath.Base(path))
 						}
+						// Every command says what it could not do the same way.
+						if target.name == "grant entry" && !strings.Contains(p.stderr, "markii: cannot read grants: ") {
+							t.Errorf("%s: stderr %q; want it to say it cannot read grants", what, p.stderr)
+						}
 					}
 				}
 				if target.name == "earlier state file" {
