@@ -68,20 +68,7 @@ func TestGoldens(t *testing.T) {
 				if err := ansi.Validate(got); err != nil {
 					t.Errorf("output fails ansi.Validate: %v", err)
 				}
-				path := filepath.Join(goldenDir, name)
-				if golden.Update() {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("missing golden (run go test ./goldens -update and review it): %v", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("render differs from %s (run go test ./goldens -update and review the diff)\n%s", name, firstDifference(got, want))
-				}
+				compareGolden(t, filepath.Join(goldenDir, name), got)
 			})
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/golden"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/theme"
 )
@@ -160,6 +161,25 @@ func markiiBinary(t testing.TB) string {
 
 // firstDifference describes where got and want first differ, with escape
 // bytes shown quoted.
+// compareGolden checks got against the golden file at path, or rewrites
+// the file when the run was given -update.
+func compareGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if golden.Update() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden (run go test ./goldens -update and review it): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("render differs from %s (run go test ./goldens -update and review the diff)\n%s", path, firstDifference(got, want))
+	}
+}
+
 func firstDifference(got, want []byte) string {
 	gl := bytes.Split(got, []byte("\n"))
 	wl := bytes.Split(want, []byte("\n"))

@@ -2,13 +2,11 @@ package goldens
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/markii/markii/ansi"
-	"github.com/markii/markii/internal/golden"
 )
 
 // TestPixelGoldens renders goldens/pixels/note.mk.md, whose one image is a
@@ -30,20 +28,7 @@ func TestPixelGoldens(t *testing.T) {
 			if err := ansi.Validate(got); err != nil {
 				t.Errorf("output fails ansi.Validate: %v", err)
 			}
-			path := filepath.Join("pixels", "note."+proto+".w40.truecolor.txt")
-			if golden.Update() {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("missing golden (run go test ./goldens -update and review it): %v", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("render differs from %s (run go test ./goldens -update and review the diff)\n%s", path, firstDifference(got, want))
-			}
+			compareGolden(t, filepath.Join("pixels", "note."+proto+".w40.truecolor.txt"), got)
 		})
 	}
 	// Without color there are no escapes at all, pixels or not.
