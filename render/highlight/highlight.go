@@ -1,24 +1,22 @@
 // Package highlight splits code into classified tokens for markii's code
 // blocks. The most common languages are lexed by a small native lexer in
-// one linear pass; the others use chroma's lexing engine with a curated set
-// of chroma's lexer definitions embedded here (see lexers/COPYING), loaded
-// lazily, one language at a time, on first use. It never imports chroma's
-// lexers or styles packages, whose package init parses every lexer and
-// style and would slow every start of the markii binary. Colors are not
-// chosen here; the caller maps each Kind to its theme.
+// one linear pass; every other language chroma knows is lexed by chroma's
+// own lexer registry. Only chroma's lexing is used, never its formatters
+// or styles: colors are not chosen here; the caller maps each Kind to its
+// theme.
+//
+// chroma's lexers package builds its registry in its package init (it
+// reads the configuration of every embedded lexer; the rules of a lexer are
+// compiled on its first use). Go runs the init of every linked package
+// when a process starts, so that cost is paid by every markii process.
 package highlight
 
 import (
-	"embed"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
 )
-
-//go:embed lexers/*.xml
-var lexerFiles embed.FS
 
 // Kind classifies a token for coloring.
 type Kind uint8
@@ -44,139 +42,42 @@ type Token struct {
 	Text string
 }
 
-// chromaAlias is one name of a language lexed by chroma.
-type chromaAlias struct {
-	name, file string
-}
-
-// lexerAliases maps a language name or alias (lowercase) to its chroma lexer
-// file, for the languages the native lexer does not handle, sorted by name
-// for a binary search; an array of constants, so nothing is built when a
-// process starts. The JavaScript, JSON and Bash files also serve the
-// lexers that delegate to them.
-var lexerAliases = [...]chromaAlias{
-	{"cfg", "ini"},
-	{"containerfile", "docker"},
-	{"css", "css"},
-	{"diff", "diff"},
-	{"docker", "docker"},
-	{"dockerfile", "docker"},
-	{"dosini", "ini"},
-	{"elixir", "elixir"},
-	{"ex", "elixir"},
-	{"exs", "elixir"},
-	{"gql", "graphql"},
-	{"graphql", "graphql"},
-	{"graphqls", "graphql"},
-	{"haskell", "haskell"},
-	{"hcl", "terraform"},
-	{"hs", "haskell"},
-	{"htm", "html"},
-	{"html", "html"},
-	{"ini", "ini"},
-	{"make", "makefile"},
-	{"makefile", "makefile"},
-	{"mf", "makefile"},
-	{"nix", "nix"},
-	{"nixos", "nix"},
-	{"patch", "diff"},
-	{"perl", "perl"},
-	{"pl", "perl"},
-	{"posh", "powershell"},
-	{"powershell", "powershell"},
-	{"proto", "protocol_buffer"},
-	{"protobuf", "protocol_buffer"},
-	{"ps1", "powershell"},
-	{"pwsh", "powershell"},
-	{"r", "r"},
-	{"rb", "ruby"},
-	{"ruby", "ruby"},
-	{"scala", "scala"},
-	{"svg", "xml"},
-	{"swift", "swift"},
-	{"terraform", "terraform"},
-	{"tf", "terraform"},
-	{"toml", "toml"},
-	{"udiff", "diff"},
-	{"xml", "xml"},
-	{"yaml", "yaml"},
-	{"yml", "yaml"},
-	{"zig", "zig"},
-}
-
-// lexerFile returns the chroma lexer file for lang (any case), or "".
-func lexerFile(lang string) string {
-	l := strings.ToLower(lang)
-	i, found := slices.BinarySearchFunc(lexerAliases[:], l, func(e chromaAlias, l string) int {
-		return strings.Compare(e.name, l)
-	})
-	if !found {
-		return ""
-	}
-	return lexerAliases[i].file
-}
-
-// needs lists the lexers a lexer delegates parts of its input to.
-func needs(file string) []string {
-	switch file {
-	case "html":
-		return []string{"css", "javascript"}
-	case "docker":
-		return []string{"bash", "json"}
-	case "makefile":
-		return []string{"bash"}
-	}
-	return nil
-}
-
-// The chroma registry and the loaded lexers are made on the first chroma
-// lexing, under mu; most processes never lex with chroma.
-var (
-	mu       sync.Mutex
-	registry *chroma.LexerRegistry
-	loaded   map[string]chroma.Lexer
-)
-
 // Supported reports whether lang has a lexer.
 func Supported(lang string) bool {
-	return lexerFile(lang) != "" || nativeSpec(lang) != nil
+	return nativeSpec(lang) != nil || lexer(lang) != nil
 }
 
-// lexer returns the chroma lexer for lang, loading it on first use; nil
-// when the language is unknown or its definition does not load.
+// lexer returns chroma's lexer for lang (a fence's language word, any
+// case): by name or alias, then by file extension (`kt`, `ex`); nil when
+// chroma has none. Only a plain word is looked up, never a path or a
+// pattern, and chroma's plain-text fallback does not count as a lexer.
 func lexer(lang string) chroma.Lexer {
-	file := lexerFile(lang)
-	if file == "" {
+	if !plainWord(lang) {
 		return nil
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if registry == nil {
-		registry = chroma.NewLexerRegistry()
-		loaded = map[string]chroma.Lexer{}
-	}
-	return load(file)
-}
-
-// load returns the lexer defined by file, loading it and the lexers it
-// delegates to. The caller holds mu.
-func load(file string) chroma.Lexer {
-	if lx, ok := loaded[file]; ok {
-		return lx
-	}
-	rl, err := chroma.NewXMLLexer(lexerFiles, "lexers/"+file+".xml")
-	if err != nil {
-		loaded[file] = nil
+	lx := lexers.Get(lang)
+	if lx == nil || lx == lexers.Fallback {
 		return nil
-	}
-	rl.SetRegistry(registry)
-	var lx chroma.Lexer = rl
-	loaded[file] = lx
-	registry.Register(lx)
-	for _, dep := range needs(file) {
-		load(dep)
 	}
 	return lx
+}
+
+// plainWord reports whether lang is a language word: letters, digits and
+// `+#-_.`, not starting with a dot.
+func plainWord(lang string) bool {
+	if lang == "" || len(lang) > 40 || lang[0] == '.' {
+		return false
+	}
+	for i := 0; i < len(lang); i++ {
+		c := lang[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '+', c == '#', c == '-', c == '_', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Tokens splits code into classified tokens for lang (a fence's language
