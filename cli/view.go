@@ -38,6 +38,14 @@ func init() {
 		flagSpec{name: "verbose", isBool: true, help: "print run diagnostics after the viewer closes"},
 		flagSpec{name: "no-images", isBool: true, help: "show images as text in the viewer (they are drawn by default at 256 colors or truecolor)"},
 	)
+	for i, f := range viewCommand.flags {
+		switch f.name {
+		case "images":
+			viewCommand.flags[i].help = "blocks (default: the note's own images as half-block cells at 256 colors or truecolor; kitty and iterm draw as blocks in the viewer) or off"
+		case "run":
+			viewCommand.flags[i].help = "run the note's scripts unattended when the viewer opens, with grants you already gave (never asks)"
+		}
+	}
 }
 
 // runView implements `markii view [FILE|DIR|-]`: the full-screen viewer
@@ -71,7 +79,7 @@ func runView(c *invocation) error {
 		return failf("%v", err)
 	}
 	s := &viewSession{c: c, layout: layout, settings: settings,
-		pictures: viewPictures{c: c, on: !c.bool("no-images"), level: layout.Level, theme: layout.Theme}}
+		pictures: viewPictures{c: c, on: !c.bool("no-images") && c.str("images", "blocks") != "off", level: layout.Level, theme: layout.Theme}}
 	s.packs, s.packWarnings = c.installedPacks()
 	opt := viewer.Options{
 		Level:           layout.Level,
@@ -85,11 +93,15 @@ func runView(c *invocation) error {
 		Packs:           s.packs,
 		Watch:           true,
 		ScriptsDisabled: settings.ScriptsDisabled,
-		RunOnOpen:       settings.RunOnOpen,
+		RunOnOpen:       settings.RunOnOpen || c.bool("run"),
 		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
 		Editor:          editorCommand(os.Getenv),
 		Library:         lib,
 		Open:            s.open,
+	}
+	if c.set["now"] {
+		now := layout.Now
+		opt.Now = func() time.Time { return now }
 	}
 	if settings.OpenLinksInBrowser {
 		opt.OpenBrowser = openBrowser
