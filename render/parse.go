@@ -60,13 +60,7 @@ func syntaxExtensions() []goldmark.Extender {
 // first parse and safe for concurrent use.
 func markdown() parser.Parser {
 	markdownOnce.Do(func() {
-		blocks := append(cappedBlockParsers(),
-			util.Prioritized(depthCapped{directive.NewContainerParser()}, 70),
-			util.Prioritized(directive.NewLeafParser(), 71),
-			// goldmark's footnote extension (at 999 as extension.Footnote
-			// adds it), tried before the lazy-line stop.
-			util.Prioritized(depthCapped{extension.NewFootnoteBlockParser()}, 998),
-			util.Prioritized(directive.NewLazyStop(), 999))
+		blocks := noteBlockParsers()
 		var inlines []util.PrioritizedValue
 		for _, v := range parser.DefaultInlineParsers() {
 			switch v.Priority {
@@ -98,6 +92,19 @@ func markdown() parser.Parser {
 		markdownImpl = goldmark.New(goldmark.WithParser(base), goldmark.WithExtensions(syntaxExtensions()...)).Parser()
 	})
 	return markdownImpl
+}
+
+// noteBlockParsers are the block parsers of markdown's parser: CommonMark's
+// with the nesting blocks depth-capped, the directive parsers and GFM's
+// footnote definitions.
+func noteBlockParsers() []util.PrioritizedValue {
+	return append(cappedBlockParsers(),
+		util.Prioritized(depthCapped{directive.NewContainerParser()}, 70),
+		util.Prioritized(directive.NewLeafParser(), 71),
+		// goldmark's footnote extension (at 999 as extension.Footnote
+		// adds it), tried before the lazy-line stop.
+		util.Prioritized(depthCapped{extension.NewFootnoteBlockParser()}, 998),
+		util.Prioritized(directive.NewLazyStop(), 999))
 }
 
 // parsed is a goldmark parse of a note with its frontmatter split off.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/markii/markii/render/directive"
 	"github.com/markii/markii/sanitize"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -56,7 +57,11 @@ func parseChunks(src []byte, min int, fn func(doc *Document) error) error {
 		pieces = append(pieces, body[start:end])
 		start = end
 	}
-	return parseAhead(pieces, documentReferences(pieces), front, fn)
+	var refs references
+	if len(pieces) > 1 {
+		refs = documentReferences(body)
+	}
+	return parseAhead(pieces, refs, front, fn)
 }
 
 // references are a note's link reference definitions, keyed by their
@@ -100,27 +105,36 @@ func PrefixEnd(src []byte, want int) int {
 	return len(src)
 }
 
-// documentReferences returns the link reference definitions of a note cut
-// into pieces; nil for a note in one piece, which needs no help to see its
-// own.
-func documentReferences(pieces [][]byte) references {
-	if len(pieces) < 2 {
+// documentReferences returns the link reference definitions of a note's
+// body, found without parsing the body's inlines or its blocks that
+// cannot hold one. The body is split at every point where ParseChunks
+// could cut it; only the runs of blocks that contain "]:" (every
+// definition does, right after its label) are parsed, joined in order,
+// by definitionParser. Runs so cut parse, joined or alone, to the blocks
+// they make in the whole body, so the definitions are the body's own.
+func documentReferences(body []byte) references {
+	colon := []byte("]:")
+	if !bytes.Contains(body, colon) {
 		return nil
 	}
+	candidates := body
+	if cuts := scanCuts(body, 1, -1); len(cuts) > 0 {
+		candidates = nil
+		start := 0
+		for _, end := range append(cuts, len(body)) {
+			if run := body[start:end]; bytes.Contains(run, colon) {
+				candidates = append(candidates, run...)
+			}
+			start = end
+		}
+	}
 	var refs references
-	for _, piece := range pieces {
-		if !bytes.Contains(piece, []byte("]:")) {
-			continue
+	for _, r := range definitions(candidates) {
+		if refs == nil {
+			refs = references{}
 		}
-		for _, r := range pieceReferences(piece) {
-			if refs == nil {
-				refs = references{}
-			}
-			key := util.ToLinkReference(r.Label())
-			if _, ok := refs[key]; !ok {
-				refs[key] = r
-			}
-		}
+		// The parse kept the first definition of each label.
+		refs[util.ToLinkReference(r.Label())] = r
 	}
 	return refs
 }
@@ -142,17 +156,45 @@ func (c sharedReferences) Reference(label string) (parser.Reference, bool) {
 	return c.Context.Reference(label)
 }
 
-// pieceReferences parses piece alone and returns the link reference
-// definitions it holds; none when the parse fails.
-func pieceReferences(piece []byte) (refs []parser.Reference) {
+// definitions returns the link reference definitions src holds, the
+// first of each label; none when the parse fails.
+func definitions(src []byte) (refs []parser.Reference) {
 	defer func() {
 		if recover() != nil {
 			refs = nil
 		}
 	}()
 	pc := parser.NewContext()
-	markdown().Parse(text.NewReader(piece), parser.WithContext(pc))
+	definitionParser().Parse(text.NewReader(src), parser.WithContext(pc))
 	return pc.References()
+}
+
+var (
+	definitionsOnce sync.Once
+	definitionsImpl parser.Parser
+)
+
+// definitionParser returns a goldmark parser that reads a note's blocks
+// as markdown's does and its link reference definitions, and stops there:
+// it has no inline parsers and gives the paragraphs left after the
+// definitions no lines, so their inlines are not even walked.
+func definitionParser() parser.Parser {
+	definitionsOnce.Do(func() {
+		definitionsImpl = parser.NewParser(
+			parser.WithBlockParsers(noteBlockParsers()...),
+			parser.WithParagraphTransformers(
+				util.Prioritized(linkRefDefinitions{}, 100),
+				util.Prioritized(dropInlines{}, 1000)),
+		)
+	})
+	return definitionsImpl
+}
+
+// dropInlines empties a paragraph once its definitions are read.
+type dropInlines struct{}
+
+func (dropInlines) Transform(node *ast.Paragraph, _ text.Reader, _ parser.Context) {
+	node.SetLines(text.NewSegments())
 }
 
 // parseAhead parses pieces on up to GOMAXPROCS goroutines, a few pieces

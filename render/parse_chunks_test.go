@@ -108,6 +108,7 @@ var chunkFragments = []string{
 	"- ```\n", "  - nested\n", "10. ten\n", "text <b>x</b>\n", "```lua {name=s}\n", "return 1\n",
 	"<p align=\"center\">\n", "<img src=x>\n", "  <div>\n", "<script>\n", "</script>\n", "<pre>\n", "</pre>\n",
 	"<?php\n", "?>\n", "<!DOCTYPE x>\n", "<textarea>\n", "<del>\n", "</del>\n",
+	"> [ref]: /quoted\n", "- [ref]: /listed\n", "[Ref]:\n", "/next-line \"title\"\n", "[REF]\n", "[ref]: /a [b]:\n",
 }
 
 // TestParseChunksMatchesWholeParseOnRandomNotes renders notes joined at

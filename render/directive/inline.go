@@ -18,16 +18,14 @@ type blockText struct {
 	lines []text.Segment
 	// lineFlat[k] is the flat offset where line k starts.
 	lineFlat []int
-	// match maps the flat offset of each '[' to its closing ']' (or -1);
-	// nil until the first labelled directive asks.
-	match map[int]int
+	// brackets lists the block's unescaped brackets in flat order, each
+	// with its match (brackets.go); nil until the first look-up.
+	brackets []bracket
 	// pending maps the source offset of a label's ']' to its opener.
 	pending map[int]*opener
 	openers []*opener
 	// delimiterRuns counts labels whose emphasis was resolved.
 	delimiterRuns int
-	// openOf maps the flat offset of each matched ']' to its '['.
-	openOf map[int]int
 	// linkBudget and linkSpent account the link parser's work (linkguard.go);
 	// blankFrom and blankAt cache nextBlank.
 	linkBudget, linkSpent int
@@ -138,39 +136,6 @@ func (bt *blockText) sourcePos(f int) int {
 		off = 0
 	}
 	return s.Start + off
-}
-
-// closeOf returns the flat offset of the ']' matching the '[' at flat
-// offset i, or -1. The first call matches every bracket of the block in one
-// pass.
-func (bt *blockText) closeOf(i int) int {
-	if bt.match == nil {
-		bt.match = make(map[int]int)
-		bt.openOf = make(map[int]int)
-		var stack []int
-		b := bt.flat
-		for j := 0; j < len(b); j++ {
-			switch b[j] {
-			case '\\':
-				if j+1 < len(b) && isPunct(b[j+1]) {
-					j++
-				}
-			case '[':
-				stack = append(stack, j)
-				bt.match[j] = -1
-			case ']':
-				if n := len(stack); n > 0 {
-					bt.match[stack[n-1]] = j
-					bt.openOf[j] = stack[n-1]
-					stack = stack[:n-1]
-				}
-			}
-		}
-	}
-	if c, ok := bt.match[i]; ok {
-		return c
-	}
-	return -1
 }
 
 type inlineParser struct{}

@@ -46,8 +46,7 @@ func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) 
 		bt.linkBudget = 8*len(bt.flat) + 4096
 	}
 	cost := 1
-	bt.closeOf(at) // builds the bracket tables on first use
-	if open, ok := bt.openOf[at]; ok {
+	if open := bt.openOf(at); open >= 0 {
 		cost += at - open
 	}
 	if at+1 < len(bt.flat) && bt.flat[at+1] == '(' {
