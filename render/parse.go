@@ -39,59 +39,64 @@ var (
 )
 
 // syntaxExtensions are the goldmark extensions markii's parser adds to
-// CommonMark: GFM's tables, task list items and autolinks, from goldmark's
-// own extension package, and GitHub's alerts. Only their parsers are used;
+// CommonMark: GFM's tables and task list items, from goldmark's own
+// extension package, and GitHub's alerts. Only their parsers are used;
 // markii draws every node itself. GFM's strikethrough is matched with
-// emphasis (parse_emphasis.go); footnotes are added by markdown, their
-// definitions' parser depth-capped.
+// emphasis (parse_emphasis.go); GFM's autolinks are added by newMarkdown,
+// outside link text; footnotes too, their definitions' parser
+// depth-capped.
 func syntaxExtensions() []goldmark.Extender {
 	return []goldmark.Extender{
 		extension.Table,
 		extension.TaskList,
-		extension.Linkify,
 		alert.Extension,
 	}
 }
 
 // markdown returns the shared goldmark parser: CommonMark with the
-// nesting blocks depth-capped (parse_limits.go), code spans and emphasis
-// found in linear time (parse_codespan.go, parse_emphasis.go), the
-// directive parsers, and syntaxExtensions. It is read-only after the
-// first parse and safe for concurrent use.
+// nesting blocks depth-capped (parse_limits.go), code spans, emphasis and
+// links found in linear time (parse_codespan.go, parse_emphasis.go,
+// parse_links.go), the directive parsers, and syntaxExtensions. It is
+// read-only after the first parse and safe for concurrent use.
 func markdown() parser.Parser {
-	markdownOnce.Do(func() {
-		blocks := noteBlockParsers()
-		var inlines []util.PrioritizedValue
-		for _, v := range parser.DefaultInlineParsers() {
-			switch v.Priority {
-			case 100: // goldmark's code span parser
-				v.Value = codeSpans{v.Value.(parser.InlineParser)}
-			case 200: // goldmark's link parser
-				v.Value = resolvingInside{directive.GuardLinks(v.Value.(parser.InlineParser))}
-			case 500: // goldmark's emphasis parser: emphasisRuns replaces it
-				continue
-			}
-			inlines = append(inlines, v)
-		}
-		inlines = append(inlines,
-			// Before every other parser, so that its CloseBlock matches
-			// the runs before the others close the block, as goldmark's
-			// own delimiter processing does.
-			util.Prioritized(emphasisRuns{}, 50),
-			util.Prioritized(directive.NewLabelCodeGuard(), 90),
-			util.Prioritized(directive.NewInlineParser(), 300),
-			util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150),
-			util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999),
-			util.Prioritized(extension.NewFootnoteParser(), 101))
-		base := parser.NewParser(
-			parser.WithBlockParsers(blocks...),
-			parser.WithInlineParsers(inlines...),
-			parser.WithParagraphTransformers(util.Prioritized(linkRefDefinitions{}, 100)),
-			parser.WithASTTransformers(util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
-		)
-		markdownImpl = goldmark.New(goldmark.WithParser(base), goldmark.WithExtensions(syntaxExtensions()...)).Parser()
-	})
+	markdownOnce.Do(func() { markdownImpl = newMarkdown(links{}) })
 	return markdownImpl
+}
+
+// newMarkdown builds markdown's parser around the inline parser of links
+// and images given (the tests compare markii's with goldmark's).
+func newMarkdown(linkParser parser.InlineParser) parser.Parser {
+	var inlines []util.PrioritizedValue
+	for _, v := range parser.DefaultInlineParsers() {
+		switch v.Priority {
+		case 100: // goldmark's code span parser
+			v.Value = codeSpans{v.Value.(parser.InlineParser)}
+		case 200: // goldmark's link parser: linkParser replaces it
+			v.Value = resolvingInside{directive.GuardLinks(linkParser)}
+		case 500: // goldmark's emphasis parser: emphasisRuns replaces it
+			continue
+		}
+		inlines = append(inlines, v)
+	}
+	inlines = append(inlines,
+		// Before every other parser, so that its CloseBlock matches
+		// the runs before the others close the block, as goldmark's
+		// own delimiter processing does.
+		util.Prioritized(emphasisRuns{}, 50),
+		util.Prioritized(directive.NewLabelCodeGuard(), 90),
+		util.Prioritized(directive.NewInlineParser(), 300),
+		util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150),
+		util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999),
+		// GFM's autolinks (at 999 as extension.Linkify adds them).
+		util.Prioritized(outsideLinkText{extension.NewLinkifyParser()}, 999),
+		util.Prioritized(extension.NewFootnoteParser(), 101))
+	base := parser.NewParser(
+		parser.WithBlockParsers(noteBlockParsers()...),
+		parser.WithInlineParsers(inlines...),
+		parser.WithParagraphTransformers(util.Prioritized(linkRefDefinitions{}, 100)),
+		parser.WithASTTransformers(util.Prioritized(extension.NewFootnoteASTTransformer(), 999)),
+	)
+	return goldmark.New(goldmark.WithParser(base), goldmark.WithExtensions(syntaxExtensions()...)).Parser()
 }
 
 // noteBlockParsers are the block parsers of markdown's parser: CommonMark's

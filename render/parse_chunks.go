@@ -128,15 +128,7 @@ func documentReferences(body []byte) references {
 			start = end
 		}
 	}
-	var refs references
-	for _, r := range definitions(candidates) {
-		if refs == nil {
-			refs = references{}
-		}
-		// The parse kept the first definition of each label.
-		refs[util.ToLinkReference(r.Label())] = r
-	}
-	return refs
+	return definitions(candidates)
 }
 
 // sharedReferences is a piece's parse context that also knows the whole
@@ -158,15 +150,33 @@ func (c sharedReferences) Reference(label string) (parser.Reference, bool) {
 
 // definitions returns the link reference definitions src holds, the
 // first of each label; none when the parse fails.
-func definitions(src []byte) (refs []parser.Reference) {
+func definitions(src []byte) (refs references) {
 	defer func() {
 		if recover() != nil {
 			refs = nil
 		}
 	}()
-	pc := parser.NewContext()
+	pc := collecting{Context: parser.NewContext(), refs: make(references, bytes.Count(src, []byte("]:")))}
 	definitionParser().Parse(text.NewReader(src), parser.WithContext(pc))
-	return pc.References()
+	if len(pc.refs) == 0 {
+		return nil
+	}
+	return pc.refs
+}
+
+// collecting is a parse context that keeps the definitions it is given
+// in a map of markii's, so that the note's map is made once.
+type collecting struct {
+	parser.Context
+	refs references
+}
+
+// AddReference keeps the first definition of each label.
+func (c collecting) AddReference(r parser.Reference) {
+	key := util.ToLinkReference(r.Label())
+	if _, ok := c.refs[key]; !ok {
+		c.refs[key] = r
+	}
 }
 
 var (

@@ -6,9 +6,9 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// linkGuard bounds the work goldmark's link parser does per block. That
-// parser rescans the whole label at every `]` and the rest of the line at
-// every `](`, so nested brackets (`[[[…x]]]`) or a run of `[a](` make it
+// linkGuard bounds the work a link parser does per block. goldmark's, and
+// markii's that decides as it does, rescan the whole label at every `]`
+// and the rest of the line at every `](`, so nested brackets (`[[[…x]]]`) or a run of `[a](` make it
 // quadratic: 80 KB of `[a](` takes seconds. The guard charges each `]` what
 // the link parser will scan (label length, plus the destination up to the
 // next blank) against a budget proportional to the block; once spent, the
@@ -16,7 +16,7 @@ import (
 // below the budget.
 type linkGuard struct{ inner parser.InlineParser }
 
-// GuardLinks wraps goldmark's link parser with a per-block work budget.
+// GuardLinks wraps a link parser with a per-block work budget.
 func GuardLinks(link parser.InlineParser) parser.InlineParser { return linkGuard{link} }
 
 func (g linkGuard) Trigger() []byte { return g.inner.Trigger() }
