@@ -15,13 +15,14 @@ import (
 // resident. While it runs on a terminal the viewer instead sets a soft
 // memory limit of what it keeps plus room for a layout.
 const (
-	// memoryBase is the program, a short note and a layout's working set.
-	memoryBase = 24 << 20
+	// memoryBase is the program and a short note.
+	memoryBase = 16 << 20
 	// memoryPerByte is what the viewer keeps per byte of a long note:
 	// its source, its packed page and its targets.
 	memoryPerByte = 5
-	// memoryRoom is the least room between what is live and the limit.
-	memoryRoom = 16 << 20
+	// memoryRoom is the least room between what is live and the limit:
+	// a layout's working set.
+	memoryRoom = 4 << 20
 )
 
 // memoryLimited is set while the viewer manages the soft memory limit.
@@ -35,6 +36,7 @@ func limitMemory(n int) (restore func()) {
 		return func() {}
 	}
 	prev := debug.SetMemoryLimit(memoryBase + memoryPerByte*int64(n))
+	fitMemoryLimit()
 	return func() {
 		debug.SetMemoryLimit(prev)
 		memoryLimited.Store(false)
@@ -43,18 +45,32 @@ func limitMemory(n int) (restore func()) {
 
 // fitMemoryLimit raises the soft limit when what is live has come near
 // it, as a note whose page is much larger than its source makes it, so
-// that the collector never runs without pause to stay under it.
+// that the collector never runs without pause to stay under it. The limit
+// counts all the runtime's memory, so the part that is not the heap's
+// objects (stacks, the collector's own, the program's) is added to what
+// is live.
 func fitMemoryLimit() {
 	if !memoryLimited.Load() {
 		return
 	}
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return
+	s := []metrics.Sample{
+		{Name: "/gc/heap/live:bytes"},
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
 	}
-	live := int64(s[0].Value.Uint64())
-	want := live + max(memoryRoom, live/3)
+	metrics.Read(s)
+	var v [6]int64
+	for i := range s {
+		if s[i].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		v[i] = int64(s[i].Value.Uint64())
+	}
+	live, other := v[0], v[1]-v[2]-v[3]-v[4]-v[5]
+	want := other + live + max(memoryRoom, live/3)
 	if cur := debug.SetMemoryLimit(-1); want > cur {
 		debug.SetMemoryLimit(want)
 	}

@@ -81,28 +81,38 @@ func newPage(src []byte, opt render.Options) *page {
 // layout lays the note out again with the current width and live state.
 // The viewer keeps the page for as long as the note is open, so it is
 // laid out packed (render.Packer), and a frame draws its few lines from
-// that. A long note's tree is not kept: it is parsed again in pieces, each
-// laid out and dropped, so that neither its whole tree nor its spans are
-// ever resident.
+// that. The note is parsed in pieces, each laid out as it comes, so that
+// neither the parser's tree of the whole note nor the page's spans are
+// ever resident; only a short note's tree is kept, for the next layout.
 func (p *page) layout() {
 	opt := p.opt
 	opt.Live = &p.live
 	keys := p.foldKeys()
 	pk := render.NewPacker(opt)
-	if p.doc == nil && len(p.src) > keepTreeUpTo {
+	if p.doc != nil {
+		pk.Add(p.doc)
+	} else {
+		var whole *render.Document
+		if len(p.src) <= keepTreeUpTo {
+			whole = &render.Document{}
+		}
 		p.scripts = 0
 		// Laying out never fails, so neither does the parse.
 		_ = render.ParseChunks(p.src, func(doc *render.Document) error {
 			p.scripts += len(doc.Scripts)
 			pk.Add(doc)
+			if whole != nil {
+				// The pieces together are the note's tree.
+				whole.Blocks = append(whole.Blocks, doc.Blocks...)
+				whole.Scripts = append(whole.Scripts, doc.Scripts...)
+				whole.Flattened = whole.Flattened || doc.Flattened
+				if doc.Frontmatter != nil {
+					whole.Frontmatter = doc.Frontmatter
+				}
+			}
 			return nil
 		})
-	} else {
-		if p.doc == nil {
-			p.doc = render.Parse(p.src)
-		}
-		p.scripts = len(p.doc.Scripts)
-		pk.Add(p.doc)
+		p.doc = whole
 	}
 	p.laid = pk.Page()
 	p.text = p.laid.Packed

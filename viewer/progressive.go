@@ -21,7 +21,7 @@ const (
 	// keepTreeUpTo is the largest note whose parsed tree is kept between
 	// layouts; a larger note is parsed again when it must be laid out
 	// again, which keeps memory near the size of the page.
-	keepTreeUpTo = 2 << 20
+	keepTreeUpTo = progressiveFrom
 )
 
 // prefixCut returns the length of a prefix of src of at least want bytes
