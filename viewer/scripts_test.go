@@ -33,10 +33,12 @@ type scriptedRunner struct {
 }
 
 func (r *scriptedRunner) Run(ctx context.Context, trigger script.Trigger, ask Asker, report func(Progress)) error {
-	r.runs.Add(1)
+	// The trigger is recorded before the run is counted, so a test that
+	// sees the count can read the trigger.
 	r.mu.Lock()
 	r.triggers = append(r.triggers, trigger)
 	r.mu.Unlock()
+	r.runs.Add(1)
 	report(Progress{Kind: ProgressPlan, Scripts: []string{"stars", "forks"}})
 	if r.question != "" {
 		ok, err := ask(ctx, r.question)
