@@ -45,6 +45,12 @@ func openPty(t *testing.T) (master, slave *os.File) {
 	return m, s
 }
 
+// queryEnv is the environment the no-query tests run markii in: a
+// 256-color terminal and a settings folder of its own under dir.
+func queryEnv(dir string) []string {
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "TERM=xterm-256color", "COLORTERM=truecolor"}
+}
+
 // runOnPty runs markii with args on a fresh pty as its controlling
 // terminal (stdin, stdout and stderr), and returns everything it wrote
 // and how long it took.
@@ -54,7 +60,7 @@ func runOnPty(t *testing.T, dir string, args ...string) ([]byte, time.Duration) 
 	defer master.Close()
 	cmd := exec.Command(markiiBinary(t), args...)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "TERM=xterm-256color", "COLORTERM=truecolor"}
+	cmd.Env = queryEnv(dir)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	start := time.Now()
@@ -114,7 +120,7 @@ func bestOffTerminal(t *testing.T, dir string, args ...string) time.Duration {
 	for range 3 {
 		cmd := exec.Command(markiiBinary(t), args...)
 		cmd.Dir = dir
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "TERM=xterm-256color", "COLORTERM=truecolor"}
+		cmd.Env = queryEnv(dir)
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("markii %v with its output in a pipe: %v", args, err)
