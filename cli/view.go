@@ -69,6 +69,7 @@ func runView(c *invocation) error {
 		c.notRunNotice = !c.bool("no-run") && !c.bool("static")
 		return runRender(c)
 	}
+	viewer.WarmUp()
 	out := c.stdio.Out.(*os.File)
 	layout, err := c.layoutOptions("auto", "auto")
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
@@ -163,6 +164,15 @@ type Result struct {
 	Notices []string
 	// Diagnostics are the render diagnostics of the first note.
 	Diagnostics []string
+}
+
+// WarmUp starts building, on another core, what the first frame needs and
+// the process builds only once: the cell-width table of the characters
+// above ASCII that bubbletea's renderer reads through go-runewidth (about
+// ten milliseconds of work on the first character it measures). Call it
+// as soon as a viewer is known to be coming, before the note is read.
+func WarmUp() {
+	go xansi.StringWidthWc("─")
 }
 
 // Run shows the viewer on a terminal until the reader quits. The terminal
