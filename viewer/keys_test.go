@@ -166,6 +166,37 @@ func TestSearchKeysSayWhatHappened(t *testing.T) {
 	}
 }
 
+// TestEscThenAKeyTypedFastIsBothKeys sends Esc and a key as one alt
+// key, as a terminal delivers them when they arrive together: the viewer
+// binds no alt keys, so it is Esc and then the key.
+func TestEscThenAKeyTypedFastIsBothKeys(t *testing.T) {
+	m := newTest(t, longNote(10, 3), 80, 12, nil)
+	press(m, "/")
+	typeText(m, "Paragraph 4.")
+	press(m, "enter")
+	if len(m.search.matches) == 0 {
+		t.Fatal("the search found nothing")
+	}
+	// Esc clears the search, then j scrolls a line.
+	top := m.top
+	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModAlt})
+	if len(m.search.matches) != 0 || m.top != top+1 {
+		t.Fatalf("esc+j: %d matches left, top %d (was %d)", len(m.search.matches), m.top, top)
+	}
+	// In the prompt, Esc closes it and the key is a reader key.
+	press(m, "/")
+	typeText(m, "Para")
+	m.Update(tea.KeyPressMsg{Code: 't', Mod: tea.ModAlt})
+	if m.search.editing || m.pane == nil {
+		t.Fatalf("esc+t in the prompt: editing %v, pane %v", m.search.editing, m.pane != nil)
+	}
+	// Esc closes the pane, then q quits.
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Mod: tea.ModAlt})
+	if m.pane != nil || !isQuit(cmd) {
+		t.Fatalf("esc+q over the contents: pane open %v, quit %v", m.pane != nil, isQuit(cmd))
+	}
+}
+
 func TestPasteIsKeysOrQuery(t *testing.T) {
 	m := newTest(t, longNote(10, 3), 80, 12, nil)
 	m.Update(tea.PasteMsg{Content: "jjj"})

@@ -361,6 +361,21 @@ func (m *Model) restore(a anchor) {
 // key handles one key press: the dialog first, then the search prompt,
 // then an open pane, then the reader.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	if msg.Mod == tea.ModAlt {
+		// A terminal sends alt+x as Esc then x, so Esc then x typed
+		// fast (or over a slow link) arrives as alt+x. The viewer binds
+		// no alt keys: it is what the reader typed, Esc and then x.
+		esc := m.key(tea.KeyPressMsg{Code: tea.KeyEscape})
+		msg.Mod = 0
+		if msg.Text == "" && msg.Code >= 0x20 && msg.Code < tea.KeyExtended {
+			msg.Text = string(msg.Code)
+		}
+		then := m.key(msg)
+		if esc == nil {
+			return then
+		}
+		return tea.Batch(esc, then)
+	}
 	if m.run.asking != nil {
 		return m.dialogKey(msg)
 	}
