@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,9 +54,17 @@ type Context struct {
 
 // childLayout remembers the child blocks a component laid out, so that
 // the headings and focusables inside them can be placed on the page.
+// Each line of the child's that one of them starts on carries an anchor:
+// a span with no text whose target is first plus the anchor's index. The
+// component moves the spans where it likes; placeChildren finds the
+// anchors in its output and takes them out again.
 type childLayout struct {
-	lines    []ansi.Line
 	from, to marks
+	first    ansi.Target
+	// at is the child's line each anchor is on; of names, for every
+	// heading and then every focusable from on, the anchor of its line.
+	at []int
+	of []int32
 }
 
 // Attr returns the value of an attribute and whether it is present.
@@ -96,6 +105,9 @@ func (c *Context) LabelText() string { return plainText(c.Label) }
 
 // Layout lays child blocks out at width, exactly as the page would,
 // blank-line separated. Lay children out once, at their final width.
+// Where a heading or focusable block starts, a line carries a span with
+// no text (an anchor); keep the spans of a line together when placing it,
+// and the page puts those headings and blocks where the line ends up.
 func (c *Context) Layout(blocks []Block, width int) []ansi.Line {
 	return c.layoutChildren(blocks, width, false)
 }
@@ -115,8 +127,51 @@ func (c *Context) layoutChildren(blocks []Block, width int, fit bool) []ansi.Lin
 	c.l.depth++
 	lines := c.l.blocks(blocks, max(width, 1))
 	c.l.depth--
-	c.children = append(c.children, childLayout{lines: lines, from: from, to: c.l.mark()})
+	if ch, ok := c.l.anchorChild(lines, from); ok {
+		c.children = append(c.children, ch)
+	}
 	return lines
+}
+
+// anchorChild puts an anchor on each line of a component's child lines
+// where one of the headings or focusables recorded since from starts (on
+// the first line that is not blank when it starts on a blank one). It
+// reports false when there is nothing to place. A streamed page keeps no
+// headings or focusables, so its lines get no anchors.
+func (l *layouter) anchorChild(lines []ansi.Line, from marks) (childLayout, bool) {
+	to := l.mark()
+	if to == from || l.streaming {
+		return childLayout{}, false
+	}
+	ch := childLayout{from: from, to: to, of: make([]int32, 0, to.h-from.h+to.f-from.f)}
+	anchor := func(line, end int) {
+		for line < len(lines)-1 && line < end-1 && len(lines[line]) == 0 {
+			line++
+		}
+		k := len(ch.at) - 1
+		if k < 0 || ch.at[k] != line {
+			t := l.newTarget("")
+			if k < 0 {
+				ch.first = t
+			}
+			ch.at = append(ch.at, line)
+			k++
+			if line >= 0 && line < len(lines) {
+				ln := lines[line]
+				nl := l.slab.line(len(ln) + 1)
+				nl = append(nl, ansi.Span{Target: t})
+				lines[line] = append(nl, ln...)
+			}
+		}
+		ch.of = append(ch.of, int32(k))
+	}
+	for _, h := range l.page.Headings[from.h:to.h] {
+		anchor(h.Line, h.EndLine)
+	}
+	for _, f := range l.page.Focusables[from.f:to.f] {
+		anchor(f.Line, f.EndLine)
+	}
+	return ch, true
 }
 
 // Inline draws inline content as spans on one line (hard breaks become
@@ -412,52 +467,87 @@ func (l *layouter) dropMarks(m marks) {
 }
 
 // placeChildren moves the headings and focusables of the child blocks a
-// component laid out to where the component put those lines. Children
-// whose lines do not appear in the output (a hidden tab panel) lose them.
+// component laid out to where the component put their lines, which the
+// anchors on those lines say, and takes the anchors out of out. Those
+// whose anchor is not in the output (a child the component did not draw)
+// are dropped.
 func (l *layouter) placeChildren(ctx *Context, out []ansi.Line) {
-	for i := len(ctx.children) - 1; i >= 0; i-- {
-		ch := ctx.children[i]
-		if ch.to == ch.from {
-			continue
-		}
-		delta, found := locate(ch.lines, out)
-		if !found {
-			l.removeMarks(ch.from, ch.to)
-			continue
-		}
-		for j := ch.from.h; j < ch.to.h; j++ {
-			h := &l.page.Headings[j]
-			h.Line += delta
-			h.EndLine = h.Line + 1
-		}
-		for j := ch.from.f; j < ch.to.f; j++ {
-			l.page.Focusables[j].Line += delta
-			l.page.Focusables[j].EndLine += delta
-		}
+	if len(ctx.children) == 0 {
+		return
 	}
-}
-
-// locate finds where the first non-blank line of child appears in out and
-// returns the line offset between them.
-func locate(child, out []ansi.Line) (int, bool) {
-	for i, ln := range child {
-		t := strings.TrimSpace(ln.Text())
-		if t == "" {
-			continue
+	// found holds, for every child's anchors in turn, the output line it
+	// is on, or -1.
+	base := make([]int, len(ctx.children)+1)
+	for i, ch := range ctx.children {
+		base[i+1] = base[i] + len(ch.at)
+	}
+	found := make([]int, base[len(ctx.children)])
+	for i := range found {
+		found[i] = -1
+	}
+	// anchorOf is where in found an anchor span's place goes, or -1 for a
+	// span that is not one of the children's anchors.
+	anchorOf := func(s ansi.Span) int {
+		if s.Text != "" || s.Image != nil || s.Target == 0 {
+			return -1
 		}
-		for j := i; j < len(out); j++ {
-			if strings.Contains(out[j].Text(), t) {
-				return j - i, true
+		for i, ch := range ctx.children {
+			if k := int(s.Target - ch.first); s.Target >= ch.first && k < len(ch.at) {
+				return base[i] + k
 			}
 		}
-		return 0, false
+		return -1
 	}
-	return 0, false
-}
-
-func (l *layouter) removeMarks(from, to marks) {
-	l.page.Headings = append(l.page.Headings[:from.h], l.page.Headings[to.h:]...)
-	l.page.Focusables = append(l.page.Focusables[:from.f], l.page.Focusables[to.f:]...)
+	for j, ln := range out {
+		anchors := 0
+		for _, s := range ln {
+			if a := anchorOf(s); a >= 0 {
+				if found[a] < 0 {
+					found[a] = j
+				}
+				anchors++
+			}
+		}
+		if anchors > 0 {
+			nl := l.slab.line(len(ln) - anchors)
+			for _, s := range ln {
+				if anchorOf(s) < 0 {
+					nl = append(nl, s)
+				}
+			}
+			// The line is copied, not changed: it may be shared.
+			out[j] = nl
+		}
+	}
+	const dropped = math.MinInt
+	hs, fs := l.page.Headings, l.page.Focusables
+	for i, ch := range ctx.children {
+		move := func(k int32, line, end *int) {
+			at := found[base[i]+int(k)]
+			if at < 0 {
+				*line = dropped
+				return
+			}
+			delta := at - ch.at[k]
+			*line += delta
+			*end += delta
+		}
+		nh := ch.to.h - ch.from.h
+		for j, k := range ch.of {
+			if j < nh {
+				h := &hs[ch.from.h+j]
+				move(k, &h.Line, &h.EndLine)
+			} else {
+				f := &fs[ch.from.f+j-nh]
+				move(k, &f.Line, &f.EndLine)
+			}
+		}
+	}
+	first := ctx.children[0].from
+	kh := slices.DeleteFunc(hs[first.h:], func(h HeadingRef) bool { return h.Line == dropped })
+	l.page.Headings = hs[:first.h+len(kh)]
+	kf := slices.DeleteFunc(fs[first.f:], func(f Focusable) bool { return f.Line == dropped })
+	l.page.Focusables = fs[:first.f+len(kf)]
 }
 
 // alignLines pads lines to align within width. A box (self-sizing

@@ -161,7 +161,7 @@ type HeadingRef struct {
 	Text  string
 	// Line is the heading's first output line; EndLine is one past its
 	// last (a heading may wrap, and a level 1 heading has a rule under
-	// it). A heading inside a component has EndLine == Line+1.
+	// it), inside a component as well.
 	Line    int
 	EndLine int
 }

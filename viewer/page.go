@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
@@ -188,8 +187,8 @@ func (p *page) refold(keys map[foldKey]bool) {
 }
 
 // sections finds the lines each heading folds: from the line after the
-// heading's own lines to the next heading of the same or a higher level,
-// without the blank lines before it.
+// heading's own lines (as layout reports them) to the next heading of
+// the same or a higher level, without the blank lines before it.
 func sections(hs []render.HeadingRef, lines *ansi.PackedLines) []section {
 	out := make([]section, len(hs))
 	n := lines.Len()
@@ -201,28 +200,13 @@ func sections(hs []render.HeadingRef, lines *ansi.PackedLines) []section {
 				break
 			}
 		}
-		body := min(headingEnd(lines, h), end)
+		body := min(max(h.EndLine, h.Line+1), end)
 		for end > body && lines.Empty(end-1) {
 			end--
 		}
 		out[i] = section{line: h.Line, body: body, end: end, level: h.Level}
 	}
 	return out
-}
-
-// headingEnd is one past the last line a heading's wrapped text takes.
-func headingEnd(lines *ansi.PackedLines, h render.HeadingRef) int {
-	want := len(strings.Join(strings.Fields(h.Text), ""))
-	got := 0
-	i := h.Line
-	for i < lines.Len() && !lines.Empty(i) {
-		got += len(strings.Join(strings.Fields(lines.Text(i)), ""))
-		i++
-		if got >= want {
-			break
-		}
-	}
-	return max(i, h.Line+1)
 }
 
 // buildRows lists the visible rows with folded sections collapsed to a
