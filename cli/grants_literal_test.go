@@ -6,12 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
@@ -55,35 +53,11 @@ func vaultServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return srv, &n
 }
 
-// TestLiteralBaseChild is the process tmux starts for
-// TestLiteralBaseGrantOnTerminal: for each note it runs `markii run` on the
-// terminal (which asks), then `markii render --run` (which never asks and
-// uses the grant just given) to draw the value.
-func TestLiteralBaseChild(t *testing.T) {
-	notes := os.Getenv("MARKII_LITERAL_CHILD")
-	if notes == "" {
-		t.Skip("runs only as the child of TestLiteralBaseGrantOnTerminal")
-	}
-	stdio := Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
-	for _, p := range strings.Split(notes, string(os.PathListSeparator)) {
-		fmt.Printf("run exit %d\n", Main([]string{"run", p}, stdio))
-		fmt.Printf("render exit %d\n", Main([]string{"render", "--run", "--color", "never", "--width", "70", p}, stdio))
-	}
-	fmt.Println("child done")
-	os.Exit(0)
-}
-
 // TestLiteralBaseGrantOnTerminal answers `y` on a real terminal for each
 // vault pattern: the prompt names the host from the literal base, the
 // request reaches the local server, and the value is drawn.
 func TestLiteralBaseGrantOnTerminal(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("starts a terminal session")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
 	srv, hits := vaultServer(t)
 	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
 	dir := t.TempDir()
@@ -94,50 +68,33 @@ func TestLiteralBaseGrantOnTerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
+	// For each note, markii run on the terminal (which asks, on stderr),
+	// then markii render --run (which never asks and uses the grant just
+	// given) to draw the value.
+	script := ""
+	for _, n := range []string{weather, hn} {
+		script += fmt.Sprintf(`"$MARKII" run %[1]s 2>&1; echo "run exit $?"; "$MARKII" render --run --color never --width 70 %[1]s 2>&1; echo "render exit $?"; `, shellQuote(n))
 	}
-	tm := tmuxServer(t, filepath.Join(dir, "sock"))
-	cmd := fmt.Sprintf("exec env TERM=xterm-256color HOME=%q XDG_CONFIG_HOME=%q MARKII_LITERAL_CHILD=%q %q -test.run='^TestLiteralBaseChild$'",
-		dir, filepath.Join(dir, "config"), weather+string(os.PathListSeparator)+hn, self)
-	tm("new-session", "-d", "-s", "g", "-x", "200", "-y", "60", "sh", "-c", cmd)
-	tm("set-option", "-t", "g", "remain-on-exit", "on")
-	pane := func() string { return tm("capture-pane", "-p", "-J", "-S", "-", "-t", "g") }
-	// waitCount waits until want occurs n times in the pane.
-	waitCount := func(want string, n int) string {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			p := pane()
-			if strings.Count(p, want) >= n {
-				return p
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("pane never showed %q %d times:\n%s", want, n, p)
-			}
-			time.Sleep(30 * time.Millisecond)
-		}
-	}
+	p := inTmux(t, dir, 200, 60, script+"echo child done")
 	answered := 0
 	for note := 1; note <= 2; note++ {
 		// One question names the host; a second says the rest of the
 		// address is built at run time. Both are answered yes.
 		for q := 0; q < 2; q++ {
-			waitCount("[y/N]", answered+1)
-			tm("send-keys", "-t", "g", "y", "Enter")
+			p.waitCount("[y/N]", answered+1)
+			p.keys("y", "Enter")
 			answered++
 		}
-		waitCount("render exit", note)
+		p.waitCount("render exit", note)
 	}
-	p := waitCount("child done", 1)
-	if c := strings.Count(p, "send data to 127.0.0.1"); c != 2 {
-		t.Errorf("the host prompt named 127.0.0.1 %d times, want 2:\n%s", c, p)
+	pane := p.waitCount("child done", 1)
+	if c := strings.Count(pane, "send data to 127.0.0.1"); c != 2 {
+		t.Errorf("the host prompt named 127.0.0.1 %d times, want 2:\n%s", c, pane)
 	}
 	for _, want := range []string{"run exit 0", "weather: ok", "front: ok",
 		"Now: 17.5 degrees.", "Top story: Show HN: local server."} {
-		if !strings.Contains(p, want) {
-			t.Errorf("pane lacks %q:\n%s", want, p)
+		if !strings.Contains(pane, want) {
+			t.Errorf("pane lacks %q:\n%s", want, pane)
 		}
 	}
 	// One request per run and one per render --run, for each note.

@@ -2,78 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
-
-// terminalSession is the real markii binary on a tmux terminal of 100×20.
-type terminalSession struct {
-	t   *testing.T
-	tm  func(args ...string) string
-	dir string
-}
-
-// startInTerminal runs script (a shell command line, where $MARKII is the
-// binary) in a private tmux server, with a fresh home below dir.
-func startInTerminal(t *testing.T, dir, script string) *terminalSession {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a terminal session")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	bin := markiiBinary(t)
-	tm := tmuxServer(t, filepath.Join(dir, "sock"))
-	quoted := "'" + strings.ReplaceAll(script, "'", `'\''`) + "'"
-	cmd := fmt.Sprintf("env TERM=xterm-256color HOME=%q XDG_CONFIG_HOME=%q MARKII=%q sh -c %s 2>%q; echo \"exit $?\" >>%q",
-		dir, filepath.Join(dir, "config"), bin, quoted, filepath.Join(dir, "stderr"), filepath.Join(dir, "stderr"))
-	tm("new-session", "-d", "-s", "v", "-x", "100", "-y", "20", "sh", "-c", cmd)
-	tm("set-option", "-t", "v", "remain-on-exit", "on")
-	tm("set-option", "-s", "escape-time", "0")
-	return &terminalSession{t: t, tm: tm, dir: dir}
-}
-
-// wait waits until the pane shows want and returns the pane.
-func (s *terminalSession) wait(want string) string {
-	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		p := s.tm("capture-pane", "-p", "-t", "v")
-		if strings.Contains(p, want) {
-			return p
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("pane never showed %q:\n%s", want, p)
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
-}
-
-// keys sends tmux key names.
-func (s *terminalSession) keys(k ...string) {
-	s.tm(append([]string{"send-keys", "-t", "v"}, k...)...)
-}
-
-// exited waits for the program to end and returns what it wrote on
-// stderr, with its exit status as a last line "exit N".
-func (s *terminalSession) exited() string {
-	s.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(s.tm("list-panes", "-t", "v", "-F", "#{pane_dead}"), "1") {
-		if time.Now().After(deadline) {
-			s.t.Fatalf("markii did not end:\n%s", s.tm("capture-pane", "-p", "-t", "v"))
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
-	out, _ := os.ReadFile(filepath.Join(s.dir, "stderr"))
-	return strings.TrimSpace(string(out))
-}
 
 func TestViewFolderListsNotesInTerminal(t *testing.T) {
 	t.Parallel()
@@ -93,7 +27,7 @@ func TestViewFolderListsNotesInTerminal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := startInTerminal(t, dir, fmt.Sprintf("exec \"$MARKII\" view %q", notes))
+	s := viewInTmux(t, dir, notes)
 	p := s.wait("3 notes")
 	for _, want := range []string{"Alpha report  alpha.mk.md", "Beta plans  sub/beta.mk.md", "Evil  evil[2Jname.mk.md"} {
 		if !strings.Contains(p, want) {
@@ -104,7 +38,7 @@ func TestViewFolderListsNotesInTerminal(t *testing.T) {
 		t.Fatalf("the list shows a vendored note:\n%s", p)
 	}
 	s.keys("/")
-	s.keys("-l", "bet")
+	s.text("bet")
 	s.wait("1 of 3 notes")
 	s.keys("Enter")
 	s.wait("The beta note's body.")
@@ -142,7 +76,7 @@ func TestViewFolderNotOnTerminalPrintsTheList(t *testing.T) {
 func TestViewPipedNoteReadsKeysFromTerminal(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	s := startInTerminal(t, dir, `printf '# hi\n\nfrom a pipe\n' | "$MARKII" view -`)
+	s := inTmux(t, dir, 100, 20, `printf '# hi\n\nfrom a pipe\n' | "$MARKII" view -`)
 	s.wait("from a pipe")
 	s.wait("stdin")
 	s.keys("q")
@@ -159,7 +93,7 @@ func TestViewPipedNoteWithoutTerminalFails(t *testing.T) {
 	dir := t.TempDir()
 	// setsid leaves the process without a controlling terminal: stdout is
 	// still the pane, but /dev/tty cannot be opened.
-	s := startInTerminal(t, dir, `printf '# hi\n' | setsid -w "$MARKII" view -`)
+	s := inTmux(t, dir, 100, 20, `printf '# hi\n' | setsid -w "$MARKII" view -`)
 	got := s.exited()
 	want := "markii: cannot read keys for the viewer: there is no terminal to read them from (/dev/tty: no such device or address); markii render - writes a piped note without one\nexit 1"
 	if got != want {
