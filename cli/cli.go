@@ -181,6 +181,39 @@ type flagSpec struct {
 	choices []string // allowed values, if closed
 	// suggest offers values to complete for an open flag (a theme name).
 	suggest func() []string
+	// alias, for a bool flag, is the flag and value it stands for
+	// (--no-images is --images off): the command sees only that flag,
+	// and help says what the alias stands for.
+	alias *flagValue
+}
+
+// flagValue is one flag given one value.
+type flagValue struct{ name, value string }
+
+// usage is the flag's line of help.
+func (f flagSpec) usage() string {
+	if f.alias != nil {
+		return fmt.Sprintf("the same as --%s %s", f.alias.name, f.alias.value)
+	}
+	return f.help
+}
+
+// resolveAliases replaces each alias flag given by the flag and value it
+// stands for; the alias with another value of that flag is a usage error.
+func (c *invocation) resolveAliases(flags []flagSpec) error {
+	for _, f := range flags {
+		a := f.alias
+		if a == nil || !c.set[f.name] {
+			continue
+		}
+		if c.set[a.name] && c.vals[a.name] != a.value {
+			return usagef("--%s is --%s %s; it cannot be combined with --%s %s", f.name, a.name, a.value, a.name, c.vals[a.name])
+		}
+		delete(c.set, f.name)
+		delete(c.vals, f.name)
+		c.set[a.name], c.vals[a.name] = true, a.value
+	}
+	return nil
 }
 
 // commonFlags are accepted by every command.

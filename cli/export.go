@@ -89,7 +89,7 @@ func runExport(c *invocation) error {
 			opt.Level = colorLevel(c.str("color", exportColor), c.getenv, false)
 		}
 		doc := render.Parse(n.Source)
-		diagnostics = c.noteExtras(&opt, n, doc, c.imagesFlag(), opt.Width)
+		diagnostics = c.noteExtras(&opt, n, doc, c.imagesFlag("off"), opt.Width)
 		page := render.Layout(doc, opt)
 		out = ansi.Encode(page.Lines, opt.Level)
 		diagnostics = append(diagnostics, page.Diagnostics...)

@@ -114,9 +114,9 @@ type imageMode struct {
 	proto ansi.ImageProtocol
 }
 
-// imagesFlag reads --images (default off).
-func (c *invocation) imagesFlag() imageMode {
-	switch c.str("images", "off") {
+// imagesFlag reads --images; def is the command's default.
+func (c *invocation) imagesFlag(def string) imageMode {
+	switch c.str("images", def) {
 	case "blocks":
 		return imageMode{on: true}
 	case "kitty":
@@ -270,7 +270,7 @@ func (c *invocation) noteExtras(opt *render.Options, n *note, doc *render.Docume
 }
 
 // viewPictures gives the viewer's notes their pictures: on by default in
-// the full-screen viewer at 256 colors or truecolor (--no-images turns
+// the full-screen viewer at 256 colors or truecolor (--images off turns
 // it off), for the note opened, a reload, and a followed link alike.
 type viewPictures struct {
 	c     *invocation

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -27,22 +28,27 @@ const renderGCPercent = 300
 // defaultWidth is the layout width when stdout is not a terminal.
 const defaultWidth = 80
 
+// layoutFlags are the flags of the commands that lay a note out for a
+// terminal: render and view.
+var layoutFlags = []flagSpec{
+	{name: "width", short: "w", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
+	{name: "color", short: "c", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
+	{name: "theme", short: "t", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)", suggest: func() []string { return append([]string{"auto"}, themeNames()...) }},
+	{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
+	{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
+	{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
+	{name: "no-emoji", isBool: true, help: "keep emoji shortcodes such as :tada: as written"},
+	{name: "show-urls", isBool: true, help: "print every link's address after its text, as --color never does (also the showUrls setting)"},
+}
+
 var renderCommand = &command{
 	summary: "write a note to stdout for pipes and golden files",
 	args:    "[FILE|-]",
 	maxArgs: 1,
-	flags: []flagSpec{
-		{name: "width", short: "w", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
-		{name: "color", short: "c", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
-		{name: "theme", short: "t", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)", suggest: func() []string { return append([]string{"auto"}, themeNames()...) }},
-		{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
-		{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
-		{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
-		{name: "no-emoji", isBool: true, help: "keep emoji shortcodes such as :tada: as written"},
-		{name: "show-urls", isBool: true, help: "print every link's address after its text, as --color never does (also the showUrls setting)"},
-		{name: "run", isBool: true, help: "first run the note's scripts unattended, with grants you already gave (never asks)"},
-		{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)", choices: imageChoices},
-	},
+	flags: append(slices.Clone(layoutFlags),
+		flagSpec{name: "run", isBool: true, help: "first run the note's scripts unattended, with grants you already gave (never asks)"},
+		flagSpec{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)", choices: imageChoices},
+	),
 	run: runRender,
 }
 
@@ -80,10 +86,10 @@ func runRender(c *invocation) error {
 	var diags []string
 	var scriptsFailed error
 	scripts := 0
-	if c.bool("run") || c.imagesFlag().on || mayNamePackComponent(n.Source) {
+	if c.bool("run") || c.imagesFlag("off").on || mayNamePackComponent(n.Source) {
 		doc := render.Parse(n.Source)
 		n.Source = nil
-		warnings = append(warnings, c.noteExtras(&opt, n, doc, c.imagesFlag(), opt.Width)...)
+		warnings = append(warnings, c.noteExtras(&opt, n, doc, c.imagesFlag("off"), opt.Width)...)
 		scripts = len(doc.Scripts)
 		if c.bool("run") && len(doc.Scripts) > 0 {
 			opt.Values, scriptsFailed, err = runBeforeRender(c, n, doc)

@@ -130,6 +130,9 @@ func (spec *command) cobraCommand(name string, stdio Stdio) *cobra.Command {
 				fmt.Fprintf(stdio.Out, "markii %s\n", Version)
 				return nil
 			}
+			if err := inv.resolveAliases(spec.flags); err != nil {
+				return err
+			}
 			var err error
 			if inv.startSettings, err = inv.commandSettings(); err != nil {
 				return err
@@ -142,12 +145,12 @@ func (spec *command) cobraCommand(name string, stdio Stdio) *cobra.Command {
 	for _, f := range append(append([]flagSpec{}, spec.flags...), commonFlags...) {
 		switch {
 		case f.isBool:
-			fs.BoolP(f.name, f.short, false, f.help)
+			fs.BoolP(f.name, f.short, false, f.usage())
 		case f.choices != nil:
-			fs.VarP(&choiceValue{choices: f.choices}, f.name, f.short, f.help)
+			fs.VarP(&choiceValue{choices: f.choices}, f.name, f.short, f.usage())
 			_ = cc.RegisterFlagCompletionFunc(f.name, cobra.FixedCompletions(f.choices, cobra.ShellCompDirectiveNoFileComp))
 		default:
-			fs.StringP(f.name, f.short, "", f.help)
+			fs.StringP(f.name, f.short, "", f.usage())
 			if suggest := f.suggest; suggest != nil {
 				_ = cc.RegisterFlagCompletionFunc(f.name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 					return suggest(), cobra.ShellCompDirectiveNoFileComp

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -143,5 +145,49 @@ func TestFlagForms(t *testing.T) {
 	}
 	if out, _, code := runCLI(t, "help", "completion"); code != ExitOK || !strings.Contains(out, "markii completion") {
 		t.Errorf("help completion: exit %d, %q", code, out)
+	}
+}
+
+// parsedView is the invocation markii view hands its command after
+// parsing args.
+func parsedView(t *testing.T, args ...string) *invocation {
+	t.Helper()
+	spec := *viewCommand
+	var got *invocation
+	spec.run = func(c *invocation) error { got = c; return nil }
+	var out, errOut bytes.Buffer
+	cc := spec.cobraCommand("view", newTestEnv(t).stdio(&out, &errOut))
+	cc.SetArgs(args)
+	if err := cc.Execute(); err != nil || got == nil {
+		t.Fatalf("markii view %s: %v %s", strings.Join(args, " "), err, errOut.String())
+	}
+	return got
+}
+
+// TestNoImagesIsImagesOff: the viewer's --no-images reaches the command
+// as --images off and nothing else, so pictures are off exactly as with
+// --images off; with another --images value it is a usage error.
+func TestNoImagesIsImagesOff(t *testing.T) {
+	t.Parallel()
+	if on := parsedView(t, "n.mk.md").imagesFlag("blocks").on; !on {
+		t.Fatal("the viewer's pictures are off by default")
+	}
+	alias, off := parsedView(t, "--no-images", "n.mk.md"), parsedView(t, "--images", "off", "n.mk.md")
+	if !reflect.DeepEqual(alias.set, off.set) || !reflect.DeepEqual(alias.vals, off.vals) {
+		t.Fatalf("--no-images parsed as %v %v, --images off as %v %v", alias.set, alias.vals, off.set, off.vals)
+	}
+	if alias.imagesFlag("blocks").on {
+		t.Fatal("--no-images left the viewer's pictures on")
+	}
+	if both := parsedView(t, "--no-images", "--images", "off", "n.mk.md"); both.imagesFlag("blocks").on {
+		t.Fatal("--no-images --images off left the pictures on")
+	}
+	stdout, stderr, code := runCLI(t, "view", "--no-images", "--images", "blocks", "n.mk.md")
+	if want := "markii: --no-images is --images off; it cannot be combined with --images blocks\n"; code != ExitUsage || stdout != "" || stderr != want {
+		t.Fatalf("--no-images --images blocks: exit %d, %q, %q; want exit 3 and %q", code, stdout, stderr, want)
+	}
+	help, _, _ := runCLI(t, "view", "--help")
+	if !strings.Contains(help, "--no-images              the same as --images off\n") {
+		t.Fatalf("view --help does not say what --no-images is:\n%s", help)
 	}
 }

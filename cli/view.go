@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,24 +29,15 @@ var viewCommand = &command{
 	summary: "read a note full-screen: scroll, search, tabs, folds and script runs",
 	args:    "[FILE|DIR|-]",
 	maxArgs: 1,
-	run:     runView,
-}
-
-func init() {
-	viewCommand.flags = append(append([]flagSpec{}, renderCommand.flags...),
+	flags: append(slices.Clone(layoutFlags),
+		flagSpec{name: "run", isBool: true, help: "run the note's scripts unattended when the viewer opens, with grants you already gave (never asks)"},
+		flagSpec{name: "images", value: "HOW", help: "blocks (default: the note's own images as half-block cells at 256 colors or truecolor; kitty and iterm draw as blocks in the viewer) or off; on a pipe, as markii render (default off)", choices: imageChoices},
 		flagSpec{name: "static", isBool: true, help: "write the note like markii render even on a terminal"},
 		flagSpec{name: "no-run", isBool: true, help: "never run the note's scripts from the viewer"},
 		flagSpec{name: "verbose", isBool: true, help: "print run diagnostics after the viewer closes"},
-		flagSpec{name: "no-images", isBool: true, help: "show images as text in the viewer (they are drawn by default at 256 colors or truecolor)"},
-	)
-	for i, f := range viewCommand.flags {
-		switch f.name {
-		case "images":
-			viewCommand.flags[i].help = "blocks (default: the note's own images as half-block cells at 256 colors or truecolor; kitty and iterm draw as blocks in the viewer) or off"
-		case "run":
-			viewCommand.flags[i].help = "run the note's scripts unattended when the viewer opens, with grants you already gave (never asks)"
-		}
-	}
+		flagSpec{name: "no-images", isBool: true, alias: &flagValue{name: "images", value: "off"}},
+	),
+	run: runView,
 }
 
 // runView implements `markii view [FILE|DIR|-]`: the full-screen viewer
@@ -80,7 +72,7 @@ func runView(c *invocation) error {
 		return failf("%v", err)
 	}
 	s := &viewSession{c: c, layout: layout, settings: settings,
-		pictures: viewPictures{c: c, on: !c.bool("no-images") && c.str("images", "blocks") != "off", level: layout.Level, theme: layout.Theme}}
+		pictures: viewPictures{c: c, on: c.imagesFlag("blocks").on, level: layout.Level, theme: layout.Theme}}
 	s.packs, s.packWarnings = c.installedPacks()
 	opt := viewer.Options{
 		Level:           layout.Level,
