@@ -38,11 +38,17 @@ func inTmux(t *testing.T, dir string, cols, rows int, script string) *tmuxPane {
 	p := &tmuxPane{t: t, sock: filepath.Join(dir, "sock"), dir: dir}
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", p.sock, "kill-server").Run() })
 	stderr := filepath.Join(dir, "stderr")
-	cmd := fmt.Sprintf("env TERM=xterm-256color HOME=%s XDG_CONFIG_HOME=%s MARKII=%s sh -c %s 2>%s; echo \"exit $?\" >>%s",
-		shellQuote(dir), shellQuote(filepath.Join(dir, "config")), shellQuote(bin), shellQuote(script), shellQuote(stderr), shellQuote(stderr))
+	// The script waits for the gate, so that the pane is set to stay
+	// after it ends even when it ends at once.
+	gate := filepath.Join(dir, "gate")
+	cmd := fmt.Sprintf("while [ ! -e %s ]; do sleep 0.02; done; env TERM=xterm-256color HOME=%s XDG_CONFIG_HOME=%s MARKII=%s sh -c %s 2>%s; echo \"exit $?\" >>%s",
+		shellQuote(gate), shellQuote(dir), shellQuote(filepath.Join(dir, "config")), shellQuote(bin), shellQuote(script), shellQuote(stderr), shellQuote(stderr))
 	p.tmux("new-session", "-d", "-s", "v", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "sh", "-c", cmd)
 	p.tmux("set-option", "-t", "v", "remain-on-exit", "on")
 	p.tmux("set-option", "-s", "escape-time", "0")
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
