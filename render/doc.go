@@ -11,7 +11,8 @@
 //     character of the note can reach the terminal.
 //  2. Layout draws a Document at a width, a color level and in a theme
 //     (Options) as a Page: styled Lines, plus the headings, the focusable
-//     blocks and the diagnostics the viewer shows. Directives are drawn by
+//     blocks, the links and the diagnostics the viewer shows, each with
+//     the lines and columns it is drawn on. Directives are drawn by
 //     components looked up in a Registry (StandardRegistry when
 //     Options.Registry is nil); a component written outside this package
 //     registers the same way the standard ones do (see Component and

@@ -154,9 +154,12 @@ type layouter struct {
 	// streaming is set when the page's headings are dropped after every
 	// block, so that their text is not worth extracting.
 	streaming bool
-	// targetURL holds, for each target handed out so far (target t at
-	// t-1), the link it draws, or "" for a part of a focusable block.
-	targetURL []string
+	// targetURL holds, for each target handed out since the first
+	// targetBase (target t at t-targetBase-1), the link it draws, or ""
+	// for a part of a focusable block or an anchor. Targets whose lines
+	// have all been placed are forgotten (see forgetTargets).
+	targetURL  []string
+	targetBase ansi.Target
 	// inLink is the target of the link being flattened, 0 outside links.
 	inLink ansi.Target
 	// places is where the targets of the lines placed so far are.
@@ -171,7 +174,7 @@ func (l *layouter) newTarget(url string) ansi.Target {
 		return 0
 	}
 	l.targetURL = append(l.targetURL, url)
-	return ansi.Target(len(l.targetURL))
+	return l.targetBase + ansi.Target(len(l.targetURL))
 }
 
 func newLayouter(opt Options) *layouter {

@@ -19,8 +19,6 @@ type Packer struct {
 	packed  *ansi.PackedLines
 	started bool
 	noticed bool
-	// links counts the links whose text is copied.
-	links int
 }
 
 // NewPacker returns a Packer that lays out at opt.
@@ -57,6 +55,7 @@ func (p *Packer) Add(doc *Document) {
 		first := p.packed.Len()
 		l.shift(m, first)
 		l.placeTargetsOn(lines, first)
+		l.forgetTargets()
 		p.packed.Append(lines...)
 		p.keepNoSource(m)
 	}
@@ -64,7 +63,7 @@ func (p *Packer) Add(doc *Document) {
 
 // keepNoSource copies the text of the headings and focusables recorded
 // since m, which may be cut from the note's source, so that the page
-// does not keep the source alive.
+// does not keep the source alive (Links copy their addresses).
 func (p *Packer) keepNoSource(m marks) {
 	pg := p.l.page
 	for i := m.h; i < len(pg.Headings); i++ {
@@ -72,7 +71,7 @@ func (p *Packer) keepNoSource(m marks) {
 	}
 	for i := m.f; i < len(pg.Focusables); i++ {
 		f := &pg.Focusables[i]
-		f.Label, f.URL = strings.Clone(f.Label), strings.Clone(f.URL)
+		f.Label = strings.Clone(f.Label)
 		for j := range f.Panels {
 			f.Panels[j] = strings.Clone(f.Panels[j])
 		}
@@ -81,10 +80,6 @@ func (p *Packer) keepNoSource(m marks) {
 				h.Lines[j] = strings.Clone(h.Lines[j])
 			}
 		}
-	}
-	links := p.l.places.links
-	for ; p.links < len(links); p.links++ {
-		links[p.links].URL = strings.Clone(links[p.links].URL)
 	}
 }
 

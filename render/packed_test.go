@@ -12,7 +12,7 @@ import (
 
 // packedLike checks that page, laid out by a Packer, is the page Layout
 // lays out: the same lines (as Compact keeps them), headings, focusables,
-// diagnostics and level.
+// links, diagnostics and level.
 func packedLike(t *testing.T, name string, want, got *Page) {
 	t.Helper()
 	if got.Lines != nil || got.Packed == nil {
@@ -35,6 +35,15 @@ func packedLike(t *testing.T, name string, want, got *Page) {
 	}
 	if !reflect.DeepEqual(got.Focusables, want.Focusables) {
 		t.Fatalf("%s: %d focusables, Layout finds %d\n got %+v\nwant %+v", name, len(got.Focusables), len(want.Focusables), got.Focusables, want.Focusables)
+	}
+	if got.Links.Len() != want.Links.Len() {
+		t.Fatalf("%s: %d links, Layout finds %d", name, got.Links.Len(), want.Links.Len())
+	}
+	for i := range want.Links.Len() {
+		if got.Links.URL(i) != want.Links.URL(i) || !reflect.DeepEqual(got.Links.Ranges(i), want.Links.Ranges(i)) {
+			t.Fatalf("%s: link %d goes to %q over %+v, Layout finds %q over %+v", name, i,
+				got.Links.URL(i), got.Links.Ranges(i), want.Links.URL(i), want.Links.Ranges(i))
+		}
 	}
 	if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) || got.Level != want.Level {
 		t.Fatalf("%s: diagnostics %q at %v, want %q at %v", name, got.Diagnostics, got.Level, want.Diagnostics, want.Level)
@@ -95,8 +104,8 @@ func TestPackerLaysOutALongNoteInPiecesAsLayoutDoes(t *testing.T) {
 		t.Fatalf("a 300 KB note was cut into %d chunks, want many", chunks)
 	}
 	want := Layout(Parse(src), opt)
-	if len(want.Focusables) < 100 || len(want.Headings) < 10 {
-		t.Fatalf("the note has %d focusables and %d headings; the test needs many", len(want.Focusables), len(want.Headings))
+	if want.Links.Len() < 100 || len(want.Headings) < 10 {
+		t.Fatalf("the note has %d links and %d headings; the test needs many", want.Links.Len(), len(want.Headings))
 	}
 	packedLike(t, "long note", want, got)
 }

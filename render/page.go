@@ -92,20 +92,20 @@ type LiveState struct {
 	Folded map[BlockID]bool
 }
 
-// FocusKind is the kind of a focusable block.
+// FocusKind is the kind of something on a page a viewer can focus.
 type FocusKind int
 
-// Kinds of focusable blocks.
+// Kinds of focusable things: tabs and details blocks (Page.Focusables)
+// and links (Page.Links).
 const (
 	FocusTabs FocusKind = iota
 	FocusDetails
 	FocusLink
 )
 
-// Focusable is a block or link the viewer can focus.
+// Focusable is a tabs or details block the viewer can focus.
 type Focusable struct {
-	// ID names a tabs or details block across layouts (see BlockID); a
-	// link's ID is its ordinal among the page's links.
+	// ID names the block across layouts (see BlockID).
 	ID   BlockID
 	Kind FocusKind
 	// Line and EndLine are the first and one-past-last output lines.
@@ -116,12 +116,6 @@ type Focusable struct {
 	Panels []string
 	// Open reports whether a details block is open.
 	Open bool
-	// URL is a link's destination.
-	URL string
-	// Ranges are where a link is drawn, one range per line it covers, in
-	// order: its text and any address or host printed after it. A link
-	// that wraps is one Focusable with several ranges.
-	Ranges []Range
 	// Mark is the blank gutter in front of a live block's header, where a
 	// viewer draws its focus mark; Title is the active tab's label or the
 	// details title. Either is empty when the block draws none.
@@ -173,9 +167,11 @@ type Page struct {
 	Lines    []ansi.Line
 	Packed   *ansi.PackedLines
 	Headings []HeadingRef
-	// Focusables are the page's tabs, details and links, in the order
+	// Focusables are the page's tabs and details blocks, in the order
 	// they appear on it.
-	Focusables  []Focusable
+	Focusables []Focusable
+	// Links are the page's links, in the order they appear on it.
+	Links       Links
 	Diagnostics []string
 	// Level is the color level the page was laid out for: the lines
 	// print hyperlink fallbacks and color-less forms for it.

@@ -7,70 +7,76 @@ import (
 )
 
 // placeTargets reads, from the finished page, where every target was
-// drawn: each link becomes a Focusable with a range per line it covers,
-// and each live block's gutter and title get their ranges. It runs once
-// the lines are final, so container prefixes, box borders and wrapping
-// are already in place, and only spans layout tagged are ever a target:
-// text that merely reads like a link is not one.
+// drawn: each link becomes one of the page's Links with a range per line
+// it covers, and each live block's gutter and title get their ranges. It
+// runs once the lines are final, so container prefixes, box borders and
+// wrapping are already in place, and only spans layout tagged are ever a
+// target: text that merely reads like a link is not one.
 func (l *layouter) placeTargets() {
 	l.placeTargetsOn(l.page.Lines, 0)
 	l.finishTargets()
 }
 
-// targetPlaces is what placeTargetsOn has found so far on a page that is
-// placed a run of lines at a time.
+// targetPlaces is what placeTargetsOn keeps between the runs of lines of
+// a page that is placed a run at a time.
 type targetPlaces struct {
-	// parts maps the target of a block's gutter or title to the block
-	// (its index in the page's focusables) and which of the two it is.
-	parts map[ansi.Target]partOf
-	// known is how many of the page's focusables parts covers.
+	// known is how many of the page's focusables have the targets of
+	// their gutter and title in place.
 	known int
-	links []Focusable
-	// index maps a link's target to its index in links.
-	index map[ansi.Target]int
+	// place says, for each target in targetURL, what it is on the page:
+	// link i is i+1, the gutter of focusable f is -2f-1 and its title
+	// -2f-2, and 0 is a link not seen yet or nothing.
+	place []int32
+	// found are the ranges of the links found on the run of lines being
+	// placed, in the order they were found.
+	found []linkRange
 }
 
-type partOf struct {
-	focusable int
-	title     bool
+// linkRange is a range of the link with index link, drawn by the
+// spans with target targetBase+t+1.
+type linkRange struct {
+	link, t int32
+	r       Range
 }
 
 // placeTargetsOn places the targets drawn on lines, which are the page's
 // final lines from first on; every focusable of those lines must already
-// be on the page. Runs of lines are placed in page order.
+// be on the page. Runs of lines are placed in page order, and a link's
+// spans are all in one run.
 func (l *layouter) placeTargetsOn(lines []ansi.Line, first int) {
 	if len(l.targetURL) == 0 {
 		return
 	}
 	tp := &l.places
-	fs := l.page.Focusables
-	if tp.parts == nil {
-		tp.parts = make(map[ansi.Target]partOf, 2*len(fs))
-		tp.index = map[ansi.Target]int{}
+	for len(tp.place) < len(l.targetURL) {
+		tp.place = append(tp.place, 0)
 	}
+	fs := l.page.Focusables
 	for i := tp.known; i < len(fs); i++ {
-		if t := fs[i].MarkTarget; t != 0 {
-			tp.parts[t] = partOf{focusable: i}
+		if t := fs[i].MarkTarget - l.targetBase; t > 0 && int(t) <= len(tp.place) {
+			tp.place[t-1] = int32(-2*i - 1)
 		}
-		if t := fs[i].TitleTarget; t != 0 {
-			tp.parts[t] = partOf{focusable: i, title: true}
+		if t := fs[i].TitleTarget - l.targetBase; t > 0 && int(t) <= len(tp.place) {
+			tp.place[t-1] = int32(-2*i - 2)
 		}
 	}
 	tp.known = len(fs)
+	links := &l.page.Links
+	next := int32(links.Len())
 	for k, line := range lines {
 		ln := first + k
 		pos := 0
 		for _, s := range line {
 			from := pos
 			pos += len(s.Text)
-			t := s.Target
-			if t <= 0 || int(t) > len(l.targetURL) {
+			t := int(s.Target - l.targetBase)
+			if t <= 0 || t > len(l.targetURL) {
 				continue
 			}
-			if p, ok := tp.parts[t]; ok {
-				r := &fs[p.focusable].Mark
-				if p.title {
-					r = &fs[p.focusable].Title
+			if p := tp.place[t-1]; p < 0 {
+				r := &fs[(-p-1)/2].Mark
+				if (-p-1)%2 == 1 {
+					r = &fs[(-p-1)/2].Title
 				}
 				switch {
 				case r.Empty():
@@ -80,52 +86,65 @@ func (l *layouter) placeTargetsOn(lines []ansi.Line, first int) {
 				}
 				continue
 			}
-			url := l.targetURL[t-1]
-			if url == "" {
+			if l.targetURL[t-1] == "" {
 				continue
 			}
-			i, seen := tp.index[t]
-			if !seen {
-				i = len(tp.links)
-				tp.index[t] = i
-				tp.links = append(tp.links, Focusable{Kind: FocusLink, Line: ln, URL: url})
+			i := tp.place[t-1] - 1
+			if i < 0 {
+				i = next
+				next++
+				tp.place[t-1] = i + 1
 			}
-			f := &tp.links[i]
-			if n := len(f.Ranges); n > 0 && f.Ranges[n-1].Line == ln && f.Ranges[n-1].To == from {
-				f.Ranges[n-1].To = pos
-			} else {
-				f.Ranges = append(f.Ranges, Range{Line: ln, From: from, To: pos})
+			if n := len(tp.found); n > 0 {
+				if last := &tp.found[n-1]; last.link == i && last.r.Line == ln && last.r.To == from {
+					last.r.To = pos
+					continue
+				}
 			}
-			f.EndLine = ln + 1
+			tp.found = append(tp.found, linkRange{link: i, t: int32(t - 1), r: Range{Line: ln, From: from, To: pos}})
 		}
 	}
+	// The ranges found go to the links in link order, each link's in
+	// page order.
+	sort.SliceStable(tp.found, func(a, b int) bool { return tp.found[a].link < tp.found[b].link })
+	for j := 0; j < len(tp.found); {
+		k := j + 1
+		for k < len(tp.found) && tp.found[k].link == tp.found[j].link {
+			k++
+		}
+		links.add(l.targetURL[tp.found[j].t])
+		for _, f := range tp.found[j:k] {
+			links.ranges = append(links.ranges, f.r)
+		}
+		j = k
+	}
+	tp.found = tp.found[:0]
 }
 
-// finishTargets adds the links found to the page's focusables and sorts
-// them all in page order.
+// forgetTargets forgets every target handed out so far, once all the
+// lines that carry them are placed, so that what is kept for targets
+// (their links, which may be cut from the note's source) stays the size
+// of the block being laid out. Later targets keep counting on from them.
+func (l *layouter) forgetTargets() {
+	l.targetBase += ansi.Target(len(l.targetURL))
+	clear(l.targetURL)
+	l.targetURL = l.targetURL[:0]
+	l.places.place = l.places.place[:0]
+}
+
+// finishTargets sorts the page's focusables in page order; the links are
+// already.
 func (l *layouter) finishTargets() {
-	links := l.places.links
-	if len(links) == 0 && l.places.known == 0 {
+	l.page.Links.done()
+	if l.places.known == 0 {
 		return
 	}
-	for i := range links {
-		links[i].ID = BlockID(i)
-	}
-	l.page.Focusables = append(l.page.Focusables, links...)
 	l.places = targetPlaces{}
 	sort.SliceStable(l.page.Focusables, func(i, j int) bool {
 		a, b := &l.page.Focusables[i], &l.page.Focusables[j]
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}
-		return a.column() < b.column()
+		return a.Mark.From < b.Mark.From
 	})
-}
-
-// column is where on its first line a focusable starts.
-func (f *Focusable) column() int {
-	if len(f.Ranges) > 0 {
-		return f.Ranges[0].From
-	}
-	return f.Mark.From
 }

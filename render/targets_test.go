@@ -15,20 +15,17 @@ func TestPageSaysWhereItsTargetsAre(t *testing.T) {
 		if p.Level != l {
 			t.Fatalf("page level %v, want %v", p.Level, l)
 		}
-		var links, details []Focusable
+		var details []Focusable
 		for _, f := range p.Focusables {
-			switch f.Kind {
-			case FocusLink:
-				links = append(links, f)
-			case FocusDetails:
+			if f.Kind == FocusDetails {
 				details = append(details, f)
 			}
 		}
-		if len(links) != 1 || len(links[0].Ranges) < 2 {
-			t.Fatalf("%v: links %+v, want one over several lines", l, links)
+		if p.Links.Len() != 1 || len(p.Links.Ranges(0)) < 2 || p.Links.URL(0) != "https://c.example" {
+			t.Fatalf("%v: %d links, want one over several lines", l, p.Links.Len())
 		}
 		var text []string
-		for _, r := range links[0].Ranges {
+		for _, r := range p.Links.Ranges(0) {
 			line := p.Lines[r.Line].Text()
 			if r.From == 0 {
 				t.Fatalf("%v: the link range %+v starts at the box border of %q", l, r, line)

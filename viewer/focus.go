@@ -26,8 +26,8 @@ func (m *Model) moveFocus(d int) {
 		// Start at the first target on screen (or after it).
 		top := m.topLine()
 		next = -1
-		for i, t := range m.pg.targets {
-			if t.end > top {
+		for i := range m.pg.targets {
+			if m.pg.target(i).end > top {
 				next = i
 				break
 			}
@@ -51,7 +51,7 @@ func (m *Model) setFocus(i int) {
 	m.message = ""
 	m.focus = min(i, len(m.pg.targets)-1)
 	if m.focus >= 0 {
-		t := m.pg.targets[m.focus]
+		t := m.pg.target(m.focus)
 		m.pg.unfoldLine(t.line)
 		r := m.pg.rowOf(t.line)
 		if r < m.top || r >= m.top+m.bodyHeight() {
@@ -154,7 +154,7 @@ func overRange(line ansi.Line, r render.Range, st ansi.Style) ansi.Line {
 func (m *Model) relayout(change func(), block int) tea.Cmd {
 	bp := blockPlace{top: m.topLine(), block: block}
 	if block >= 0 {
-		bp.before = m.pg.targets[block]
+		bp.before = m.pg.target(block)
 	}
 	change()
 	m.liveVersion++
@@ -168,7 +168,7 @@ func (m *Model) relayout(change func(), block int) tea.Cmd {
 	}
 	m.pg.layout()
 	m.search.rerun(m.pg)
-	m.top = m.pg.rowOf(bp.after(m.pg.targets))
+	m.top = m.pg.rowOf(bp.after(m.pg))
 	m.scrollTo(m.top)
 	return nil
 }
@@ -180,11 +180,11 @@ type blockPlace struct {
 	before target
 }
 
-// after is the top line once the block was laid out again.
-func (bp blockPlace) after(ts []target) int {
+// after is the top line once the block was laid out again on p.
+func (bp blockPlace) after(p *page) int {
 	top := bp.top
-	if bp.block >= 0 && bp.block < len(ts) {
-		a := ts[bp.block]
+	if bp.block >= 0 && bp.block < len(p.targets) {
+		a := p.target(bp.block)
 		switch {
 		case top >= bp.before.end:
 			top += a.end - bp.before.end
@@ -200,7 +200,7 @@ func (m *Model) focused() (target, bool) {
 	if m.focus < 0 || m.focus >= len(m.pg.targets) {
 		return target{}, false
 	}
-	return m.pg.targets[m.focus], true
+	return m.pg.target(m.focus), true
 }
 
 // focusLabel describes the focused block for the status bar.

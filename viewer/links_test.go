@@ -189,8 +189,8 @@ func TestLinksAreFocusTargets(t *testing.T) {
 	var asked []string
 	m := linkModel(t, start, &asked, nil)
 	var urls []string
-	for _, tg := range m.pg.targets {
-		if tg.kind == render.FocusLink {
+	for i := range m.pg.targets {
+		if tg := m.pg.target(i); tg.kind == render.FocusLink {
 			urls = append(urls, tg.url)
 		}
 	}

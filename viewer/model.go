@@ -912,7 +912,8 @@ func (m *Model) body(h int) []string {
 	out := make([]string, 0, h)
 	var ft *target
 	if m.focus >= 0 && m.focus < len(m.pg.targets) {
-		ft = &m.pg.targets[m.focus]
+		t := m.pg.target(m.focus)
+		ft = &t
 	}
 	buf := make([]byte, 0, 256)
 	for r := m.top; r < len(m.pg.rows) && len(out) < h; r++ {

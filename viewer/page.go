@@ -58,7 +58,17 @@ type page struct {
 	sections []section
 	folded   map[int]bool
 	rows     []row
-	targets  []target
+	// targets are the page's focusable blocks and links in page order.
+	targets []targetRef
+}
+
+// targetRef is one of a page's targets: a link (an index into the
+// page's Links) or a tabs or details block (an index into its
+// Focusables). A long note has tens of thousands of links, so the
+// page holds this much for each and makes a target when it is used.
+type targetRef struct {
+	link bool
+	i    int32
 }
 
 func newPage(src []byte, opt render.Options) *page {
@@ -118,9 +128,6 @@ func (p *page) layout() {
 	p.sections = sections(p.laid.Headings, p.text)
 	p.refold(keys)
 	p.targets = targets(p.laid)
-	// The targets are the page's focusables from now on; a long note has
-	// tens of thousands of links, so they are not held twice.
-	p.laid.Focusables = nil
 	p.buildRows()
 	fitMemoryLimit()
 }
@@ -284,12 +291,41 @@ func (p *page) unfoldLine(ln int) bool {
 	return changed
 }
 
-// targets lists the focusable blocks and links in line order, as layout
-// found them on the page.
-func targets(pg *render.Page) []target {
-	out := make([]target, len(pg.Focusables))
-	for i, f := range pg.Focusables {
-		out[i] = target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, url: f.URL, open: f.Open, ranges: f.Ranges, mark: f.Mark, title: f.Title, panels: f.Panels, hidden: f.Hidden}
+// targets lists the focusable blocks and links in page order (by line,
+// then by where on it they start), as layout found them on the page.
+func targets(pg *render.Page) []targetRef {
+	fs, ls := pg.Focusables, &pg.Links
+	out := make([]targetRef, 0, len(fs)+ls.Len())
+	block, link := 0, 0
+	for block < len(fs) || link < ls.Len() {
+		if link < ls.Len() && (block == len(fs) || before(ls.Ranges(link)[0], fs[block])) {
+			out = append(out, targetRef{link: true, i: int32(link)})
+			link++
+			continue
+		}
+		out = append(out, targetRef{i: int32(block)})
+		block++
 	}
 	return out
+}
+
+// before reports whether a link that starts at r comes before block f.
+func before(r render.Range, f render.Focusable) bool {
+	if r.Line != f.Line {
+		return r.Line < f.Line
+	}
+	return r.From < f.Mark.From
+}
+
+// target returns target i.
+func (p *page) target(i int) target {
+	ref := p.targets[i]
+	if ref.link {
+		ls := &p.laid.Links
+		return target{kind: render.FocusLink, id: render.BlockID(ref.i), line: ls.Line(int(ref.i)), end: ls.EndLine(int(ref.i)),
+			url: ls.URL(int(ref.i)), ranges: ls.Ranges(int(ref.i))}
+	}
+	f := &p.laid.Focusables[ref.i]
+	return target{kind: f.Kind, id: f.ID, line: f.Line, end: f.EndLine, label: f.Label, open: f.Open,
+		mark: f.Mark, title: f.Title, panels: f.Panels, hidden: f.Hidden}
 }

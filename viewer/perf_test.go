@@ -289,8 +289,8 @@ func TestLongNoteResizesInBackground(t *testing.T) {
 		t.Fatal("opening a details block in a long note laid it out inside the key press")
 	}
 	d.until(t, "the page with the details open", func() bool { return !m.loading })
-	if !m.isOpen(m.pg.targets[m.focus]) || m.pg.targets[m.focus].line != tg.line {
-		t.Fatalf("details at line %d (was %d) open=%v", m.pg.targets[m.focus].line, tg.line, m.isOpen(m.pg.targets[m.focus]))
+	if now := m.pg.target(m.focus); !m.isOpen(now) || now.line != tg.line {
+		t.Fatalf("details at line %d (was %d) open=%v", now.line, tg.line, m.isOpen(now))
 	}
 	mustContain(t, m, "▾ More", "Hidden ")
 }

@@ -110,7 +110,7 @@ func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 		m.restore(*a)
 	case bp != nil:
 		m.pendingBlock = nil
-		m.top = p.rowOf(bp.after(p.targets))
+		m.top = p.rowOf(bp.after(p))
 	default:
 		m.top = p.rowOf(top)
 	}

@@ -177,8 +177,8 @@ func (m *Model) reloadFirst() {
 	m.pg.layout()
 	m.search.rerun(m.pg)
 	m.focus = -1
-	for i, t := range m.pg.targets {
-		if focusID >= 0 && int(t.id) == focusID && t.kind == focusKind {
+	for i := range m.pg.targets {
+		if t := m.pg.target(i); focusID >= 0 && int(t.id) == focusID && t.kind == focusKind {
 			m.focus = i
 		}
 	}

@@ -25,7 +25,7 @@ const maxRevealDepth = 16
 // a tabs block switches to the hit's panel. Once the page is laid out
 // again the hit is a match on it, and the reader lands there.
 func (m *Model) reveal(h hiddenMatch) tea.Cmd {
-	t := m.pg.targets[h.target]
+	t := m.pg.target(h.target)
 	depth := 0
 	if r := m.revealing; r != nil {
 		depth = r.depth + 1
@@ -62,8 +62,8 @@ func (m *Model) landRevealed() tea.Cmd {
 		return nil
 	}
 	ti := -1
-	for i, t := range m.pg.targets {
-		if t.kind == r.kind && t.id == r.id {
+	for i := range m.pg.targets {
+		if t := m.pg.target(i); t.kind == r.kind && t.id == r.id {
 			ti = i
 			break
 		}
@@ -72,7 +72,7 @@ func (m *Model) landRevealed() tea.Cmd {
 		m.revealing = nil
 		return nil
 	}
-	t := m.pg.targets[ti]
+	t := m.pg.target(ti)
 	first, last := -1, -1
 	for i, mt := range m.search.matches {
 		if mt.line >= t.line && mt.line < t.end {

@@ -28,7 +28,11 @@ type hiddenMatch struct {
 // hiddenMatches finds q (case-folded) in the text p's blocks hide.
 func hiddenMatches(p *page, q string) []match {
 	var out []match
-	for ti, t := range p.targets {
+	for ti, ref := range p.targets {
+		if ref.link {
+			continue
+		}
+		t := p.target(ti)
 		for _, hp := range t.hidden {
 			first := len(out)
 			for _, l := range hp.Lines {

@@ -11,8 +11,8 @@ import (
 // linkTargets lists the page's link targets.
 func linkTargets(m *Model) []target {
 	var out []target
-	for _, tg := range m.pg.targets {
-		if tg.kind == render.FocusLink {
+	for i := range m.pg.targets {
+		if tg := m.pg.target(i); tg.kind == render.FocusLink {
 			out = append(out, tg)
 		}
 	}
