@@ -25,6 +25,9 @@ import (
 // 10–25% of the time for a peak heap still under 70 MB.
 const renderGCPercent = 300
 
+// emitBatch is how many lines runRender encodes before it writes them.
+const emitBatch = 256
+
 // defaultWidth is the layout width when stdout is not a terminal.
 const defaultWidth = 80
 
@@ -78,10 +81,18 @@ func runRender(c *invocation) error {
 	w := bufio.NewWriterSize(c.stdio.Out, 64<<10)
 	var buf []byte
 	var enc ansi.Encoder
+	// A block's lines are encoded a batch at a time, so that a note of
+	// one long paragraph does not grow buf to the size of its output.
 	emit := func(lines []ansi.Line) error {
-		buf = enc.AppendLines(buf[:0], lines, level)
-		_, err := w.Write(buf)
-		return err
+		for len(lines) > 0 {
+			n := min(len(lines), emitBatch)
+			buf = enc.AppendLines(buf[:0], lines[:n], level)
+			lines = lines[n:]
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	var diags []string
 	var scriptsFailed error

@@ -1,6 +1,8 @@
 package goldens
 
 import (
+	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -11,10 +13,17 @@ import (
 	"github.com/markii/markii/internal/pathological"
 )
 
+var pathologicalFull = flag.Bool("pathological", false,
+	"render the hostile markdown inputs through the binary at cmark's sizes too (slow; each must take under 0.5 s of wall time)")
+
 // TestHostileMarkdownRendersInLinearTimeThroughTheBinary runs `markii
 // render` on each of cmark's pathological inputs at an eighth of cmark's
 // size and at twice that: the process's CPU time, less what rendering an
-// empty note costs, must grow at most 2.5 times. This is the path a
+// empty note costs, must grow at most 2.5 times. With -pathological it
+// also renders each at cmark's size and twice that, where the best of
+// three wall times must stay under half a second at cmark's size and grow
+// at most 2.5 times; lowdown's times for the same files, when it is
+// installed, are logged beside markii's. This is the path a
 // stranger's note takes, a piece at a time, with the note's reference
 // definitions shared by every piece.
 func TestHostileMarkdownRendersInLinearTimeThroughTheBinary(t *testing.T) {
@@ -42,6 +51,22 @@ func TestHostileMarkdownRendersInLinearTimeThroughTheBinary(t *testing.T) {
 		}
 		return best
 	}
+	// wall is the least wall time of runs runs of name with args.
+	wall := func(t *testing.T, runs int, name string, args ...string) time.Duration {
+		best := time.Duration(1<<63 - 1)
+		for range runs {
+			cmd := exec.Command(name, args...)
+			cmd.Env = env
+			cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+			start := time.Now()
+			if err := cmd.Run(); err != nil && cmd.ProcessState.ExitCode() != 1 {
+				t.Fatalf("%s: %v", name, err)
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	lowdown, _ := exec.LookPath("lowdown")
 	startup := cpu(t, nil)
 	for _, in := range pathological.Inputs {
 		t.Run(in.Name, func(t *testing.T) {
@@ -51,6 +76,24 @@ func TestHostileMarkdownRendersInLinearTimeThroughTheBinary(t *testing.T) {
 			// starts a runtime: allow more noise than in process.
 			small, large := pathological.LinearGrowth(t, in, n, 20*time.Millisecond, render)
 			t.Logf("n=%d: %v, 2n: %v (start-up %v)", n, small, large, startup)
+			if !*pathologicalFull {
+				return
+			}
+			renderWall := func(src []byte) time.Duration {
+				writeFile(t, path, src)
+				return wall(t, 3, bin, "render", "--width", "80", "--color", "truecolor", path)
+			}
+			small, large = pathological.LinearGrowth(t, in, in.Cmark, 20*time.Millisecond, renderWall)
+			// One run of lowdown: it is slow on some of these.
+			peer := "lowdown not installed"
+			if lowdown != "" {
+				writeFile(t, path, []byte(in.Gen(in.Cmark)))
+				peer = fmt.Sprintf("lowdown -Tterm %v", wall(t, 1, lowdown, "-Tterm", path))
+			}
+			t.Logf("n=%d (cmark's): %v wall, 2n: %v (%s)", in.Cmark, small, large, peer)
+			if small > 500*time.Millisecond {
+				t.Errorf("%s at cmark's size took %v of wall time, over 0.5 s", in.Name, small)
+			}
 		})
 	}
 	os.Remove(path)

@@ -7,6 +7,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // markii matches emphasis (`*`, `_`) and GFM strikethrough (`~`) itself.
@@ -14,12 +15,12 @@ import (
 // goldmark's parser pushes delimiter runs on a list and matches each
 // closer against every earlier run (parser.ProcessDelimiters): a paragraph
 // of runs that never match, such as `*a_ *a_ …`, costs the square of its
-// length. markii reads the runs with goldmark's own flanking rules
-// (parser.ScanDelimiter) but keeps them on a stack of its own, which
-// goldmark's processing never sees, and matches them with the CommonMark
-// algorithm of "process emphasis" including its "openers bottom": once a
-// closer found no opener below it, no later closer of the same kind looks
-// below that point again. A kind is what decides a match: the character,
+// length. markii reads the runs by goldmark's flanking rules (those of
+// parser.ScanDelimiter, see scanRun) but keeps them on a stack of its
+// own, which goldmark's processing never sees, and matches them with
+// the CommonMark algorithm of "process emphasis" including its "openers
+// bottom": once a closer found no opener below it, no later closer of
+// the same kind looks below that point again. A kind is what decides a match: the character,
 // whether the closer can also open, and its length modulo 3 (the rule of
 // multiples of 3). Matching, consuming and nesting otherwise follow
 // goldmark's processing step for step, so the tree is goldmark's; the spec
@@ -241,35 +242,41 @@ type emphasisRuns struct{}
 
 func (emphasisRuns) Trigger() []byte { return []byte{'*', '_', '~'} }
 
-// IsDelimiter, CanOpenCloser and OnMatch let parser.ScanDelimiter read a
-// run; markii's own matching never calls the last two.
-func (emphasisRuns) IsDelimiter(b byte) bool { return b == '*' || b == '_' || b == '~' }
-func (emphasisRuns) CanOpenCloser(opener, closer *parser.Delimiter) bool {
-	return opener.Char == closer.Char
-}
-func (emphasisRuns) OnMatch(consumes int) ast.Node { return ast.NewEmphasis(consumes) }
-
 func (e emphasisRuns) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	before := block.PrecendingCharacter()
 	line, segment := block.PeekLine()
-	d := parser.ScanDelimiter(line, before, 1, e)
-	if d == nil {
-		return nil
-	}
-	if d.Char == '~' && (d.OriginalLength > 2 || before == '~') {
+	run := scanRun(line, before)
+	if run.char == '~' && (run.length > 2 || before == '~') {
 		return nil // GFM strikes with one or two tildes only
 	}
-	run := &delimiterRun{
-		segment:  segment.WithStop(segment.Start + d.OriginalLength),
-		char:     d.Char,
-		canOpen:  d.CanOpen,
-		canClose: d.CanClose,
-		length:   d.OriginalLength,
-		original: d.OriginalLength,
-	}
-	block.Advance(d.OriginalLength)
+	run.segment = segment.WithStop(segment.Start + run.length)
+	block.Advance(run.length)
 	stackOf(parent, pc).push(run)
 	return run
+}
+
+// scanRun reads the run of `*`, `_` or `~` that line starts with, which
+// follows the character before, and whether it can open and close by
+// CommonMark's flanking rules, exactly as parser.ScanDelimiter reads
+// them, without allocating the goldmark delimiter node that scan makes
+// (on a paragraph of runs that was a third of the parse's memory).
+func scanRun(line []byte, before rune) *delimiterRun {
+	c := line[0]
+	n := fenceRun(line, c)
+	after := ' '
+	if n < len(line) {
+		after = util.ToRune(line, n)
+	}
+	beforePunct, beforeSpace := util.IsPunctRune(before), util.IsSpaceRune(before)
+	afterPunct, afterSpace := util.IsPunctRune(after), util.IsSpaceRune(after)
+	left := !afterSpace && (!afterPunct || beforeSpace || beforePunct)
+	right := !beforeSpace && (!beforePunct || afterSpace || afterPunct)
+	canOpen, canClose := left, right
+	if c == '_' {
+		canOpen = left && (!right || beforePunct)
+		canClose = right && (!left || afterPunct)
+	}
+	return &delimiterRun{char: c, canOpen: canOpen, canClose: canClose, length: n, original: n}
 }
 
 // CloseBlock matches the block's runs once its inlines are parsed.

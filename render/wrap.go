@@ -411,6 +411,17 @@ func (w *wrapper) breakPiece(p piece) {
 	pos := p.start
 	state := -1
 	for pos < p.end {
+		if c := t[pos]; c >= ' ' && c < 0x7f && (pos+1 == p.end || t[pos+1] < 0x80) {
+			// A printable ASCII character followed by ASCII is a cluster
+			// of its own, one cell wide: no grapheme rule joins the two.
+			if w.lineW > 0 && w.lineW+1 > w.width {
+				w.emit()
+			}
+			w.appendPiece(piece{p.r, pos, pos + 1, 1})
+			pos++
+			state = -1
+			continue
+		}
 		cluster, _, _, ns := uniseg.FirstGraphemeClusterInString(t[pos:p.end], state)
 		state = ns
 		cw := ansi.Width(cluster)
