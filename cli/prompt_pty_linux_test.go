@@ -42,18 +42,6 @@ func openPTY(t *testing.T) (ptm, pts *os.File) {
 	return ptm, pts
 }
 
-// TestPromptChild is the markii run that TestPromptIgnoresTypedAhead
-// starts on a pseudo-terminal.
-func TestPromptChild(t *testing.T) {
-	path := os.Getenv("MARKII_PROMPT_CHILD")
-	if path == "" {
-		t.Skip("runs only as the child of TestPromptIgnoresTypedAhead")
-	}
-	code := Main([]string{"run", path}, Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
-	fmt.Fprintf(os.Stdout, "\nexit %d\n", code)
-	os.Exit(0)
-}
-
 // terminalRun is markii run on a pseudo-terminal, with what it has
 // written so far.
 type terminalRun struct {
@@ -64,8 +52,9 @@ type terminalRun struct {
 	cmd *exec.Cmd
 }
 
-// startOnTerminal starts markii run NOTE on a fresh pseudo-terminal after
-// typeAhead was typed into it.
+// startOnTerminal starts the markii binary's run NOTE on a fresh
+// pseudo-terminal after typeAhead was typed into it; its exit status
+// follows as a line "exit N".
 func startOnTerminal(t *testing.T, home, note, typeAhead string) *terminalRun {
 	ptm, pts := openPTY(t)
 	if typeAhead != "" {
@@ -73,14 +62,10 @@ func startOnTerminal(t *testing.T, home, note, typeAhead string) *terminalRun {
 			t.Fatal(err)
 		}
 	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := &terminalRun{t: t, ptm: ptm}
-	r.cmd = exec.Command(self, "-test.run=^TestPromptChild$")
+	r.cmd = exec.Command("sh", "-c", `"$0" run "$1"; printf '\nexit %d\n' $?`, markiiBinary(t), note)
 	r.cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
-		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "MARKII_PROMPT_CHILD=" + note, "PATH=" + os.Getenv("PATH")}
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "PATH=" + os.Getenv("PATH")}
 	r.cmd.Stdin, r.cmd.Stdout, r.cmd.Stderr = pts, pts, pts
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
