@@ -1,6 +1,7 @@
 package goldens
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +16,28 @@ import (
 
 var pathologicalFull = flag.Bool("pathological", false,
 	"render the hostile markdown inputs through the binary at cmark's sizes too (slow; each must take under 0.5 s of wall time)")
+
+// peerLimit is how long a peer renderer may take on one hostile input
+// before it is stopped and reported as over the limit.
+const peerLimit = 10 * time.Second
+
+// peerWall is the wall time of one run of a peer renderer, or "over
+// peerLimit" when it had to be stopped.
+func peerWall(t *testing.T, name string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), peerLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	start := time.Now()
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return fmt.Sprintf("over %v, stopped", peerLimit)
+	}
+	if err != nil && cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return time.Since(start).String()
+}
 
 // TestHostileMarkdownRendersInLinearTimeThroughTheBinary runs `markii
 // render` on each of cmark's pathological inputs at an eighth of cmark's
@@ -84,11 +107,13 @@ func TestHostileMarkdownRendersInLinearTimeThroughTheBinary(t *testing.T) {
 				return wall(t, 3, bin, "render", "--width", "80", "--color", "truecolor", path)
 			}
 			small, large = pathological.LinearGrowth(t, in, in.Cmark, 20*time.Millisecond, renderWall)
-			// One run of lowdown: it is slow on some of these.
+			// One run of lowdown, for the ratio. It is slow on some of
+			// these and grows its memory by gigabytes a minute on
+			// unclosed comments, so it is stopped after peerLimit.
 			peer := "lowdown not installed"
 			if lowdown != "" {
 				writeFile(t, path, []byte(in.Gen(in.Cmark)))
-				peer = fmt.Sprintf("lowdown -Tterm %v", wall(t, 1, lowdown, "-Tterm", path))
+				peer = "lowdown -Tterm " + peerWall(t, lowdown, "-Tterm", path)
 			}
 			t.Logf("n=%d (cmark's): %v wall, 2n: %v (%s)", in.Cmark, small, large, peer)
 			if small > 500*time.Millisecond {
