@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/markii/markii/internal/procmem"
 )
 
 // TestViewKeysSearchAndEscapeInTerminal uses markii view in tmux as a
@@ -90,11 +92,18 @@ func TestViewLongNoteInTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	peak := peakResident(t, strings.TrimSpace(string(pid)))
+	pidN, err := strconv.Atoi(strings.TrimSpace(string(pid)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak, err := procmem.Peak(pidN)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("markii view: %.1f MB peak resident on a %.1f MB note (%.1f×)", float64(peak)/1e6, float64(len(src))/1e6, float64(peak)/float64(len(src)))
 	// The viewer keeps the note's source and its page packed; a page held
 	// as spans took about 50× the note.
-	if peak > 10*len(src) {
+	if peak > 10*int64(len(src)) {
 		t.Errorf("markii view peaks at %d bytes on a %d-byte note, over 10×", peak, len(src))
 	}
 	p.keys("q")
@@ -129,25 +138,4 @@ func longProse(size int) string {
 		}
 	}
 	return b.String()
-}
-
-// peakResident is the peak resident memory (VmHWM) of the process pid,
-// in bytes.
-func peakResident(t *testing.T, pid string) int {
-	t.Helper()
-	status, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
-			kb, err := strconv.Atoi(f[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatalf("no VmHWM in /proc/%s/status", pid)
-	return 0
 }

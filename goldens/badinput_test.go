@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/procmem"
 )
 
 // badInput is one hostile or absurd note for `markii render`.
@@ -252,13 +253,12 @@ func runBounded(t *testing.T, bin string, args, env []string) boundedResult {
 	done := make(chan struct{})
 	peak := make(chan int64, 1)
 	go func() {
-		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
 		var hwm int64
 		tick := time.NewTicker(2 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			if kb := readHWM(status); kb*1024 > hwm {
-				hwm = kb * 1024
+			if b, err := procmem.Peak(cmd.Process.Pid); err == nil && b > hwm {
+				hwm = b
 			}
 			select {
 			case <-done:
@@ -275,22 +275,6 @@ func runBounded(t *testing.T, bin string, args, env []string) boundedResult {
 	res.code = cmd.ProcessState.ExitCode()
 	res.killed = ctx.Err() != nil
 	return res
-}
-
-// readHWM returns the VmHWM line of a /proc status file in KB, or 0.
-func readHWM(path string) int64 {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			var kb int64
-			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
-			return kb
-		}
-	}
-	return 0
 }
 
 // memoryBound is the peak RSS a render may use: a fixed allowance plus a

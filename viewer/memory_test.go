@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/markii/markii/internal/procmem"
 )
 
 // viewMemoryNote is a realistic note of about size bytes, as a reader
@@ -103,22 +105,12 @@ func peakMemory(t *testing.T, sock, home string, want string, argv ...string) in
 	until("the end of the note", func(p string) bool { return strings.Contains(p, "100%") || strings.Contains(p, "(END)") })
 	tm("send-keys", "-t", "m", "g")
 	until("the note's start", func(p string) bool { return strings.Contains(p, want) })
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	peak, err := procmem.Peak(pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(l); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
-			kb, err := strconv.Atoi(f[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			tm("send-keys", "-t", "m", "q")
-			return kb << 10
-		}
-	}
-	t.Fatalf("no VmHWM in /proc/%d/status", pid)
-	return 0
+	tm("send-keys", "-t", "m", "q")
+	return int(peak)
 }
 
 // TestViewerMemoryIsProportionalToTheNote reads the peak resident memory

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/markii/markii/internal/procmem"
 )
 
 // countLieChildEnv, when set, makes TestZipCountLieMemory the child that
@@ -25,7 +27,8 @@ func TestZipCountLieMemory(t *testing.T) {
 		if errors.As(err, &ae) && ae.Has(ProblemTooManyEntries, "") {
 			kind = "too-many-entries"
 		}
-		fmt.Printf("result=%s hwm=%d err=%v\n", kind, readOwnHWM(), err)
+		hwm, _ := procmem.Peak(0)
+		fmt.Printf("result=%s hwm=%d err=%v\n", kind, hwm>>10, err)
 		return
 	}
 	if testing.Short() {
@@ -55,21 +58,4 @@ func TestZipCountLieMemory(t *testing.T) {
 	if hwm <= 0 || hwm > 64<<10 {
 		t.Errorf("peak RSS %d KB, want under 64 MB", hwm)
 	}
-}
-
-// readOwnHWM is this process's peak resident memory in KB, from the
-// kernel's VmHWM.
-func readOwnHWM() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			var kb int64
-			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
-			return kb
-		}
-	}
-	return -1
 }
