@@ -7,17 +7,9 @@ import (
 	"testing"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/procmem"
 	"github.com/markii/markii/theme"
 )
-
-// liveHeap is the heap in use after a full collection.
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
 
 // TestLinksAreHeldCompactly: a page with a link every few words keeps
 // each link in a few words of shared tables (its address, where its
@@ -43,13 +35,13 @@ func TestLinksAreHeldCompactly(t *testing.T) {
 	}
 	opt := Options{Width: 80, Level: ansi.TrueColor, Theme: theme.Dark}
 	layout := func(src []byte) (*Page, int) {
-		base := liveHeap()
+		base := procmem.LiveHeap()
 		p := NewPacker(opt)
 		if err := ParseChunks(src, func(doc *Document) error { p.Add(doc); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		page := p.Page()
-		return page, int(liveHeap() - base)
+		return page, int(procmem.LiveHeap() - base)
 	}
 	plain, without := layout(note(false))
 	page, held := layout(note(true))

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/procmem"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/theme"
 )
@@ -72,14 +73,6 @@ func perfOn(t *testing.T) {
 	}
 }
 
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
 // TestPerf10MB measures a 10 MB note: open to first frame (≤ 50 ms),
 // keypress to frame p99 (≤ 16 ms) at positions through the whole note,
 // and the heap the page keeps (≤ 5× the note, the source not counted).
@@ -88,7 +81,7 @@ func heapInUse() uint64 {
 func TestPerf10MB(t *testing.T) {
 	perfOn(t)
 	src := bigNote(10 << 20)
-	base := heapInUse()
+	base := procmem.LiveHeap()
 	start := time.Now()
 	m := New(Options{Note: &Note{Name: "big.mk.md", Source: src}, Level: ansi.TrueColor, Theme: theme.Dark, Width: 100, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
@@ -103,7 +96,7 @@ func TestPerf10MB(t *testing.T) {
 	if m.loading {
 		t.Fatal("the full page did not replace the prefix")
 	}
-	mem := heapInUse() - base
+	mem := procmem.LiveHeap() - base
 	runtime.KeepAlive(src)
 	t.Logf("note %d bytes, %d lines; open to first frame %v; whole note laid out after %v more; heap %.1f MB (%.1fx the note)",
 		len(src), m.pg.lineCount(), open, full, float64(mem)/1e6, float64(mem)/float64(len(src)))

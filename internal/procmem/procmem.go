@@ -1,12 +1,13 @@
-// Package procmem reads a process's peak resident memory from the
-// kernel, for the tests that bound markii's memory against a note's size
-// or against a peer such as less.
+// Package procmem measures memory for the tests that bound markii's
+// against a note's size or against a peer such as less: a process's peak
+// resident memory from the kernel, and this process's live Go heap.
 package procmem
 
 import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -33,4 +34,15 @@ func Peak(pid int) (int64, error) {
 		}
 	}
 	return 0, errors.New(path + " has no VmHWM line")
+}
+
+// LiveHeap returns the bytes of Go heap in use after two full
+// collections: what the calling process still holds, without garbage or
+// the memory a collection has yet to free.
+func LiveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
