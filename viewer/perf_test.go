@@ -183,6 +183,30 @@ func TestLongNoteOpensFromPrefixThenWhole(t *testing.T) {
 	}
 }
 
+// The first frame of a long note is laid out from a prefix only; that
+// prefix must still fill the tallest, widest terminal a reader has, or the
+// first screen shows a gap until the whole note arrives.
+func TestLongNotePrefixFillsATallWideScreen(t *testing.T) {
+	src := bigNote(4 * progressiveFrom)
+	m := New(Options{Note: &Note{Name: "big.mk.md", Source: src}, Level: ansi.TrueColor, Theme: theme.Dark, Width: 240, Now: fixedNow})
+	m.Update(tea.WindowSizeMsg{Width: 240, Height: 120})
+	if !m.loading || len(m.pg.src) >= len(src) {
+		t.Fatal("a note four times the progressive size was laid out whole before the first frame")
+	}
+	body := rows(m)[:m.bodyHeight()]
+	for i, r := range body {
+		if strings.TrimSpace(r) != "" {
+			continue
+		}
+		// A blank line between blocks is fine; a run of blank rows down
+		// to the bottom means the prefix ran out.
+		rest := strings.TrimSpace(strings.Join(body[i:], ""))
+		if rest == "" {
+			t.Fatalf("the prefix (%d bytes of %d) ends on screen at row %d of %d", len(m.pg.src), len(src), i, len(body))
+		}
+	}
+}
+
 func TestPrefixCutRespectsFencesAndContainers(t *testing.T) {
 	src := []byte("# A\n\n```\ncode\n\nstill code\n```\n\n:::details\ninside\n\nstill inside\n:::\n\nafter\n\nend\n")
 	for want := 1; want < len(src); want++ {

@@ -13,15 +13,17 @@ import (
 // partial one at the same place.
 const (
 	// progressiveFrom is the note size from which the first frame comes
-	// from a prefix.
-	progressiveFrom = 512 << 10
+	// from a prefix: laying out 64 KB takes a few milliseconds, a note
+	// ten times that size takes longer than the whole first-frame budget.
+	progressiveFrom = 64 << 10
 	// prefixBytes is about how much of a long note the first frame lays
-	// out.
-	prefixBytes = 128 << 10
+	// out: several screens of the tallest terminal, at the cost of a few
+	// milliseconds.
+	prefixBytes = 16 << 10
 	// keepTreeUpTo is the largest note whose parsed tree is kept between
 	// layouts; a larger note is parsed again when it must be laid out
 	// again, which keeps memory near the size of the page.
-	keepTreeUpTo = progressiveFrom
+	keepTreeUpTo = 512 << 10
 )
 
 // prefixCut returns the length of a prefix of src of at least want bytes

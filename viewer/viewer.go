@@ -166,13 +166,15 @@ type Result struct {
 	Diagnostics []string
 }
 
-// WarmUp starts building, on another core, what the first frame needs and
+// WarmUp starts building, on other cores, what the first frame needs and
 // the process builds only once: the cell-width table of the characters
 // above ASCII that bubbletea's renderer reads through go-runewidth (about
-// ten milliseconds of work on the first character it measures). Call it
-// as soon as a viewer is known to be coming, before the note is read.
+// ten milliseconds of work on the first character it measures), and the
+// parser and tables of the first parse and layout (render.WarmUp). Call
+// it as soon as a viewer is known to be coming, before the note is read.
 func WarmUp() {
 	go xansi.StringWidthWc("─")
+	go render.WarmUp()
 }
 
 // Run shows the viewer on a terminal until the reader quits. The terminal
