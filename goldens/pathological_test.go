@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func TestHostileMarkdownRendersInLinearTimeThroughTheBinary(t *testing.T) {
 	// workers and the parser's helpers take it whenever it is free and
 	// charge the process for it, so the CPU time of a small render
 	// measured how busy the machine was.
-	oneCore := append(append([]string(nil), env...), "GOMAXPROCS=1")
+	oneCore := append(slices.Clone(env), "GOMAXPROCS=1")
 	cpu := func(t *testing.T, src []byte) time.Duration {
 		writeFile(t, path, src)
 		best := time.Duration(1<<63 - 1)
