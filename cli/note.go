@@ -81,6 +81,31 @@ func loadNote(path string, stdin io.Reader) (*note, error) {
 	return decoded(n, path)
 }
 
+// loadNoteAsync starts loading the note at path as loadNote does and
+// returns the function that waits for it, so that reading a long note
+// overlaps what the caller does meanwhile: asking the terminal for its
+// background, which over a slow link takes a round trip. A note typed at
+// the terminal (`-` on a terminal) is read only when waited for, so the
+// note and the terminal's answer never take each other's bytes.
+func loadNoteAsync(path string, stdin io.Reader) func() (*note, error) {
+	if path == "-" && isTerminal(stdin) {
+		return func() (*note, error) { return loadNote(path, stdin) }
+	}
+	type loaded struct {
+		n   *note
+		err error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		n, err := loadNote(path, stdin)
+		done <- loaded{n, err}
+	}()
+	return func() (*note, error) {
+		l := <-done
+		return l.n, l.err
+	}
+}
+
 // decoded returns n with its source replaced by its UTF-8 text (see
 // decodeNoteText), or refuses it as "NAME looks like a binary file".
 func decoded(n *note, name string) (*note, error) {

@@ -60,21 +60,24 @@ func runRender(c *invocation) error {
 	if c.bool("run") && c.set["values"] {
 		return usagef("--run shows the values the run produced; it cannot be combined with --values")
 	}
+	path := "-"
+	if len(c.args) > 0 {
+		path = c.args[0]
+	}
+	// The note is read while the terminal is asked for its background.
+	load := func() (*note, error) { return &note{Source: fixtures.Tour, Name: "tour"}, nil }
+	if len(c.args) > 0 || !isTerminal(c.stdio.In) {
+		load = loadNoteAsync(path, c.stdio.In)
+	}
 	opt, err := c.layoutOptions("auto", "auto")
 	if err != nil {
 		return err
 	}
 	level := opt.Level
 
-	var n *note
 	var warnings []string
-	path := "-"
-	if len(c.args) > 0 {
-		path = c.args[0]
-	}
-	if len(c.args) == 0 && isTerminal(c.stdio.In) {
-		n = &note{Source: fixtures.Tour, Name: "tour"}
-	} else if n, err = loadNote(path, c.stdio.In); err != nil {
+	n, err := load()
+	if err != nil {
 		return err
 	}
 	warnings = n.Warnings

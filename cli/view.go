@@ -62,6 +62,15 @@ func runView(c *invocation) error {
 		return runRender(c)
 	}
 	viewer.WarmUp()
+	// The note is read while the terminal is asked for its background.
+	var load func() (*note, error)
+	switch {
+	case lib != nil:
+	case piped:
+		load = loadNoteAsync("-", c.stdio.In)
+	case len(c.args) > 0:
+		load = loadNoteAsync(c.args[0], c.stdio.In)
+	}
 	out := c.stdio.Out.(*os.File)
 	layout, err := c.layoutOptions("auto", "auto")
 	if err != nil {
@@ -103,21 +112,18 @@ func runView(c *invocation) error {
 	if lib == nil {
 		// With no file, the viewer shows the built-in tour.
 		n := &note{Source: fixtures.Tour, Name: "tour"}
-		switch {
-		case piped:
-			if n, err = loadNote("-", c.stdio.In); err != nil {
+		if load != nil {
+			if n, err = load(); err != nil {
 				return err
 			}
+		}
+		if piped {
 			tty, err := openTerminal()
 			if err != nil {
 				return failf("cannot read keys for the viewer: %s; markii render - writes a piped note without one", err)
 			}
 			defer tty.Close()
 			keys = tty
-		case len(c.args) > 0:
-			if n, err = loadNote(c.args[0], c.stdio.In); err != nil {
-				return err
-			}
 		}
 		var problem error
 		opt.Note, opt.Runner, problem = s.note(n)
@@ -204,12 +210,7 @@ func (s *viewSession) note(n *note) (vn *viewer.Note, runner viewer.Runner, prob
 	if err != nil {
 		return vn, nil, err
 	}
-	if !s.settings.ScriptsDisabled && mayHaveScripts(vn.Source) {
-		// A worker started now is confined and idle by the time the
-		// reader presses r.
-		isolate.Prewarm()
-	}
-	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source}, nil
+	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source, scripts: mayHaveScripts(vn.Source)}, nil
 }
 
 // open implements viewer.Opener for a library's notes.
@@ -326,6 +327,18 @@ type noteRunner struct {
 	path    string
 	// source is the text of a note with no file (the tour), run as is.
 	source []byte
+	// scripts is whether the note may hold scripts (mayHaveScripts).
+	scripts bool
+}
+
+// Prepare implements viewer.Preparer: for a note that may hold scripts it
+// starts a confined worker, idle by the time the reader presses r. The
+// viewer calls it after the first frame, so the worker's start does not
+// compete with that frame for the processor.
+func (r *noteRunner) Prepare() {
+	if r.scripts {
+		isolate.Prewarm()
+	}
 }
 
 // Run implements viewer.Runner.

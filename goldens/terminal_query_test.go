@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -186,5 +187,103 @@ func TestNoTerminalQueryUnlessNeeded(t *testing.T) {
 		if len(out) == 0 {
 			t.Errorf("markii %v printed nothing", c.args)
 		}
+	}
+}
+
+// TestNoteIsReadWhileTheTerminalIsAsked renders a note from a named pipe
+// on a pty that never answers the background query: markii must open the
+// note while it waits for the answer, not after giving up on it, so that
+// on a slow link reading a long note costs no extra round trip.
+func TestNoteIsReadWhileTheTerminalIsAsked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary on a pty")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "n.mk.md")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	master, slave := openPty(t)
+	defer master.Close()
+	cmd := exec.Command(markiiBinary(t), "render", "--color", "never", fifo)
+	cmd.Dir = dir
+	cmd.Env = queryEnv(dir)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	defer func() {
+		_ = cmd.Process.Kill()
+	}()
+
+	var mu sync.Mutex
+	var out bytes.Buffer
+	asked := make(chan time.Time, 1)
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := master.Read(b)
+			mu.Lock()
+			before := bytes.Contains(out.Bytes(), []byte("\x1b]11;?"))
+			out.Write(b[:n])
+			if !before && bytes.Contains(out.Bytes(), []byte("\x1b]11;?")) {
+				asked <- time.Now()
+			}
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	// The pipe opens for writing without blocking only once markii has
+	// opened it for reading.
+	var w *os.File
+	for deadline := time.Now().Add(10 * time.Second); w == nil; time.Sleep(time.Millisecond) {
+		fd, err := unix.Open(fifo, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err == nil {
+			w = os.NewFile(uintptr(fd), fifo)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("markii did not open the note in 10 s")
+		}
+	}
+	opened := time.Now()
+	var askedAt time.Time
+	select {
+	case askedAt = <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("markii did not ask the terminal for its background")
+	}
+	// The terminal never answers, so the query lasts its whole 150 ms
+	// budget; a note opened only after it would open that much later.
+	if late := opened.Sub(askedAt); late > 75*time.Millisecond {
+		t.Errorf("markii opened the note %v after asking the terminal: it waited for the answer before reading", late)
+	}
+	if err := unix.SetNonblock(int(w.Fd()), false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteString("# Piped title\n\nSome text.\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("markii render: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("markii render did not finish in 10 s")
+	}
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if !bytes.Contains(out.Bytes(), []byte("Piped title")) {
+		t.Errorf("the note was not rendered:\n%q", out.Bytes())
 	}
 }

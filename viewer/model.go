@@ -204,6 +204,12 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, m.watch.wait())
 	}
 	if !m.opt.ScriptsDisabled && m.opt.Runner != nil {
+		if p, ok := m.opt.Runner.(Preparer); ok {
+			cmds = append(cmds, tea.Tick(firstFrameHead, func(time.Time) tea.Msg {
+				p.Prepare()
+				return nil
+			}))
+		}
 		if m.opt.RunOnOpen {
 			note := m.run.note
 			cmds = append(cmds, func() tea.Msg { return autoRunMsg{note: note} })

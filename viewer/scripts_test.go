@@ -320,3 +320,54 @@ func TestScriptsDisabledTurnsEveryTriggerOff(t *testing.T) {
 	}
 	mustContain(t, m, "scripts are turned off", "scripts off")
 }
+
+// preparingRunner is a scriptedRunner that records when it is prepared.
+type preparingRunner struct {
+	scriptedRunner
+	prepared atomic.Int32
+	at       atomic.Int64
+}
+
+func (r *preparingRunner) Prepare() {
+	r.at.Store(time.Now().UnixNano())
+	r.prepared.Add(1)
+}
+
+// A runner that can prepare is prepared once per opened note, after the
+// first frame has had its head start, and never when scripts are off.
+func TestRunnerIsPreparedAfterTheFirstFrame(t *testing.T) {
+	r := &preparingRunner{}
+	m := newTest(t, scriptNote, 80, 12, func(o *Options) { o.Runner = r })
+	mustContain(t, m, "Stars:")
+	start := time.Now()
+	d := newDriver(m)
+	d.exec(m.Init())
+	if n := r.prepared.Load(); n != 0 {
+		t.Fatalf("the runner was prepared %d times before the first frame's head start", n)
+	}
+	// Preparing sends no message, so the test polls for it.
+	for deadline := time.Now().Add(5 * time.Second); r.prepared.Load() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the runner was not prepared within 5 s of Init")
+		}
+	}
+	if waited := time.Unix(0, r.at.Load()).Sub(start); waited < firstFrameHead {
+		t.Fatalf("the runner was prepared %v after Init, before the first frame's head start of %v", waited, firstFrameHead)
+	}
+	d.deliverFor(2 * firstFrameHead)
+	if n := r.prepared.Load(); n != 1 {
+		t.Fatalf("the runner was prepared %d times for one note, want once", n)
+	}
+
+	off := &preparingRunner{}
+	m = newTest(t, scriptNote, 80, 12, func(o *Options) {
+		o.Runner = off
+		o.ScriptsDisabled = true
+	})
+	d = newDriver(m)
+	d.exec(m.Init())
+	d.deliverFor(2 * firstFrameHead)
+	if n := off.prepared.Load(); n != 0 {
+		t.Fatalf("with scripts disabled the runner was prepared %d times", n)
+	}
+}

@@ -93,6 +93,14 @@ type Runner interface {
 	Run(ctx context.Context, trigger script.Trigger, ask Asker, report func(Progress)) error
 }
 
+// Preparer is a Runner that can make its next run start sooner (the
+// cli's starts a confined worker ahead of it). The viewer calls Prepare
+// once for each note it opens, after the note's first frame has had time
+// to reach the terminal, so that the preparation never delays that frame.
+type Preparer interface {
+	Prepare()
+}
+
 // Options configure a viewer.
 type Options struct {
 	// Note is the note to show first.
