@@ -210,7 +210,7 @@ func (s *viewSession) note(n *note) (vn *viewer.Note, runner viewer.Runner, prob
 	if err != nil {
 		return vn, nil, err
 	}
-	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source, scripts: mayHaveScripts(vn.Source)}, nil
+	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source}, nil
 }
 
 // open implements viewer.Opener for a library's notes.
@@ -325,18 +325,17 @@ func (a askerPrompter) Ask(question string) (bool, error) {
 type noteRunner struct {
 	service *run.Service
 	path    string
-	// source is the text of a note with no file (the tour), run as is.
+	// source is the note's text as opened: run as is for a note with no
+	// file (the tour), and looked through for scripts by Prepare.
 	source []byte
-	// scripts is whether the note may hold scripts (mayHaveScripts).
-	scripts bool
 }
 
 // Prepare implements viewer.Preparer: for a note that may hold scripts it
 // starts a confined worker, idle by the time the reader presses r. The
-// viewer calls it after the first frame, so the worker's start does not
-// compete with that frame for the processor.
+// viewer calls it after the first frame, so neither the look for scripts
+// (a pass over a long note) nor the worker's start delays that frame.
 func (r *noteRunner) Prepare() {
-	if r.scripts {
+	if mayHaveScripts(r.source) {
 		isolate.Prewarm()
 	}
 }
