@@ -31,15 +31,14 @@ const (
 // letter case); the bytes must also be a PNG, JPEG or GIF.
 var imageExtensions = []string{".png", ".jpg", ".jpeg", ".gif"}
 
-// loadPictures decodes the pictures doc may draw (render.PictureSources):
+// loadPictures decodes the pictures of srcs (render.PictureSources):
 // only sources that name a local file with an image extension, read from
 // the bundle through its path jail, or for a plain note from the note's
 // own folder tree through the same jail. Remote sources are never read.
 // Each image is checked against the size caps before it is decoded. It
 // returns the pictures by source as written, and one diagnostic per
 // image that was refused.
-func loadPictures(n *note, doc *render.Document, cols int, th theme.Theme, proto ansi.ImageProtocol) (map[string]*render.Picture, []string) {
-	srcs := render.PictureSources(doc)
+func loadPictures(n *note, srcs []string, cols int, th theme.Theme, proto ansi.ImageProtocol) (map[string]*render.Picture, []string) {
 	if len(srcs) == 0 {
 		return nil, nil
 	}
@@ -262,7 +261,7 @@ func (c *invocation) noteExtras(opt *render.Options, n *note, doc *render.Docume
 	}
 	if images.on && (opt.Level == ansi.Color256 || opt.Level == ansi.TrueColor) {
 		var imageDiags []string
-		opt.Images, imageDiags = loadPictures(n, doc, cols, opt.Theme, images.proto)
+		opt.Images, imageDiags = loadPictures(n, render.PictureSources(doc), cols, opt.Theme, images.proto)
 		opt.ImageProtocol = images.proto
 		diags = append(diags, imageDiags...)
 	}
@@ -279,17 +278,38 @@ type viewPictures struct {
 	theme theme.Theme
 }
 
-// add decodes the pictures of n into vn.
+// add gives vn the decoder of its pictures (viewer.Note.Pictures), which
+// the viewer calls in the background once its first frame is out: finding
+// them takes a parse of the whole note, seconds for a long one.
 func (v viewPictures) add(vn *viewer.Note, n *note) {
 	if !v.on || (v.level != ansi.Color256 && v.level != ansi.TrueColor) {
 		return
 	}
-	if !bytes.Contains(vn.Source, []byte("![")) && !bytes.Contains(vn.Source, []byte("figure")) {
-		return
+	src := vn.Source
+	vn.Pictures = func() (map[string]*render.Picture, []string) {
+		if !bytes.Contains(src, []byte("![")) && !bytes.Contains(src, []byte("figure")) {
+			return nil, nil
+		}
+		return loadPictures(n, pictureSources(src), viewPictureCols, v.theme, ansi.NoImageProtocol)
 	}
-	var diags []string
-	vn.Images, diags = loadPictures(n, render.Parse(vn.Source), viewPictureCols, v.theme, ansi.NoImageProtocol)
-	vn.Diagnostics = append(vn.Diagnostics, diags...)
+}
+
+// pictureSources is render.PictureSources of the whole note, parsed a
+// piece at a time (render.ParseChunks) so that the tree of a long note is
+// never in memory at once.
+func pictureSources(src []byte) []string {
+	var out []string
+	seen := map[string]bool{}
+	_ = render.ParseChunks(src, func(doc *render.Document) error {
+		for _, s := range render.PictureSources(doc) {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // load is loadViewerNote with the note's pictures.
@@ -299,7 +319,15 @@ func (v viewPictures) load(path string) (*viewer.Note, error) {
 		return nil, fmt.Errorf("%s", sanitize.Line(err.Error()))
 	}
 	vn := v.c.viewerNote(n)
+	// A reload or a followed link is laid out at once, so its pictures
+	// are decoded now.
 	v.add(vn, n)
+	if vn.Pictures != nil {
+		var diags []string
+		vn.Images, diags = vn.Pictures()
+		vn.Pictures = nil
+		vn.Diagnostics = append(vn.Diagnostics, diags...)
+	}
 	return vn, nil
 }
 

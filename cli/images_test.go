@@ -12,11 +12,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/viewer"
 )
 
 // pngBytes encodes a w×h PNG whose top half is red and bottom half blue.
@@ -337,9 +339,27 @@ func TestViewPicturesLoader(t *testing.T) {
 	}
 	for _, off := range []viewPictures{{c: c, on: false, level: ansi.TrueColor}, {c: c, on: true, level: ansi.Color16}, {c: c, on: true, level: ansi.None}} {
 		vn, err := off.load(path)
-		if err != nil || vn.Images != nil || len(vn.Diagnostics) != 0 {
+		if err != nil || vn.Images != nil || vn.Pictures != nil || len(vn.Diagnostics) != 0 {
 			t.Fatalf("%+v: images %v diagnostics %q err %v", off, vn.Images, vn.Diagnostics, err)
 		}
+	}
+
+	// The note the viewer opens gets a decoder instead, which finds the
+	// pictures of a long note through a parse a piece at a time: here
+	// one far past the first piece, through a reference defined early.
+	long := []byte("[far]: cat.png\n\n# Long\n\n" + strings.Repeat("A paragraph of the long note that goes on.\n\n", 20000) + "![far][]\n\n![cat](cat.png)\n")
+	n := &note{Source: long, Name: "long.mk.md", Path: filepath.Join(dir, "long.mk.md")}
+	vn = &viewer.Note{Source: long}
+	on.add(vn, n)
+	if vn.Images != nil || vn.Pictures == nil {
+		t.Fatalf("add decoded the pictures at once (images %v)", vn.Images)
+	}
+	images, refused := vn.Pictures()
+	if p := images["cat.png"]; len(images) != 1 || p == nil || p.Rows != 4 || len(refused) != 0 {
+		t.Fatalf("the long note's pictures: %v, refused %q", images, refused)
+	}
+	if got := pictureSources(long); !slices.Equal(got, []string{"cat.png"}) {
+		t.Fatalf("pictureSources of the long note = %q, want the one source once", got)
 	}
 }
 

@@ -1,8 +1,11 @@
 package viewer
 
 import (
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/markii/markii/render"
 )
@@ -35,4 +38,91 @@ func TestViewerDrawsPicturesAndKnowsPacks(t *testing.T) {
 	if strings.Contains(plain.frame(), "▀") {
 		t.Fatal("a note without pictures drew one")
 	}
+}
+
+// A note's pictures are decoded in the background once the first frame
+// has had its head start, and the note is then drawn with them at the
+// reader's place, a long note that is still loading included.
+func TestPicturesAreDecodedAfterTheFirstFrame(t *testing.T) {
+	pic := &render.Picture{Cols: 10, Rows: 2, Cells: make([]render.PictureCell, 20)}
+	for i := range pic.Cells {
+		pic.Cells[i] = render.PictureCell{Top: render.RGB{G: 200}, Bottom: render.RGB{G: 200}}
+	}
+	long := "# Long\n\n![cat](cat.png)\n\n" + strings.Repeat("A paragraph of the long note that goes on.\n\n", 4000)
+	for name, src := range map[string]string{"short": "# Short\n\n![cat](cat.png)\n\nText.\n", "long": long} {
+		t.Run(name, func(t *testing.T) {
+			var calls atomic.Int32
+			var at atomic.Int64
+			m := newTest(t, src, 40, 12, func(o *Options) {
+				o.Note.Pictures = func() (map[string]*render.Picture, []string) {
+					at.Store(time.Now().UnixNano())
+					calls.Add(1)
+					return map[string]*render.Picture{"cat.png": pic}, []string{"image dog.png was not drawn: it is not there"}
+				}
+			})
+			if name == "long" && !m.loading {
+				t.Fatal("the long note is not shown from a prefix first")
+			}
+			if strings.Contains(m.frame(), "▀") || calls.Load() != 0 {
+				t.Fatal("the first frame waited for the pictures")
+			}
+			start := time.Now()
+			d := newDriver(m)
+			d.exec(m.Init())
+			d.until(t, "the picture", func() bool { return strings.Contains(m.frame(), "▀") && !m.loading })
+			if waited := time.Unix(0, at.Load()).Sub(start); waited < firstFrameHead {
+				t.Errorf("the pictures were decoded %v after Init, before the first frame's head start of %v", waited, firstFrameHead)
+			}
+			if !strings.Contains(m.frame(), "38;2;0;200;0;48;2;0;200;0m") {
+				t.Errorf("the picture is not drawn in its colors:\n%s", screen(m))
+			}
+			if got := strings.Join(m.note.Diagnostics, "\n"); !strings.Contains(got, "dog.png was not drawn") {
+				t.Errorf("the refused image is not among the diagnostics: %q", got)
+			}
+			d.exec(m.Init())
+			d.deliverFor(3 * firstFrameHead)
+			if n := calls.Load(); n != 1 {
+				t.Errorf("the pictures were decoded %d times, want once", n)
+			}
+		})
+	}
+}
+
+// A reader who scrolled before the pictures arrived stays on the same
+// text when a picture above grows the page.
+func TestPicturesArrivingKeepTheReadersPlace(t *testing.T) {
+	pic := &render.Picture{Cols: 10, Rows: 6, Cells: make([]render.PictureCell, 60)}
+	var b strings.Builder
+	b.WriteString("# Top\n\n![cat](cat.png)\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "## Section %d\n\nSome text of section %d.\n\n", i, i)
+	}
+	m := newTest(t, b.String(), 40, 12, func(o *Options) {
+		o.Note.Pictures = func() (map[string]*render.Picture, []string) {
+			return map[string]*render.Picture{"cat.png": pic}, nil
+		}
+	})
+	m.top = m.pg.rowOf(headingLine(t, m, "Section 30"))
+	before := strings.SplitN(screen(m), "\n", 2)[0]
+	if !strings.Contains(before, "Section 30") {
+		t.Fatalf("the reader is not at Section 30: %q", before)
+	}
+	d := newDriver(m)
+	d.exec(m.Init())
+	d.until(t, "the pictures", func() bool { return m.note.Images != nil })
+	if top := strings.SplitN(screen(m), "\n", 2)[0]; top != before {
+		t.Fatalf("the top line was %q before the pictures and %q after", before, top)
+	}
+}
+
+// headingLine is the page line of the heading whose text is text.
+func headingLine(t *testing.T, m *Model, text string) int {
+	t.Helper()
+	for _, h := range m.pg.laid.Headings {
+		if h.Text == text {
+			return h.Line
+		}
+	}
+	t.Fatalf("no heading %q", text)
+	return 0
 }

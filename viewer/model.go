@@ -199,6 +199,13 @@ func (m *Model) Init() tea.Cmd {
 		full := m.layoutFull()
 		cmds = append(cmds, tea.Tick(firstFrameHead, func(time.Time) tea.Msg { return startFullMsg{full} }))
 	}
+	if n := m.note; n.Pictures != nil && n.Images == nil {
+		decode := n.Pictures
+		cmds = append(cmds, tea.Tick(firstFrameHead, func(time.Time) tea.Msg {
+			images, refused := decode()
+			return picturesMsg{note: n, images: images, refused: refused}
+		}))
+	}
 	if m.opt.Watch && m.opt.Load != nil && m.note.Path != "" {
 		m.watch = newWatcher(m.note.Watch)
 		cmds = append(cmds, m.watch.wait())
@@ -269,6 +276,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.fullPage(msg)
 	case startFullMsg:
 		return msg.cmd
+	case picturesMsg:
+		return m.picturesDecoded(msg)
 	case editedMsg:
 		return m.edited(msg)
 	}

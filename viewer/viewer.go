@@ -44,6 +44,11 @@ type Note struct {
 	// Images are the note's decoded pictures by source as written (see
 	// render.Options.Images); nil draws every image as text.
 	Images map[string]*render.Picture
+	// Pictures, when set and Images is nil, decodes the note's pictures
+	// and says which images were refused. The viewer calls it once, in the
+	// background after the first frame, and lays the note out again with
+	// what it returns.
+	Pictures func() (map[string]*render.Picture, []string)
 }
 
 // Loader loads the note at an absolute path: for live reload of the open
