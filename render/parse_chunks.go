@@ -38,9 +38,9 @@ const maxChunkFrames = 32
 //
 // The body is cut only at a blank line followed by an unindented line that
 // ends every open block: outside fenced code and container directives, and
-// not before a list item. A note with a raw HTML block of a kind that can
-// span blank lines (a comment, say) is parsed whole, and so is a note that
-// may define a footnote. Link reference definitions are document-wide: the
+// not before a list item, and never inside a raw HTML block of a kind that
+// runs past blank lines (a comment, say), which the scanner follows to the
+// line that ends it. A note that may define a footnote is parsed whole. Link reference definitions are document-wide: the
 // pieces that may hold one are parsed once first to collect them, and
 // every piece is then parsed knowing them all, first definition first.
 func ParseChunks(src []byte, fn func(doc *Document) error) error {
@@ -200,11 +200,21 @@ func definitionParser() parser.Parser {
 	return definitionsImpl
 }
 
-// dropInlines empties a paragraph once its definitions are read.
+// dropInlines empties a paragraph once its definitions are read, down to
+// one line of no text: a setext heading takes a paragraph left with no
+// lines at all for one that held only definitions and makes its underline
+// text, which would hide a definition on the line after it.
 type dropInlines struct{}
 
 func (dropInlines) Transform(node *ast.Paragraph, _ text.Reader, _ parser.Context) {
-	node.SetLines(text.NewSegments())
+	lines := node.Lines()
+	if lines.Len() == 0 {
+		return
+	}
+	start := lines.At(0).Start
+	empty := text.NewSegments()
+	empty.Append(text.NewSegment(start, start))
+	node.SetLines(empty)
 }
 
 // parseAhead parses pieces on up to GOMAXPROCS goroutines, a few pieces
@@ -287,7 +297,8 @@ func parseChunk(body []byte, refs references) (doc *Document) {
 }
 
 // chunkFrame is a block the chunk scanner knows to be open: a fenced code
-// block (fence is '`' or '~') or a container directive (fence is ':').
+// block (fence is '`' or '~'), a container directive (fence is ':') or a
+// raw HTML block that runs past blank lines (fence is '<', n its kind).
 type chunkFrame struct {
 	fence byte
 	n     int
@@ -340,6 +351,16 @@ func scanCuts(body []byte, min, most int) []int {
 		prevBlank = blank
 		if blank {
 			mayBeHTML = false
+		}
+		if n := len(frames); n > 0 && frames[n-1].fence == '<' {
+			// Inside a raw HTML block every line is its content, at any
+			// indent, until the one that ends it, after which a block
+			// starts afresh.
+			if endsHTML(line, frames[n-1].n) {
+				frames, mayBeHTML = frames[:n-1], false
+			}
+			at = end
+			continue
 		}
 		if indent < 4 && indent < len(line) && line[indent] != '\t' {
 			open := len(frames)
@@ -394,35 +415,77 @@ func scanChunkLine(frames []chunkFrame, line []byte, indent int) ([]chunkFrame, 
 		}
 		frames = append(frames, chunkFrame{fence: ':', n: n})
 	case '<':
-		if spansBlankLines(rest) {
+		switch kind := spanningHTML(rest); {
+		case kind == 0, endsHTML(rest, kind):
+			// Ends at a blank line, or on this line.
+		case indent > 0 || len(frames) > 0:
+			// Maybe inside a list item, which may end before the
+			// block's end line does; or inside a container.
 			return nil, false
+		default:
+			// A top-level block runs to the line that ends it; a
+			// cut is never made inside it.
+			frames = append(frames, chunkFrame{fence: '<', n: kind})
 		}
 	}
 	return frames, len(frames) <= maxChunkFrames
 }
 
-// spansBlankLines reports whether a line starting with '<' may open one of
-// the raw HTML blocks that run on past blank lines (CommonMark kinds 1-5:
-// script, pre, style and textarea elements, comments, processing
-// instructions, declarations and CDATA). The other kinds end at a blank
-// line, like a paragraph, so a note may be cut after them.
-func spansBlankLines(line []byte) bool {
+// spanningHTML returns the kind (CommonMark's 1 to 5, as goldmark reads
+// them) of the raw HTML block that a line starting with '<' opens and
+// that runs on past blank lines: script, pre, style and textarea elements
+// (1), comments (2), processing instructions (3), declarations (4) and
+// CDATA (5). It returns 0 for the other kinds, which end at a blank line
+// like a paragraph, and for a line that opens no HTML block.
+func spanningHTML(line []byte) int {
 	rest := line[1:]
-	if len(rest) > 0 && (rest[0] == '!' || rest[0] == '?') {
-		return true
+	switch {
+	case bytes.HasPrefix(rest, []byte("!--")):
+		return 2
+	case len(rest) > 0 && rest[0] == '?':
+		return 3
+	case len(rest) > 1 && rest[0] == '!' && 'A' <= rest[1] && rest[1] <= 'Z':
+		return 4
+	case bytes.HasPrefix(rest, []byte("![CDATA[")):
+		return 5
 	}
 	for _, tag := range []string{"script", "pre", "style", "textarea"} {
-		if len(rest) >= len(tag) && strings.EqualFold(string(rest[:len(tag)]), tag) {
-			if len(rest) == len(tag) {
-				return true
-			}
-			switch rest[len(tag)] {
-			case ' ', '\t', '>', '\n', '\r', '/':
+		if len(rest) < len(tag) || !strings.EqualFold(string(rest[:len(tag)]), tag) {
+			continue
+		}
+		after := rest[len(tag):]
+		if len(after) == 0 || bytes.HasPrefix(after, []byte("/>")) {
+			return 1
+		}
+		switch after[0] {
+		case ' ', '\t', '\n', '\f', '\r', '>':
+			return 1
+		}
+	}
+	return 0
+}
+
+// endsHTML reports whether line holds the end of a raw HTML block of the
+// given kind (see spanningHTML): goldmark ends the block at the first
+// line that contains it anywhere, its first line included.
+func endsHTML(line []byte, kind int) bool {
+	switch kind {
+	case 1:
+		lower := bytes.ToLower(line)
+		for _, end := range []string{"</script>", "</pre>", "</style>", "</textarea>"} {
+			if bytes.Contains(lower, []byte(end)) {
 				return true
 			}
 		}
+		return false
+	case 2:
+		return bytes.Contains(line, []byte("-->"))
+	case 3:
+		return bytes.Contains(line, []byte("?>"))
+	case 4:
+		return bytes.IndexByte(line, '>') >= 0
 	}
-	return false
+	return bytes.Contains(line, []byte("]]>"))
 }
 
 // fenceRun counts the leading bytes of b equal to c.

@@ -108,6 +108,8 @@ var chunkFragments = []string{
 	"- ```\n", "  - nested\n", "10. ten\n", "text <b>x</b>\n", "```lua {name=s}\n", "return 1\n",
 	"<p align=\"center\">\n", "<img src=x>\n", "  <div>\n", "<script>\n", "</script>\n", "<pre>\n", "</pre>\n",
 	"<?php\n", "?>\n", "<!DOCTYPE x>\n", "<textarea>\n", "<del>\n", "</del>\n",
+	"<![CDATA[\n", "]]>\n", "<!-- x -->\n", "  <!--\n", "    -->\n", "\t-->\n", "<style>\n", "</STYLE>\n",
+	"<!x\n", ">\n", "> <!--\n", "- <!--\n", "<!-->\n", "text --> more\n",
 	"> [ref]: /quoted\n", "- [ref]: /listed\n", "[Ref]:\n", "/next-line \"title\"\n", "[REF]\n", "[ref]: /a [b]:\n",
 }
 
@@ -184,9 +186,25 @@ func TestChunkCutsRefuseDocumentWideConstructs(t *testing.T) {
 	if len(chunkCuts(body, 1)) == 0 {
 		t.Fatal("plain paragraphs should be cut")
 	}
-	for _, extra := range []string{"<!-- a\n\nb -->\n", "<script>\n", "<PRE\n", "<style type=x>\n", "<?php\n", "<!DOCTYPE html>\n", "  ```\n"} {
+	// An HTML block that runs past blank lines and never ends takes the
+	// rest of the note; so does a fence never closed.
+	for _, extra := range []string{"<!-- a\n\nb\n", "<script>\n", "<PRE\n", "<style type=x>\n", "<?php\n", "<!DOCTYPE html\n", "<![CDATA[\n", "  <!--\n\n-->\n", "  ```\n"} {
 		if cuts := chunkCuts(append([]byte(extra), body...), 1); cuts != nil {
 			t.Errorf("a note with %q was cut %d times; it must be parsed whole", extra, len(cuts))
+		}
+	}
+	// One that ends is followed to its end, and the note is cut after it,
+	// never inside.
+	for _, block := range []string{"<!-- a\n\n    b\n\nc -->\n", "<!-- one line -->\n", "<script>\n\nx\n\n</SCRIPT>\n", "<pre>\n\ny\n\n</textarea>\n",
+		"<?php\n\nz\n\n?>\n", "<!DOCTYPE html>\n", "<!DOCTYPE\n\n>\n", "<![CDATA[\n\nw\n\n]]>\n", "<!-->\n"} {
+		src := append([]byte(block), body...)
+		cuts := chunkCuts(src, 1)
+		if len(cuts) == 0 {
+			t.Errorf("a note starting with %q was not cut", block)
+			continue
+		}
+		if cuts[0] < len(block) {
+			t.Errorf("a note starting with %q was cut at %d, inside the block", block, cuts[0])
 		}
 	}
 	// HTML blocks that end at a blank line do not stop the cutting.
@@ -275,5 +293,22 @@ func TestPrefixEndCutsWhereParseChunksCuts(t *testing.T) {
 	}
 	if prefixes < 20 {
 		t.Errorf("only %d prefixes were cut; the test shows nothing", prefixes)
+	}
+}
+
+// A definition on the line after a setext heading's underline, or after
+// a one-line comment, is the note's in a chunked parse as in a whole one.
+func TestParseChunksSeeDefinitionsAfterSetextHeadingsAndComments(t *testing.T) {
+	filler := strings.Repeat("Some words to fill a piece of the note.\n\n", 40)
+	for _, def := range []string{"Title\n---\n[ref]: /url\n", "Title\n===\n[ref]: /url\n", "<!-- note -->\n[ref]: /url\n", "<!--\n\n-->\n[ref]: /url\n"} {
+		src := []byte("See [ref].\n\n" + filler + def + "\n" + filler + "And [ref] again.\n")
+		want := streamWhole(t, src, chunkOptions())
+		got, chunks := streamChunked(t, src, chunkOptions(), 1<<10)
+		if chunks < 2 {
+			t.Fatalf("%q: the note was not cut", def)
+		}
+		if got != want || !strings.Contains(got, "/url") {
+			t.Errorf("%q: chunked render differs from the whole parse:\n%s\nwant:\n%s", def, got, want)
+		}
 	}
 }
