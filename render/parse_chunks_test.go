@@ -312,3 +312,23 @@ func TestParseChunksSeeDefinitionsAfterSetextHeadingsAndComments(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseChunks checks that a note parsed in pieces, with a cut at
+// every place the scanner allows, renders as the whole note does. CI runs
+// the seeds; run it longer with:
+// go test ./render -run '^$' -fuzz FuzzParseChunks -fuzztime 10m
+func FuzzParseChunks(f *testing.F) {
+	for i, s := range chunkFragments {
+		f.Add([]byte(s + "\npara\n\n" + chunkFragments[(i*7+3)%len(chunkFragments)] + "\nend [ref]\n"))
+	}
+	opt := Options{Width: 40, Level: ansi.Color256, Theme: theme.Dark}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 8<<10 {
+			return
+		}
+		want := streamWhole(t, src, opt)
+		if got, chunks := streamChunked(t, src, opt, 1); got != want {
+			t.Fatalf("chunked render (%d chunks) differs from the whole parse for:\n%q\ngot:\n%s\nwant:\n%s", chunks, src, got, want)
+		}
+	})
+}
