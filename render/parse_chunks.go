@@ -99,11 +99,26 @@ func PrefixEnd(src []byte, want int) int {
 	// A line that clampIndent would shorten starts with more than
 	// MaxIndent blanks either way, so the cuts of the body as it is are
 	// those of the clamped body.
-	if cuts := scanCuts(src[offset:], want-offset, 1); len(cuts) > 0 {
+	body := src[offset:]
+	cuts := scanCuts(body, want-offset, 1)
+	if len(cuts) > 0 && cuts[0] <= farPrefix*want {
+		return offset + cuts[0]
+	}
+	// Far into the note or nowhere, as in a note that is one long list:
+	// the first frame comes from the items before a place inside it, and
+	// the whole page, laid out in the background, replaces it.
+	if places := scanPlaces(body, want-offset, 1, true); len(places) > 0 {
+		return offset + places[0]
+	}
+	if len(cuts) > 0 {
 		return offset + cuts[0]
 	}
 	return len(src)
 }
+
+// farPrefix is how many times the bytes asked for a first-frame prefix
+// may run before PrefixEnd cuts inside a list instead.
+const farPrefix = 4
 
 // documentReferences returns the link reference definitions of a note's
 // body, found without parsing the body's inlines or its blocks that
@@ -321,9 +336,20 @@ func chunkCuts(body []byte, min int) []int {
 // negative, or nil when a line before the last cut returned is one the
 // scanner cannot follow.
 func scanCuts(body []byte, min, most int) []int {
+	return scanPlaces(body, min, most, false)
+}
+
+// scanPlaces is scanCuts that, with inside set, also returns places
+// inside a long bullet list: before a top-level item whose line, and the
+// one before it, are one-line items. The first frame of a long note
+// may come from such a prefix; ParseChunks never cuts there, since the
+// blocks after it would not be the whole note's (a list is one block).
+func scanPlaces(body []byte, min, most int, inside bool) []int {
 	var cuts []int
 	var frames []chunkFrame
 	last, prevBlank := 0, false
+	// prevKind is the item kind of the line before (see itemKind).
+	var prevKind byte
 	// mayBeHTML is set from a line starting with '<' to the next blank
 	// line: those lines are either a raw HTML block or a paragraph, and
 	// the scanner cannot tell which. Both end at the blank line; until
@@ -341,13 +367,18 @@ func scanCuts(body []byte, min, most int) []int {
 			indent++
 		}
 		blank := isBlankLine(line)
-		if !blank && indent == 0 && line[0] != '\t' && len(frames) == 0 && prevBlank && at-last >= min && !startsListItem(line[0]) {
-			cuts = append(cuts, at)
-			last = at
-			if len(cuts) == most {
-				return cuts
+		kind := itemKind(line)
+		if !blank && indent == 0 && line[0] != '\t' && len(frames) == 0 && at-last >= min {
+			between := inside && !mayBeHTML && kind != 0 && kind == prevKind
+			if prevBlank && !startsListItem(line[0]) || between {
+				cuts = append(cuts, at)
+				last = at
+				if len(cuts) == most {
+					return cuts
+				}
 			}
 		}
+		prevKind = kind
 		prevBlank = blank
 		if blank {
 			mayBeHTML = false
@@ -510,6 +541,22 @@ func isBlankLine(line []byte) bool {
 
 // startsListItem reports whether a line starting with c could open a list
 // item (or a thematic break), which may continue the list before it.
+// itemKind classifies an unindented line for scanPlaces: '-' for a
+// bullet list item, and 0 for anything else, a thematic break such as
+// "- - -" included. An ordered list is never cut: its markers are as wide
+// as its largest number.
+func itemKind(line []byte) byte {
+	if len(line) < 3 {
+		return 0
+	}
+	if c := line[0]; (c == '-' || c == '+' || c == '*') && line[1] == ' ' {
+		if d := line[2]; d != c && d != ' ' && d != '\t' && d != '\n' && d != '\r' {
+			return '-'
+		}
+	}
+	return 0
+}
+
 func startsListItem(c byte) bool {
 	return c == '-' || c == '+' || c == '*' || (c >= '0' && c <= '9')
 }

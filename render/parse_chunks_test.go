@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -267,9 +268,12 @@ func TestPrefixEndCutsWhereParseChunksCuts(t *testing.T) {
 			t.Fatal(err)
 		}
 		offset, _ := bodyStart(src)
-		cuts := map[int]bool{}
+		cuts, places := map[int]bool{}, map[int]bool{}
 		for _, c := range scanCuts(src[offset:], 1, -1) {
 			cuts[offset+c] = true
+		}
+		for _, c := range scanPlaces(src[offset:], 1, -1, true) {
+			places[offset+c] = true
 		}
 		whole := Layout(Parse(src), opt).Lines
 		for want := 0; want < len(src); want += 97 {
@@ -280,7 +284,7 @@ func TestPrefixEndCutsWhereParseChunksCuts(t *testing.T) {
 			prefixes++
 			// A note ParseChunks parses whole (the scanner could not
 			// follow a later line) still has a first frame.
-			if cut < want || len(cuts) > 0 && !cuts[cut] {
+			if cut < want || len(cuts) > 0 && !cuts[cut] && !places[cut] {
 				t.Fatalf("%s: PrefixEnd(%d) = %d, not a cut of ParseChunks at or after it", filepath.Base(p), want, cut)
 			}
 			head := Layout(Parse(src[:cut]), opt).Lines
@@ -331,4 +335,43 @@ func FuzzParseChunks(f *testing.F) {
 			t.Fatalf("chunked render (%d chunks) differs from the whole parse for:\n%q\ngot:\n%s\nwant:\n%s", chunks, src, got, want)
 		}
 	})
+}
+
+// A note that is one long list has a first-frame prefix all the same: it
+// ends between two items, and draws as the whole note's leading lines.
+func TestPrefixEndCutsInsideOneLongList(t *testing.T) {
+	for _, marker := range []string{"- ", "* ", "+ "} {
+		var b strings.Builder
+		b.WriteString("# One list\n\n")
+		for i := 0; b.Len() < 200<<10; i++ {
+			fmt.Fprintf(&b, "%sitem %d of the long list\n", marker, i)
+		}
+		src := []byte(b.String())
+		if cuts := scanCuts(src, 1, -1); len(cuts) > 0 {
+			t.Fatalf("%q: the list was cut for ParseChunks at %v", marker, cuts)
+		}
+		want := 16 << 10
+		cut := PrefixEnd(src, want)
+		if cut == len(src) || cut < want || cut > 2*want {
+			t.Fatalf("%q: PrefixEnd(%d) = %d of %d", marker, want, cut, len(src))
+		}
+		if !bytes.HasPrefix(src[cut:], []byte(marker)) {
+			t.Fatalf("%q: the prefix ends at %q, not before an item", marker, src[cut:cut+20])
+		}
+		opt := chunkOptions()
+		opt.Level = ansi.None
+		whole := Layout(Parse(src), opt).Lines
+		for i, ln := range Layout(Parse(src[:cut]), opt).Lines {
+			if ln.Text() != whole[i].Text() {
+				t.Fatalf("%q: the prefix draws line %d as %q, the whole note as %q", marker, i, ln.Text(), whole[i].Text())
+			}
+		}
+	}
+	// A thematic break is not an item, and an ordered list, whose
+	// markers are as wide as its largest number, is not cut.
+	for _, line := range []string{"- - -\n", "* * *\n", "1. one\n", "-\n", "-item\n"} {
+		if k := itemKind([]byte(line)); k != 0 {
+			t.Errorf("itemKind(%q) = %q", line, k)
+		}
+	}
 }

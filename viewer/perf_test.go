@@ -309,3 +309,24 @@ func TestLongNoteResizesInBackground(t *testing.T) {
 	}
 	mustContain(t, m, "▾ More", "Hidden ")
 }
+
+// A note that is one long bullet list opens from a prefix of its first
+// items too, and the whole list follows.
+func TestOneLongListOpensFromAPrefix(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# One list\n\n")
+	n := 0
+	for ; b.Len() < 400<<10; n++ {
+		fmt.Fprintf(&b, "- item %d of the long list\n", n)
+	}
+	m := newTest(t, b.String(), 80, 24, nil)
+	if !m.loading || len(m.pg.src) >= progressiveFrom {
+		t.Fatalf("the first page is %d bytes of %d (loading %v); want a prefix", len(m.pg.src), b.Len(), m.loading)
+	}
+	mustContain(t, m, "item 0 of the long list")
+	d := newDriver(m)
+	d.exec(m.Init())
+	d.until(t, "the whole list", func() bool { return !m.loading })
+	m.key(keyMsg("G"))
+	mustContain(t, m, fmt.Sprintf("item %d of the long list", n-1))
+}
