@@ -58,7 +58,7 @@ func (m *Model) edited(msg editedMsg) tea.Cmd {
 		return nil
 	}
 	a := m.anchor()
-	m.note.Source, m.note.Diagnostics = n.Source, n.Diagnostics
+	m.note.Source, m.note.Diagnostics, m.note.Images, m.note.Pictures = n.Source, n.Diagnostics, n.Images, n.Pictures
 	m.pg = m.newPage(m.note, storedValues(n.Values))
 	m.search.rerun(m.pg)
 	m.focus = -1

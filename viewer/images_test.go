@@ -2,6 +2,8 @@ package viewer
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -125,4 +127,57 @@ func headingLine(t *testing.T, m *Model, text string) int {
 	}
 	t.Fatalf("no heading %q", text)
 	return 0
+}
+
+// A reload draws the pictures of the note as it is now: an image added
+// by the edit is drawn, and a decode of the old text that ends after the
+// reload is dropped.
+func TestReloadDrawsTheNewPictures(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "live.mk.md")
+	src := "# Live\n\nNo picture yet.\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pic := &render.Picture{Cols: 10, Rows: 2, Cells: make([]render.PictureCell, 20)}
+	for i := range pic.Cells {
+		pic.Cells[i] = render.PictureCell{Top: render.RGB{B: 200}, Bottom: render.RGB{B: 200}}
+	}
+	release := make(chan struct{})
+	m := newTest(t, src, 60, 12, func(o *Options) {
+		o.Note = &Note{Name: "live.mk.md", Path: path, Source: []byte(src), Watch: []string{path},
+			Pictures: func() (map[string]*render.Picture, []string) {
+				<-release // the old text's decode ends after the reload
+				return nil, []string{"stale decode"}
+			}}
+		o.Load = func(p string) (*Note, error) {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, err
+			}
+			n := &Note{Name: "live.mk.md", Path: p, Source: b}
+			if strings.Contains(string(b), "![cat]") {
+				n.Images = map[string]*render.Picture{"cat.png": pic}
+			}
+			return n, nil
+		}
+		o.Watch = true
+	})
+	d := newDriver(m)
+	d.exec(m.Init())
+	if err := os.WriteFile(path, []byte(src+"\n![cat](cat.png)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.until(t, "the reload", func() bool { return m.reload == 1 })
+	if !strings.Contains(m.frame(), "38;2;0;0;200;48;2;0;0;200m") {
+		t.Fatalf("the reloaded note does not draw the added picture:\n%s", screen(m))
+	}
+	close(release)
+	d.deliverFor(3 * firstFrameHead)
+	if strings.Contains(strings.Join(m.note.Diagnostics, "\n"), "stale decode") {
+		t.Error("the decode of the text before the reload was applied after it")
+	}
+	if !strings.Contains(m.frame(), "38;2;0;0;200;48;2;0;0;200m") {
+		t.Error("the stale decode took the picture away")
+	}
 }

@@ -154,7 +154,7 @@ func (m *Model) reloadFirst() {
 	}
 	m.reload++
 	n.Values = nil
-	m.first.Source, m.first.Diagnostics = n.Source, n.Diagnostics
+	m.first.Source, m.first.Diagnostics, m.first.Images, m.first.Pictures = n.Source, n.Diagnostics, n.Images, n.Pictures
 	if m.note != m.first {
 		// The note on screen is a linked one; the first note is laid out
 		// again when the reader goes back.

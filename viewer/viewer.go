@@ -52,7 +52,8 @@ type Note struct {
 }
 
 // Loader loads the note at an absolute path: for live reload of the open
-// note and for following a link to another note.
+// note and for following a link to another note. The viewer lays the note
+// out at once, so its pictures come decoded (Images), not as a decoder.
 type Loader func(path string) (*Note, error)
 
 // Asker asks the person at the keyboard one yes/no question and waits for
