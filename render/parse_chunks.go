@@ -40,9 +40,10 @@ const maxChunkFrames = 32
 // ends every open block: outside fenced code and container directives, and
 // not before a list item, and never inside a raw HTML block of a kind that
 // runs past blank lines (a comment, say), which the scanner follows to the
-// line that ends it. A note that may define a footnote is parsed whole. Link reference definitions are document-wide: the
-// pieces that may hold one are parsed once first to collect them, and
-// every piece is then parsed knowing them all, first definition first.
+// line that ends it. A note that may define a footnote is parsed whole.
+// Link reference definitions are document-wide: the pieces that may hold
+// one are parsed once first to collect them, and every piece is then
+// parsed knowing them all, first definition first.
 func ParseChunks(src []byte, fn func(doc *Document) error) error {
 	return parseChunks(src, chunkMin, fn)
 }
@@ -348,8 +349,8 @@ func scanPlaces(body []byte, min, most int, inside bool) []int {
 	var cuts []int
 	var frames []chunkFrame
 	last, prevBlank := 0, false
-	// prevKind is the item kind of the line before (see itemKind).
-	var prevKind byte
+	// prevItem is whether the line before is a bullet item (bulletItem).
+	prevItem := false
 	// mayBeHTML is set from a line starting with '<' to the next blank
 	// line: those lines are either a raw HTML block or a paragraph, and
 	// the scanner cannot tell which. Both end at the blank line; until
@@ -367,9 +368,9 @@ func scanPlaces(body []byte, min, most int, inside bool) []int {
 			indent++
 		}
 		blank := isBlankLine(line)
-		kind := itemKind(line)
+		item := bulletItem(line)
 		if !blank && indent == 0 && line[0] != '\t' && len(frames) == 0 && at-last >= min {
-			between := inside && !mayBeHTML && kind != 0 && kind == prevKind
+			between := inside && !mayBeHTML && item && prevItem
 			if prevBlank && !startsListItem(line[0]) || between {
 				cuts = append(cuts, at)
 				last = at
@@ -378,7 +379,7 @@ func scanPlaces(body []byte, min, most int, inside bool) []int {
 				}
 			}
 		}
-		prevKind = kind
+		prevItem = item
 		prevBlank = blank
 		if blank {
 			mayBeHTML = false
@@ -539,24 +540,20 @@ func isBlankLine(line []byte) bool {
 	return true
 }
 
-// startsListItem reports whether a line starting with c could open a list
-// item (or a thematic break), which may continue the list before it.
-// itemKind classifies an unindented line for scanPlaces: '-' for a
-// bullet list item, and 0 for anything else, a thematic break such as
-// "- - -" included. An ordered list is never cut: its markers are as wide
-// as its largest number.
-func itemKind(line []byte) byte {
+// bulletItem reports whether an unindented line is a bullet list item
+// for scanPlaces; a thematic break such as "- - -" is not. An ordered
+// list is never cut: its markers are as wide as its largest number.
+func bulletItem(line []byte) bool {
 	if len(line) < 3 {
-		return 0
+		return false
 	}
-	if c := line[0]; (c == '-' || c == '+' || c == '*') && line[1] == ' ' {
-		if d := line[2]; d != c && d != ' ' && d != '\t' && d != '\n' && d != '\r' {
-			return '-'
-		}
-	}
-	return 0
+	c, d := line[0], line[2]
+	return (c == '-' || c == '+' || c == '*') && line[1] == ' ' &&
+		d != c && d != ' ' && d != '\t' && d != '\n' && d != '\r'
 }
 
+// startsListItem reports whether a line starting with c could open a list
+// item (or a thematic break), which may continue the list before it.
 func startsListItem(c byte) bool {
 	return c == '-' || c == '+' || c == '*' || (c >= '0' && c <= '9')
 }

@@ -370,8 +370,8 @@ func TestPrefixEndCutsInsideOneLongList(t *testing.T) {
 	// A thematic break is not an item, and an ordered list, whose
 	// markers are as wide as its largest number, is not cut.
 	for _, line := range []string{"- - -\n", "* * *\n", "1. one\n", "-\n", "-item\n"} {
-		if k := itemKind([]byte(line)); k != 0 {
-			t.Errorf("itemKind(%q) = %q", line, k)
+		if bulletItem([]byte(line)) {
+			t.Errorf("bulletItem(%q) is true", line)
 		}
 	}
 }

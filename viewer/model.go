@@ -197,11 +197,11 @@ func (m *Model) Init() tea.Cmd {
 		// Let the first frame reach the terminal before the whole note
 		// is parsed alongside the reader.
 		full := m.layoutFull()
-		cmds = append(cmds, tea.Tick(firstFrameHead, func(time.Time) tea.Msg { return startFullMsg{full} }))
+		cmds = append(cmds, afterFirstFrame(func() tea.Msg { return startFullMsg{full} }))
 	}
 	if n := m.note; n.Pictures != nil && n.Images == nil {
 		decode := n.Pictures
-		cmds = append(cmds, tea.Tick(firstFrameHead, func(time.Time) tea.Msg {
+		cmds = append(cmds, afterFirstFrame(func() tea.Msg {
 			images, refused := decode()
 			return picturesMsg{note: n, images: images, refused: refused}
 		}))
@@ -212,7 +212,7 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if !m.opt.ScriptsDisabled && m.opt.Runner != nil {
 		if p, ok := m.opt.Runner.(Preparer); ok {
-			cmds = append(cmds, tea.Tick(firstFrameHead, func(time.Time) tea.Msg {
+			cmds = append(cmds, afterFirstFrame(func() tea.Msg {
 				p.Prepare()
 				return nil
 			}))

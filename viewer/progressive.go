@@ -37,6 +37,12 @@ func prefixCut(src []byte, want int) int {
 // first frame is drawn first.
 const firstFrameHead = 60 * time.Millisecond
 
+// afterFirstFrame runs do in the background once the first frame has had
+// its head start, for work that must not delay it.
+func afterFirstFrame(do func() tea.Msg) tea.Cmd {
+	return tea.Tick(firstFrameHead, func(time.Time) tea.Msg { return do() })
+}
+
 // startFullMsg starts the whole-note layout.
 type startFullMsg struct{ cmd tea.Cmd }
 
