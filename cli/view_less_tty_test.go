@@ -52,7 +52,7 @@ func TestViewKeysSearchAndEscapeInTerminal(t *testing.T) {
 	}
 	p.waitFor(20*time.Second, "the search closed", p.capture, func(s string) bool { return !strings.Contains(s, "matches") })
 	p.keys("=")
-	p.wait("keys.mk.md  lines")
+	p.wait("keys.mk.md · lines")
 	if !p.running() {
 		t.Fatal("Esc twice after a search ended the viewer")
 	}

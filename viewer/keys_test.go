@@ -33,6 +33,7 @@ func TestLessKeys(t *testing.T) {
 		{[]string{"j", "j", "k"}, want{top: 1}},
 		{[]string{"j", "j", "ctrl+y"}, want{top: 1}},
 		{[]string{"j", "j", "ctrl+p"}, want{top: 1}},
+		{[]string{"j", "j", "y"}, want{top: 1}},
 		{[]string{"space"}, want{top: h}},
 		{[]string{"f"}, want{top: h}},
 		{[]string{"ctrl+f"}, want{top: h}},
@@ -40,10 +41,15 @@ func TestLessKeys(t *testing.T) {
 		{[]string{"f", "f", "b"}, want{top: h}},
 		{[]string{"f", "f", "ctrl+b"}, want{top: h}},
 		{[]string{"f", "f", "pgup"}, want{top: h}},
+		{[]string{"f", "f", "w"}, want{top: h}},
 		{[]string{"d"}, want{top: h / 2}},
 		{[]string{"ctrl+d"}, want{top: h / 2}},
 		{[]string{"d", "d", "u"}, want{top: h / 2}},
 		{[]string{"d", "d", "ctrl+u"}, want{top: h / 2}},
+		// A count before d or u is their distance from then on.
+		{[]string{"3", "d"}, want{top: 3}},
+		{[]string{"3", "d", "d", "d"}, want{top: 9}},
+		{[]string{"3", "d", "d", "u"}, want{top: 3}},
 		{[]string{"G"}, want{top: -1}},
 		{[]string{">"}, want{top: -1}},
 		{[]string{"end"}, want{top: -1}},
@@ -103,8 +109,44 @@ func TestPositionKeys(t *testing.T) {
 		press(m, "j", "j", k)
 		n := m.pg.lineCount()
 		want := "lines 3-13 of " + strconv.Itoa(n)
-		if st := status(m); !strings.Contains(st, want) {
+		st := status(m)
+		if !strings.Contains(st, want) {
 			t.Errorf("%s: status %q lacks %q", k, st, want)
+		}
+		// The percent is the one the status bar shows, said once.
+		pct := " " + strconv.Itoa(m.percent()) + "%"
+		if strings.Count(st, pct) != 2 {
+			t.Errorf("%s: status %q does not show %q twice (message and bar)", k, st, pct)
+		}
+		if strings.Count(st, m.note.Name) != 1 {
+			t.Errorf("%s: status %q names the note more than once", k, st)
+		}
+		// The message goes with the next key, as in less.
+		press(m, "j")
+		if st := status(m); strings.Contains(st, "lines ") {
+			t.Errorf("%s then j: the position stayed: %q", k, st)
+		}
+	}
+}
+
+// A count before g or G is a line of the whole note even while the note
+// is still loading.
+func TestLineJumpWhileLoadingLandsWhenTheNoteArrives(t *testing.T) {
+	src := longNote(3000, 2)
+	for _, k := range []string{"g", "G"} {
+		m := newTest(t, src, 80, 20, nil)
+		if !m.loading {
+			t.Fatalf("a %d-byte note was laid out at once", len(src))
+		}
+		loaded := m.pg.lineCount()
+		line := loaded + 500
+		press(m, append(strings.Split(strconv.Itoa(line), ""), k)...)
+		m.Update(m.layoutFull()())
+		if m.loading {
+			t.Fatal("the whole page did not arrive")
+		}
+		if got := m.topLine() + 1; got != line {
+			t.Errorf("%d%s while loading (%d lines there): top line %d, want %d", line, k, loaded, got, line)
 		}
 	}
 }
@@ -150,7 +192,21 @@ func TestSearchKeysSayWhatHappened(t *testing.T) {
 	if m.search.query != "Paragraph 4." || m.search.current != 1 {
 		t.Fatalf("empty / did not repeat the search: query %q, current %d", m.search.query, m.search.current)
 	}
-	// Also once esc cleared the marks.
+	// n and N go on after esc has cleared the marks, from the screen,
+	// as in less.
+	press(m, "esc", "g")
+	if m.search.query != "" {
+		t.Fatalf("esc kept the search marks (query %q)", m.search.query)
+	}
+	press(m, "n")
+	if m.search.query != "Paragraph 4." || m.search.current != 0 || !strings.Contains(screen(m), "Paragraph 4.1") {
+		t.Fatalf("n after esc: query %q, current %d\n%s", m.search.query, m.search.current, screen(m))
+	}
+	press(m, "esc", "G", "N")
+	if m.search.query != "Paragraph 4." || m.search.current != 2 {
+		t.Fatalf("N after esc at the end: query %q, current %d", m.search.query, m.search.current)
+	}
+	// Also an empty search.
 	press(m, "esc", "g", "/", "enter")
 	if m.search.query != "Paragraph 4." || len(m.search.matches) != 3 {
 		t.Fatalf("empty / after esc: query %q, %d matches", m.search.query, len(m.search.matches))

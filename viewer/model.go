@@ -88,6 +88,9 @@ type Model struct {
 	// says one was typed.
 	count   int
 	counted bool
+	// halfPage is the rows d and u scroll once a count set it (as in
+	// less); 0 means half the screen.
+	halfPage int
 	// after is where a G or % typed while a long note is still loading
 	// goes once the whole note is laid out.
 	after *jump
@@ -449,21 +452,31 @@ func (m *Model) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.search.run(m.pg, "")
 	case searchDone:
 		if len(m.search.input) == 0 && m.search.last != "" {
-			// An empty search repeats the last one, from the match after
-			// the current one.
-			if m.search.query == m.search.last && len(m.search.matches) > 0 {
-				m.search.step(1)
-			} else {
-				m.search.run(m.pg, m.search.last)
-				m.search.firstFrom(m.topLine())
-			}
-			if len(m.search.matches) == 0 {
-				m.message = "no matches for " + m.search.last
-			}
+			return m.repeatSearch(1)
 		}
 		return m.showMatch()
 	}
 	return nil
+}
+
+// repeatSearch searches for the last query again, as an empty `/` and
+// an `n` or `N` after esc do: from the match after (d < 0: before) the
+// current one while its marks are shown, else from the top of the
+// screen.
+func (m *Model) repeatSearch(d int) tea.Cmd {
+	if m.search.query == m.search.last && len(m.search.matches) > 0 {
+		m.search.step(d)
+	} else {
+		m.search.run(m.pg, m.search.last)
+		m.search.firstFrom(m.topLine())
+		if d < 0 {
+			m.search.step(-1)
+		}
+	}
+	if len(m.search.matches) == 0 {
+		m.message = "no matches for " + m.search.last
+	}
+	return m.showMatch()
 }
 
 // searchChanged finds the prompt's text as it is typed, from the top of
@@ -567,6 +580,8 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	n, counted := m.count, m.counted
 	m.count, m.counted = 0, false
+	// A message stays until the next key, as less's do.
+	m.message = ""
 	// by is the count, or def when none was typed.
 	by := func(def int) int {
 		if counted {
@@ -594,9 +609,9 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, keys.PageUp):
 		m.scrollBy(-by(h))
 	case key.Matches(msg, keys.HalfDown):
-		m.scrollBy(by(h / 2))
+		m.scrollBy(m.halfPageRows(n, counted))
 	case key.Matches(msg, keys.HalfUp):
-		m.scrollBy(-by(h / 2))
+		m.scrollBy(-m.halfPageRows(n, counted))
 	case key.Matches(msg, keys.Top):
 		if counted {
 			m.goLine(n)
@@ -662,6 +677,19 @@ func (m *Model) readerKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// halfPageRows is how far d and u scroll: half the screen, or the
+// count typed before one of them, which stays their distance from then
+// on, as in less.
+func (m *Model) halfPageRows(n int, counted bool) int {
+	if counted {
+		m.halfPage = n
+	}
+	if m.halfPage > 0 {
+		return m.halfPage
+	}
+	return max(m.bodyHeight()/2, 1)
+}
+
 // escape closes what is open, the most recent first: a run, the search
 // marks, the focus, a message. It never quits.
 func (m *Model) escape() {
@@ -683,10 +711,11 @@ func (m *Model) scrollBy(d int) {
 	m.scrollTo(m.top + d)
 }
 
-// jump is a place given as a share of the whole note, or a heading's
-// anchor.
+// jump is a place given as a share of the whole note, a line of it
+// (from 1), or a heading's anchor.
 type jump struct {
 	percent int
+	line    int
 	anchor  string
 }
 
@@ -707,9 +736,13 @@ func (m *Model) goPercent(p int) {
 func percentRow(p, last int) int { return (p*last + 99) / 100 }
 
 // goLine scrolls page line n (counted from 1, as the status bar shows
-// it) to the top, unfolding it.
+// it) to the top, unfolding it. While a long note is still loading, the
+// jump is done again once the whole note is there.
 func (m *Model) goLine(n int) {
 	m.after = nil
+	if m.loading {
+		m.after = &jump{line: max(n, 1)}
+	}
 	ln := max(min(n, m.pg.lineCount()), 1) - 1
 	m.pg.unfoldLine(ln)
 	m.scrollTo(m.pg.rowOf(ln))
@@ -718,9 +751,11 @@ func (m *Model) goLine(n int) {
 // nextMatch goes to the next (d > 0) or previous match.
 func (m *Model) nextMatch(d int) tea.Cmd {
 	switch {
-	case m.search.query == "":
+	case m.search.query == "" && m.search.last == "":
 		m.message = "no search yet: / searches"
 		return nil
+	case m.search.query == "":
+		return m.repeatSearch(d)
 	case len(m.search.matches) == 0:
 		m.message = "no matches for " + m.search.query
 		return nil
@@ -737,11 +772,7 @@ func (m *Model) where() string {
 	}
 	first := m.topLine() + 1
 	last := m.pg.lineOf(min(m.top+m.bodyHeight(), len(m.pg.rows))-1) + 1
-	pct := 100
-	if len(m.pg.rows) > 0 {
-		pct = min(m.top+m.bodyHeight(), len(m.pg.rows)) * 100 / len(m.pg.rows)
-	}
-	out := fmt.Sprintf("%s  lines %d-%d of %d  %d%%", m.note.Name, first, last, n, pct)
+	out := fmt.Sprintf("lines %d-%d of %d  %d%%", first, last, n, m.percent())
 	if m.loading {
 		out += "  (still loading)"
 	}
@@ -1046,6 +1077,15 @@ func (m *Model) matchCount() string {
 	return fmt.Sprintf("%d/%d matches", m.search.current+1, n)
 }
 
+// percent is how far the screen is into the note: 0 at the top, 100
+// at the end, as N% and p take it (percentRow is its inverse).
+func (m *Model) percent() int {
+	if m.maxTop() == 0 {
+		return 100
+	}
+	return m.top * 100 / m.maxTop()
+}
+
 // position is "line X/Y P%" of the last visible row.
 func (m *Model) position() string {
 	n := len(m.pg.rows)
@@ -1053,11 +1093,7 @@ func (m *Model) position() string {
 		return "empty"
 	}
 	bottom := min(m.top+m.bodyHeight(), n)
-	pct := 100
-	if m.maxTop() > 0 {
-		pct = m.top * 100 / m.maxTop()
-	}
-	pos := "line " + strconv.Itoa(m.topLine()+1) + "/" + strconv.Itoa(m.pg.lineCount()) + " " + strconv.Itoa(pct) + "%"
+	pos := "line " + strconv.Itoa(m.topLine()+1) + "/" + strconv.Itoa(m.pg.lineCount()) + " " + strconv.Itoa(m.percent()) + "%"
 	if bottom == n && n > m.bodyHeight() {
 		pos += " (end)"
 	}

@@ -28,13 +28,9 @@ const (
 	paneChoose
 )
 
+// A pane scrolls by the reader's own keys (keys.Down … keys.Bottom);
+// these close it or choose its item.
 var (
-	paneDown     = key.NewBinding(key.WithKeys("j", "down"))
-	paneUp       = key.NewBinding(key.WithKeys("k", "up"))
-	panePgDown   = key.NewBinding(key.WithKeys("space", "pgdown", "ctrl+d", "f"))
-	panePgUp     = key.NewBinding(key.WithKeys("b", "pgup", "ctrl+u"))
-	paneTop      = key.NewBinding(key.WithKeys("g", "home"))
-	paneBottom   = key.NewBinding(key.WithKeys("G", "end"))
 	paneCloseKey = key.NewBinding(key.WithKeys("q", "esc", "?", "h", "t", "D", "backspace"))
 	paneEnter    = key.NewBinding(key.WithKeys("enter"))
 )
@@ -63,17 +59,21 @@ func (p *pane) update(msg tea.KeyPressMsg, height int) paneAction {
 		p.offset = max(0, min(p.offset+d, max(len(p.items)-height, 0)))
 	}
 	switch {
-	case key.Matches(msg, paneDown):
+	case key.Matches(msg, keys.Down):
 		move(1)
-	case key.Matches(msg, paneUp):
+	case key.Matches(msg, keys.Up):
 		move(-1)
-	case key.Matches(msg, panePgDown):
+	case key.Matches(msg, keys.PageDown):
 		move(height)
-	case key.Matches(msg, panePgUp):
+	case key.Matches(msg, keys.PageUp):
 		move(-height)
-	case key.Matches(msg, paneTop):
+	case key.Matches(msg, keys.HalfDown):
+		move(max(height/2, 1))
+	case key.Matches(msg, keys.HalfUp):
+		move(-max(height/2, 1))
+	case key.Matches(msg, keys.Top):
 		move(-len(p.items))
-	case key.Matches(msg, paneBottom):
+	case key.Matches(msg, keys.Bottom):
 		move(len(p.items))
 	case key.Matches(msg, paneEnter):
 		if p.selectable && len(p.items) > 0 {

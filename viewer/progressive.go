@@ -124,13 +124,16 @@ func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
 	}
 	m.scrollTo(m.top)
 	if j := m.after; j != nil {
-		// A G, % or anchor followed while loading means the whole note's
+		// A G, %, Ng or anchor followed while loading means the whole note's
 		// place.
 		m.after = nil
-		if j.anchor != "" {
+		switch {
+		case j.anchor != "":
 			m.message = ""
 			m.goAnchor(j.anchor)
-		} else {
+		case j.line > 0:
+			m.goLine(j.line)
+		default:
 			m.scrollTo(percentRow(j.percent, m.maxTop()))
 		}
 	}

@@ -125,7 +125,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 	for _, r := range helpRows() {
 		mustContain(t, m, r[0], r[1])
 	}
-	for _, k := range []string{"j ↓ ctrl+e", "k ↑ ctrl+y", "space f ctrl+f", "b ctrl+b PgUp", "d ctrl+d", "u ctrl+u", "g < Home", "G > End", "N% Np", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "D", "o", "backspace", "e v", "= ctrl+g", "? h", "q Q ctrl+c", "0-9", "mouse wheel"} {
+	for _, k := range []string{"j ↓ ctrl+e", "k ↑ y ctrl+y", "space f ctrl+f", "b w ctrl+b PgUp", "d ctrl+d", "u ctrl+u", "g < Home", "G > End", "N% Np", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "D", "o", "backspace", "e v", "= ctrl+g", "? h", "q Q ctrl+c", "0-9", "mouse wheel"} {
 		mustContain(t, m, k)
 	}
 	press(m, "esc")

@@ -371,3 +371,21 @@ func TestRunnerIsPreparedAfterTheFirstFrame(t *testing.T) {
 		t.Fatalf("with scripts disabled the runner was prepared %d times", n)
 	}
 }
+
+// Esc after a run has ended, failed script and all, closes what is open
+// and then does nothing: it never quits.
+func TestEscAfterARunNeverQuits(t *testing.T) {
+	r := &scriptedRunner{fail: true}
+	m := newTest(t, scriptNote, 80, 12, func(o *Options) { o.Runner = r })
+	d := newDriver(m)
+	d.key("r")
+	d.until(t, "the run to end", func() bool { return r.runs.Load() == 1 && !m.run.active() })
+	for i := 0; i < 3; i++ {
+		if isQuit(press(m, "esc")) {
+			t.Fatalf("esc %d after the run quit the viewer", i+1)
+		}
+	}
+	if !isQuit(press(m, "q")) {
+		t.Fatal("q after the run does not quit")
+	}
+}

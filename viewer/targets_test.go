@@ -155,3 +155,28 @@ func TestMatchesAreMarkedWithoutColor(t *testing.T) {
 		t.Fatalf("the marked line reads %q", xstrip(body))
 	}
 }
+
+// At every color level the current match and the other matches are
+// drawn differently from each other and from the text around them.
+func TestCurrentAndOtherMatchesDifferAtEveryLevel(t *testing.T) {
+	for _, level := range []ansi.Level{ansi.None, ansi.Color16, ansi.Color256, ansi.TrueColor} {
+		m := newTest(t, "A needle here and a needle there.\n", 80, 8, atLevel(level))
+		press(m, "/")
+		typeText(m, "needle")
+		press(m, "enter")
+		body := strings.Split(m.frame(), "\n")[0]
+		current := m.chrome.encode("needle", m.chrome.current)
+		other := m.chrome.encode("needle", m.chrome.match)
+		if level == ansi.None {
+			// The viewer's own attributes, as TestMatchesAreMarkedWithoutColor has them.
+			current, other = "\x1b[1;4;7mneedle", "\x1b[7mneedle"
+		}
+		if current == other || current == "needle" || other == "needle" {
+			t.Errorf("%s: current %q and other %q matches are not told apart", level, current, other)
+			continue
+		}
+		if strings.Count(body, current) != 1 || strings.Count(body, other) != 1 {
+			t.Errorf("%s: the line does not show one current (%q) and one other (%q) match: %q", level, current, other, body)
+		}
+	}
+}

@@ -405,7 +405,7 @@ func TestRealTerminalKeysArriveTogether(t *testing.T) {
 	x.waitPane("Paragraph 3.2 of the note")
 	// Esc clears the search and then does nothing: it never quits.
 	x.keys("Escape", "Escape", "Escape", "=")
-	x.waitPane("keys.mk.md  lines")
+	x.waitPane("keys.mk.md · lines")
 	if dead := x.run("list-panes", "-t", "v", "-F", "#{pane_dead}"); strings.TrimSpace(dead) != "0" {
 		t.Fatal("esc ended the viewer")
 	}
