@@ -99,3 +99,31 @@ func TestRunAllOKExitsZero(t *testing.T) {
 		t.Fatalf("missing note: exit %d", code)
 	}
 }
+
+// A note near the note cap runs its scripts whatever bytes they hold:
+// `<` and control characters, which JSON makes six bytes long each, once
+// failed every script of such a note as too large to hand over.
+func TestRunNoteNearTheCapWithAnyBytes(t *testing.T) {
+	t.Parallel()
+	env := newTestEnv(t)
+	for _, fill := range []string{"<", "\x01"} {
+		const size = 15_000_000
+		note := "# Big\n\n```lua {name=big}\nreturn #[[" + strings.Repeat(fill, size) + "]]\n```\n\n" +
+			"```lua {name=after}\nreturn 2\n```\n"
+		notePath := filepath.Join(t.TempDir(), "big.mk.md")
+		if err := os.WriteFile(notePath, []byte(note), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := Main([]string{"run", "--json", notePath}, env.stdio(&out, &errb)); code != 0 {
+			t.Fatalf("%q: exit %d: %s", fill, code, errb.String())
+		}
+		var got []runResult
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("%q: not JSON: %v", fill, err)
+		}
+		if len(got) != 2 || string(got[0].Value) != "15000000" || string(got[1].Value) != "2" {
+			t.Fatalf("%q: results %+v", fill, got)
+		}
+	}
+}

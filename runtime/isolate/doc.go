@@ -23,7 +23,8 @@
 // message of each kind and touches the heap it will use, so a run does not
 // pay a fresh process's first-use costs.
 //
-// The wire is length-prefixed JSON frames of at most MaxFrame bytes. Every
+// The wire is length-prefixed JSON frames of at most MaxFrame bytes; a run
+// request's script sources follow its JSON raw, up to MaxRunFrame. Every
 // message carries ProtocolVersion and the run's id, and is checked against
 // the exact key allowlist of its type and direction; a message that fails
 // is a protocol violation and the receiving side stops trusting its peer.

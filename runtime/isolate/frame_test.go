@@ -34,7 +34,7 @@ func TestWorkerFramesMatchMessages(t *testing.T) {
 		if !bytes.Equal(shared.Bytes(), worker.Bytes()) {
 			t.Fatalf("%s: worker frame\n%s\ndiffers from\n%s", m.Type, worker.Bytes(), shared.Bytes())
 		}
-		body, err := readFrame(&worker)
+		body, err := readFrame(&worker, MaxRunFrame)
 		if err != nil {
 			t.Fatal(err)
 		}

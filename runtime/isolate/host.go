@@ -127,7 +127,7 @@ func execute(ctx context.Context, p *proc, req *script.Request, host script.Host
 			// Nothing was sent: the scripts are too large to hand over,
 			// which is not the worker's fault.
 			s.settle(ending{kind: script.ScriptError, detail: fmt.Sprintf(
-				"the note's scripts are too large to run: they take %d bytes to hand to the sandbox, over its %d-byte cap", big.Size, MaxFrame)})
+				"the note's scripts are too large to run: they take %d bytes to hand to the sandbox, over its %d-byte cap", big.Size, big.Limit)})
 			return nil
 		}
 		e := s.endFromExit(fmt.Errorf("the script isolate did not take the run: %w", err))

@@ -105,7 +105,7 @@ func forgeWorker(kind string) int {
 	}
 	w := &workerConn{out: out, pending: map[uint64]chan *reply{}, closed: make(chan struct{})}
 	_ = w.send(&message{Type: msgReady})
-	body, err := readFrame(in)
+	body, err := readFrame(in, MaxFrame)
 	if err != nil {
 		return exitProtocol
 	}

@@ -119,7 +119,7 @@ func (p *proc) read() {
 	// Buffered, so that a frame's length and body arrive in one read.
 	in := bufio.NewReaderSize(p.out, frameBuffer)
 	for {
-		body, err := readFrame(in)
+		body, err := readFrame(in, MaxFrame)
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 				p.msgs <- frameResult{err: err}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/markii/markii/runtime/script"
@@ -14,16 +15,21 @@ import (
 
 // ProtocolVersion is the version of the wire protocol between the host and
 // its worker. A message carrying any other version is refused.
-const ProtocolVersion = 2
+const ProtocolVersion = 3
 
-// MaxFrame is the largest message either side accepts, in bytes. A frame
-// announcing a larger body is refused before the body is read. It is
-// sized from the note cap: frames are JSON without HTML escaping, so text
-// grows only where JSON must escape (a quote, a backslash, a line break or
-// tab doubles; other control characters are rarer still), and twice the
-// largest note plus room for the rest of a run request carries the
-// scripts of any note markii reads.
-const MaxFrame = 2*script.MaxNoteBytes + 1<<20
+// MaxFrame is the largest JSON a message of either side may hold, in
+// bytes, and the largest frame the host accepts from its worker. A frame
+// announcing a larger body is refused before the body is read.
+//
+// A run request's scripts travel after its JSON as they are (see
+// writeFrame), not as JSON strings, which make each control character
+// six bytes long: so MaxRunFrame, the largest frame a worker accepts,
+// carries every script of any note under the note cap, whatever bytes
+// they hold, beside a request of MaxFrame.
+const (
+	MaxFrame    = 2*script.MaxNoteBytes + 1<<20
+	MaxRunFrame = MaxFrame + script.MaxNoteBytes
+)
 
 // frameBuffer is the read buffer on each end of the wire: large enough
 // that a typical frame's length and body come in one read, small next to
@@ -67,6 +73,9 @@ type message struct {
 	Outcome *script.Outcome  `json:"outcome,omitempty"`
 	Limit   script.LimitKind `json:"limit,omitempty"`
 	Error   string           `json:"error,omitempty"`
+	// Sources are the byte lengths of a run request's scripts, which
+	// follow the message's JSON in its frame, in the order of its blocks.
+	Sources []int `json:"sources,omitempty"`
 }
 
 // call is a capability request from the worker.
@@ -128,7 +137,7 @@ var messageKeys = map[string]keySet{
 	msgOutcome:   {required: append([]string{"outcome"}, envelope...)},
 	msgBreach:    {required: append([]string{"limit"}, envelope...)},
 	msgDone:      {required: envelope, optional: []string{"error"}},
-	msgRun:       {required: append([]string{"req"}, envelope...)},
+	msgRun:       {required: append([]string{"req"}, envelope...), optional: []string{"sources"}},
 	msgReply:     {required: append([]string{"id", "reply"}, envelope...)},
 }
 
@@ -176,8 +185,29 @@ type workerMessage struct {
 	Error   string           `json:"error,omitempty"`
 }
 
-// writeFrame writes m as a 4-byte big-endian length and its JSON body.
-func writeFrame(w io.Writer, m *message) error { return writeBody(w, m.Type, m) }
+// writeFrame writes a host's message m as a 4-byte big-endian length and
+// its JSON body. A run request's scripts follow the JSON as they are,
+// their lengths in the message's sources: however many quotes or control
+// characters they hold, they take their own size on the wire, so any
+// note under the note cap can be handed over, and a request too large
+// to send is refused before anything is copied.
+func writeFrame(w io.Writer, m *message) error {
+	if m.Req == nil || len(m.Req.Blocks) == 0 {
+		return writeBody(w, m.Type, m, nil)
+	}
+	req := *m.Req
+	req.Blocks = slices.Clone(req.Blocks)
+	out := *m
+	out.Req = &req
+	out.Sources = make([]int, len(req.Blocks))
+	sources := make([]string, len(req.Blocks))
+	for i := range req.Blocks {
+		sources[i] = req.Blocks[i].Source
+		out.Sources[i] = len(sources[i])
+		req.Blocks[i].Source = ""
+	}
+	return writeBody(w, m.Type, &out, sources)
+}
 
 // writeWorkerFrame writes a worker's message m like writeFrame. A host
 // payload in m (a request or a reply) is an error: workers do not send
@@ -187,12 +217,13 @@ func writeWorkerFrame(w io.Writer, m *message) error {
 		return protocolErrorf("a worker cannot send a %s message with a request or reply", m.Type)
 	}
 	return writeBody(w, m.Type, &workerMessage{V: m.V, Run: m.Run, Type: m.Type, ID: m.ID,
-		Call: m.Call, Outcome: m.Outcome, Limit: m.Limit, Error: m.Error})
+		Call: m.Call, Outcome: m.Outcome, Limit: m.Limit, Error: m.Error}, nil)
 }
 
-// writeBody encodes m after a 4-byte length. HTML escaping is off: it
-// would make each of <, > and & six bytes long for no reader's benefit.
-func writeBody(w io.Writer, typ string, m any) error {
+// writeBody encodes m after a 4-byte length, and then the raw strings of
+// tail. HTML escaping is off: it would make each of <, > and & six bytes
+// long for no reader's benefit.
+func writeBody(w io.Writer, typ string, m any, tail []string) error {
 	var buf bytes.Buffer
 	buf.Write([]byte{0, 0, 0, 0})
 	enc := json.NewEncoder(&buf)
@@ -203,33 +234,47 @@ func writeBody(w io.Writer, typ string, m any) error {
 	frame := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	n := len(frame) - 4
 	if n > MaxFrame {
-		return &FrameSizeError{Type: typ, Size: n}
+		return &FrameSizeError{Type: typ, Size: n, Limit: MaxFrame}
+	}
+	for _, t := range tail {
+		n += len(t)
+	}
+	if n > MaxRunFrame {
+		return &FrameSizeError{Type: typ, Size: n, Limit: MaxRunFrame}
 	}
 	binary.BigEndian.PutUint32(frame, uint32(n))
-	_, err := w.Write(frame)
-	return err
+	if _, err := w.Write(frame); err != nil {
+		return err
+	}
+	for _, t := range tail {
+		if _, err := io.WriteString(w, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// FrameSizeError is an outgoing message over MaxFrame; it is not sent.
+// FrameSizeError is an outgoing message over its cap; it is not sent.
 type FrameSizeError struct {
-	Type string
-	Size int
+	Type  string
+	Size  int
+	Limit int
 }
 
 func (e *FrameSizeError) Error() string {
-	return fmt.Sprintf("the %s message is %d bytes, over the %d-byte cap", e.Type, e.Size, MaxFrame)
+	return fmt.Sprintf("the %s message is %d bytes, over the %d-byte cap", e.Type, e.Size, e.Limit)
 }
 
-// readFrame reads one frame body, refusing a length over MaxFrame before
-// reading the body.
-func readFrame(r io.Reader) ([]byte, error) {
+// readFrame reads one frame body, refusing a length over limit (MaxFrame
+// from a worker, MaxRunFrame from the host) before reading the body.
+func readFrame(r io.Reader, limit int) ([]byte, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, err
 	}
 	n := binary.BigEndian.Uint32(head[:])
-	if n == 0 || n > MaxFrame {
-		return nil, protocolErrorf("frame of %d bytes is outside 1..%d", n, MaxFrame)
+	if n == 0 || int64(n) > int64(limit) {
+		return nil, protocolErrorf("frame of %d bytes is outside 1..%d", n, limit)
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r, body); err != nil {
@@ -244,7 +289,11 @@ func readFrame(r io.Reader) ([]byte, error) {
 // decodeMessage validates body as a message that the given sender may send:
 // the exact key allowlist of its type (and of a call or reply inside it),
 // the protocol version, and no unknown key anywhere in the typed payload.
-func decodeMessage(body []byte, fromWorker bool) (*message, error) {
+func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
+	body, tail, err := splitFrame(frame)
+	if err != nil {
+		return nil, err
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(body, &top); err != nil {
 		return nil, protocolErrorf("message is not a JSON object")
@@ -302,7 +351,62 @@ func decodeMessage(body []byte, fromWorker bool) (*message, error) {
 	if dec.More() {
 		return nil, protocolErrorf("trailing data after %s message", typ)
 	}
+	if err := attachSources(&m, tail); err != nil {
+		return nil, err
+	}
 	return &m, nil
+}
+
+// splitFrame cuts a frame into its JSON message, of at most MaxFrame
+// bytes, and the raw bytes after it.
+func splitFrame(frame []byte) (body, tail []byte, err error) {
+	dec := json.NewDecoder(bytes.NewReader(frame))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, nil, protocolErrorf("message is not a JSON object")
+	}
+	end := int(dec.InputOffset())
+	if end > MaxFrame {
+		return nil, nil, protocolErrorf("message JSON of %d bytes is over the %d-byte cap", end, MaxFrame)
+	}
+	return frame[:end], frame[end:], nil
+}
+
+// attachSources gives a run request's blocks their sources from the raw
+// bytes after the JSON: one length per block, adding up to exactly the
+// bytes there are. Any other message has nothing after its JSON.
+func attachSources(m *message, tail []byte) error {
+	if m.Type != msgRun {
+		if len(tail) > 0 || m.Sources != nil {
+			return protocolErrorf("trailing data after %s message", m.Type)
+		}
+		return nil
+	}
+	if m.Req == nil {
+		if len(tail) > 0 || m.Sources != nil {
+			return protocolErrorf("run message without a request has sources")
+		}
+		return nil
+	}
+	if len(m.Sources) != len(m.Req.Blocks) {
+		return protocolErrorf("run message gives %d source lengths for %d blocks", len(m.Sources), len(m.Req.Blocks))
+	}
+	rest := tail
+	for i, n := range m.Sources {
+		if n < 0 || n > len(rest) {
+			return protocolErrorf("run message source %d of %d bytes runs past the frame", i, n)
+		}
+		if m.Req.Blocks[i].Source != "" {
+			return protocolErrorf("run message block %d carries its source twice", i)
+		}
+		m.Req.Blocks[i].Source = string(rest[:n])
+		rest = rest[n:]
+	}
+	if len(rest) > 0 {
+		return protocolErrorf("run message has %d bytes after its sources", len(rest))
+	}
+	m.Sources = nil
+	return nil
 }
 
 func checkKeys(obj map[string]json.RawMessage, keys keySet, what string) error {

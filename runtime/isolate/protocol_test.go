@@ -21,12 +21,29 @@ func TestWorkerRefusesForgedRequests(t *testing.T) {
 	over.RunTime = time.Hour
 	overReq := request(over, lua("a", "return 1"))
 	zeroReq := request(script.Limits{}, lua("a", "return 1"))
-	frame := func(v any) []byte {
+	// frame encodes v as a host would: a run request's sources after the
+	// JSON (tail, when set, replaces them).
+	frame := func(v map[string]any, tail ...string) []byte {
+		if req, ok := v["req"].(*script.Request); ok && tail == nil {
+			r := *req
+			r.Blocks = nil
+			var lens []int
+			for _, b := range req.Blocks {
+				tail = append(tail, b.Source)
+				lens = append(lens, len(b.Source))
+				b.Source = ""
+				r.Blocks = append(r.Blocks, b)
+			}
+			v["req"], v["sources"] = &r, lens
+		}
 		b, _ := json.Marshal(v)
+		b = append(b, strings.Join(tail, "")...)
 		head := make([]byte, 4)
 		binary.BigEndian.PutUint32(head, uint32(len(b)))
 		return append(head, b...)
 	}
+	bare := *okReq
+	bare.Blocks = []script.Block{{Name: "a", Lang: "lua"}}
 	cases := map[string][]byte{
 		"wrong version":       frame(map[string]any{"v": ProtocolVersion + 1, "run": 9, "type": msgRun, "req": okReq}),
 		"extra key":           frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": okReq, "grant": "all"}),
@@ -35,8 +52,35 @@ func TestWorkerRefusesForgedRequests(t *testing.T) {
 		"limit above ceiling": frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": overReq}),
 		"unset limits":        frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": zeroReq}),
 		"worker-only type":    frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgOutcome, "outcome": script.Outcome{Name: "a", Kind: script.Ok}}),
-		"oversized frame":     append(binary.BigEndian.AppendUint32(nil, MaxFrame+1), make([]byte, 64)...),
+		"oversized frame":     append(binary.BigEndian.AppendUint32(nil, MaxRunFrame+1), make([]byte, 64)...),
 		"not json":            append(binary.BigEndian.AppendUint32(nil, 5), []byte("hello")...),
+		// The sources after a run request's JSON must be exactly the
+		// blocks' lengths, each given once.
+		"source past the frame":  frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": &bare, "sources": []int{9}}, "return 1"),
+		"bytes after sources":    frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": &bare, "sources": []int{8}}, "return 1--"),
+		"too few source lengths": frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": &bare, "sources": []int{}}, "return 1"),
+		"negative source length": frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": &bare, "sources": []int{-1}}, "return 1"),
+		"source given twice":     frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": okReq, "sources": []int{8}}, "return 1"),
+		"sources on a reply":     frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgReply, "id": 1, "reply": map[string]any{}}, "return 1"),
+	}
+	// A well-formed request made the same way runs: the cases above fail
+	// for what they break, not for how they are framed.
+	good := frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": okReq})
+	if m, err := decodeMessage(good[4:], false); err != nil || m.Req.Blocks[0].Source != "return 1" {
+		t.Fatalf("the well-formed request does not decode: %v", err)
+	}
+	// Each framing fault is refused for what it is.
+	for name, want := range map[string]string{
+		"source past the frame":  "runs past the frame",
+		"bytes after sources":    "after its sources",
+		"too few source lengths": "0 source lengths for 1 blocks",
+		"negative source length": "runs past the frame",
+		"source given twice":     "carries its source twice",
+		"sources on a reply":     "trailing data after reply",
+	} {
+		if _, err := decodeMessage(cases[name][4:], false); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: decoded with error %v, want one saying %q", name, err, want)
+		}
 	}
 	for name, raw := range cases {
 		t.Run(strings.ReplaceAll(name, " ", "_"), func(t *testing.T) {
@@ -113,34 +157,34 @@ func TestHostRefusesForgedMessages(t *testing.T) {
 }
 
 func TestDecodeMessageAllowlist(t *testing.T) {
-	good := `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"http://x/"}}}`
+	good := `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"http://x/"}}}`
 	if _, err := decodeMessage([]byte(good), true); err != nil {
 		t.Fatalf("good call refused: %v", err)
 	}
 	bad := map[string]string{
-		"unknown op":           `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"shell","path":"x"}}`,
-		"key of another op":    `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"cacheGet","key":"k","path":"x"}}`,
-		"unknown fetch field":  `{"v":2,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"u","headers":{}}}}`,
-		"missing id":           `{"v":2,"run":3,"type":"call","call":{"op":"require","name":"m"}}`,
-		"reply from worker":    `{"v":2,"run":3,"type":"reply","id":1,"reply":{}}`,
-		"trailing data":        `{"v":2,"run":3,"type":"hb"} {}`,
+		"unknown op":           `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"shell","path":"x"}}`,
+		"key of another op":    `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"cacheGet","key":"k","path":"x"}}`,
+		"unknown fetch field":  `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"u","headers":{}}}}`,
+		"missing id":           `{"v":3,"run":3,"type":"call","call":{"op":"require","name":"m"}}`,
+		"reply from worker":    `{"v":3,"run":3,"type":"reply","id":1,"reply":{}}`,
+		"trailing data":        `{"v":3,"run":3,"type":"hb"} {}`,
 		"version as string":    `{"v":"2","run":3,"type":"hb"}`,
 		"version 1":            `{"v":1,"run":3,"type":"hb"}`,
-		"heartbeat with extra": `{"v":2,"run":3,"type":"hb","outcome":{}}`,
+		"heartbeat with extra": `{"v":3,"run":3,"type":"hb","outcome":{}}`,
 	}
 	for name, body := range bad {
 		if _, err := decodeMessage([]byte(body), true); err == nil {
 			t.Errorf("%s: accepted %s", name, body)
 		}
 	}
-	reply := `{"v":2,"run":3,"type":"reply","id":1,"reply":{"failure":"outcome-unknown","error":"lost"}}`
+	reply := `{"v":3,"run":3,"type":"reply","id":1,"reply":{"failure":"outcome-unknown","error":"lost"}}`
 	if m, err := decodeMessage([]byte(reply), false); err != nil || m.Reply.Failure != script.OutcomeUnknown {
 		t.Errorf("typed failure reply: %+v, %v", m, err)
 	}
 	for _, r := range []string{
-		`{"v":2,"run":3,"type":"reply","id":1,"reply":{"failure":"capability-denied","error":"no","grant":"x"}}`,
+		`{"v":3,"run":3,"type":"reply","id":1,"reply":{"failure":"capability-denied","error":"no","grant":"x"}}`,
 		// Version 1's untyped refusal flag is gone.
-		`{"v":2,"run":3,"type":"reply","id":1,"reply":{"denied":true,"error":"no"}}`,
+		`{"v":3,"run":3,"type":"reply","id":1,"reply":{"denied":true,"error":"no"}}`,
 	} {
 		if _, err := decodeMessage([]byte(r), false); err == nil {
 			t.Errorf("reply with an unknown key accepted: %s", r)
@@ -152,7 +196,7 @@ func TestFrameSizeIsCheckedBeforeReading(t *testing.T) {
 	head := binary.BigEndian.AppendUint32(nil, MaxFrame+1)
 	// Only the header exists: a reader that trusted it would block or
 	// allocate; the check must refuse first.
-	_, err := readFrame(bytes.NewReader(head))
+	_, err := readFrame(bytes.NewReader(head), MaxFrame)
 	if _, ok := err.(*ProtocolError); !ok {
 		t.Fatalf("err = %v, want a protocol error", err)
 	}

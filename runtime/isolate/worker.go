@@ -89,7 +89,7 @@ func serveWorker(run Runner) int {
 	engine.Prepare()
 	// Buffered, so that a frame's length and body arrive in one read.
 	in := bufio.NewReaderSize(inFile, frameBuffer)
-	body, err := readFrame(in)
+	body, err := readFrame(in, MaxRunFrame)
 	if errors.Is(err, io.EOF) {
 		// The host retired an idle worker.
 		return exitOK
@@ -175,11 +175,11 @@ func warmUp(run Runner) {
 	// tables; build them now, on messages that go nowhere.
 	var sink bytes.Buffer
 	_ = writeFrame(&sink, &message{Type: msgRun, Run: 1, Req: req})
-	if body, err := readFrame(&sink); err == nil {
+	if body, err := readFrame(&sink, MaxRunFrame); err == nil {
 		_, _ = decodeMessage(body, false)
 	}
 	_ = writeFrame(&sink, &message{Type: msgReply, Run: 1, ID: 1, Reply: &reply{Fetch: &script.FetchResponse{Status: 200, Body: "{}"}}})
-	if body, err := readFrame(&sink); err == nil {
+	if body, err := readFrame(&sink, MaxRunFrame); err == nil {
 		_, _ = decodeMessage(body, false)
 	}
 	_ = writeWorkerFrame(io.Discard, &message{Type: msgOutcome, Run: 1, Outcome: &outcome})
@@ -237,7 +237,7 @@ func (w *workerConn) send(m *message) error {
 func (w *workerConn) readReplies(in io.Reader) {
 	defer close(w.closed)
 	for {
-		body, err := readFrame(in)
+		body, err := readFrame(in, MaxRunFrame)
 		if err != nil {
 			return
 		}

@@ -31,13 +31,16 @@ type closure struct {
 func buildClosure(n Note) closure {
 	var c closure
 	modules := map[string]string{}
+	// loaded is each src= file's text by the file it names: the blocks
+	// that name one file share one copy, however they spell it.
+	loaded := map[string]string{}
 	for _, s := range n.Scripts {
 		gs := grants.Script{Name: s.Name, Lang: s.Lang, Src: s.Src, HasSrc: s.HasSrc}
 		b := script.Block{Name: s.Name, Lang: s.Lang, Src: s.Src, Source: s.Source}
 		why := ""
 		if s.HasSrc {
 			b.Source = ""
-			text, err := loadSrc(n.Bundle, s.Src)
+			text, err := loadSrcOnce(n.Bundle, s.Src, loaded)
 			if err != nil {
 				why = err.Error()
 				gs.Unresolved = true
@@ -72,6 +75,22 @@ func buildClosure(n Note) closure {
 		c.grants.BundleModules = append(c.grants.BundleModules, grants.Module{Path: p, Source: src})
 	}
 	return c
+}
+
+// loadSrcOnce is loadSrc reading each file once: loaded holds the texts
+// read so far by their clean path.
+func loadSrcOnce(b *bundle.Bundle, src string, loaded map[string]string) (string, error) {
+	clean, err := bundle.CleanPath(src)
+	if err == nil {
+		if text, ok := loaded[clean]; ok {
+			return text, nil
+		}
+	}
+	text, err := loadSrc(b, src)
+	if err == nil {
+		loaded[clean] = text
+	}
+	return text, err
 }
 
 // loadSrc reads a src= file from the bundle; the error names the path and

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/bundle"
@@ -298,4 +299,29 @@ func mustLoad(t *testing.T, st state.Entries, doc string) values.Snapshot {
 		t.Fatal(err)
 	}
 	return snap
+}
+
+// Blocks that load one src= file share one copy of its text, however
+// they spell its path: a note of many such fences costs the file once.
+func TestSrcFilesAreLoadedOnce(t *testing.T) {
+	t.Parallel()
+	b := writeBundle(t, map[string]string{
+		"manifest.json": manifest,
+		"note.mk.md":    "",
+		"scripts/a.lua": strings.Repeat("-- long\n", 1000) + "return 1",
+	})
+	var scripts []Script
+	for _, src := range []string{"scripts/a.lua", "scripts//a.lua", "./scripts/a.lua", "scripts/./a.lua", "scripts/a.lua"} {
+		scripts = append(scripts, Script{Name: "s", Lang: "lua", Src: src, HasSrc: true})
+	}
+	c := buildClosure(Note{Bundle: b, Scripts: scripts})
+	first := unsafe.StringData(c.blocks[0].Source)
+	for i, blk := range c.blocks {
+		if c.unloadable[i] != "" || !strings.HasSuffix(blk.Source, "return 1") {
+			t.Fatalf("block %d (src=%s) did not load: %q", i, scripts[i].Src, c.unloadable[i])
+		}
+		if unsafe.StringData(blk.Source) != first {
+			t.Errorf("block %d (src=%s) holds a copy of its own", i, scripts[i].Src)
+		}
+	}
 }
