@@ -40,6 +40,26 @@ type Stdio struct {
 	Getenv func(string) string
 }
 
+// inertWriter is markii's standard error: every write passes
+// sanitize.Text, so no message, whatever it quotes (a file name, a
+// note's text in an error, a panic's value), reaches the terminal as a
+// control sequence. Tab and line feed pass; a lone CR becomes a line
+// feed. Messages still make what they quote one line (sanitize.Line).
+type inertWriter struct{ w io.Writer }
+
+func (i inertWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(i.w, sanitize.Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// File is the file written to, when it is one, for the terminal checks.
+func (i inertWriter) File() *os.File {
+	f, _ := i.w.(*os.File)
+	return f
+}
+
 // usageError is a command-line mistake: exit 3. usage, when set, is the
 // command's usage line, printed under the message.
 type usageError struct{ msg, usage string }
@@ -101,6 +121,7 @@ var commandOrder = []string{"render", "view", "run", "export", "grants", "packs"
 // exit code. It never panics: an unexpected panic becomes a one-line
 // internal error.
 func Main(args []string, stdio Stdio) (code int) {
+	stdio.Err = inertWriter{stdio.Err}
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stdio.Err, "markii: internal error: %v\n", r)

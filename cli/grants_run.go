@@ -21,6 +21,9 @@ func consentPrompter(stdin io.Reader, errOut io.Writer) grants.Prompter {
 
 // isTerminal reports whether a stream is an *os.File on a terminal.
 func isTerminal(v any) bool {
+	if w, ok := v.(inertWriter); ok {
+		v = w.File()
+	}
 	f, ok := v.(*os.File)
 	return ok && f != nil && term.IsTerminal(f.Fd())
 }
