@@ -6,6 +6,7 @@ import (
 	"flag"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -123,6 +124,25 @@ func TestLongParagraphWrapsInLinearTime(t *testing.T) {
 	for i, ln := range page.Lines {
 		if ln.Width() > 80 {
 			t.Fatalf("line %d is %d wide", i, ln.Width())
+		}
+	}
+}
+
+// BenchmarkPathological parses and lays out each of cmark's pathological
+// inputs at cmark's size and at twice it, so that benchstat shows both
+// the time and how it grows:
+//
+//	go test ./render -run '^$' -bench Pathological -benchmem
+func BenchmarkPathological(b *testing.B) {
+	for _, in := range pathological.Inputs {
+		for _, n := range []int{in.Cmark, 2 * in.Cmark} {
+			src := []byte(in.Gen(n))
+			b.Run(strings.ReplaceAll(in.Name, " ", "_")+"/n="+strconv.Itoa(n), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				for b.Loop() {
+					Layout(Parse(src), Options{Width: 80, Level: ansi.TrueColor, Theme: theme.Dark})
+				}
+			})
 		}
 	}
 }
