@@ -88,13 +88,11 @@ func bodyStart(src []byte) (offset int, front *Frontmatter) {
 // ends where a new top-level block starts after a blank line, outside
 // fenced code, container directives and the frontmatter, so the prefix
 // parses to the same leading blocks as the whole note (link references
-// defined later in the note aside). It returns len(src) when there is no
-// such prefix, and for a note that may define a footnote, which
-// ParseChunks parses whole because footnotes are numbered across the
-// note. The viewer draws a long note's first frame from it.
+// and footnotes defined later in the note aside: FirstFrameSource adds
+// the footnotes). It returns len(src) when there is no such prefix.
 func PrefixEnd(src []byte, want int) int {
 	offset, _ := bodyStart(src)
-	if len(src) <= want || mayDefineFootnote(src[offset:]) {
+	if len(src) <= want {
 		return len(src)
 	}
 	// A line that clampIndent would shorten starts with more than
@@ -115,6 +113,45 @@ func PrefixEnd(src []byte, want int) int {
 		return offset + cuts[0]
 	}
 	return len(src)
+}
+
+// FirstFrameSource returns what the viewer draws a long note's first
+// frame from, and whether there is such a part: the prefix PrefixEnd
+// cuts at want bytes and, for a note that may define footnotes, the runs
+// of blocks after the prefix that may hold a definition, joined after it.
+// The prefix's footnote references then resolve and are numbered as in
+// the whole note (goldmark numbers them in the order they are first
+// referenced), and its leading blocks draw as the whole note's. The runs
+// are cut where ParseChunks would cut, so they parse, joined, to the
+// blocks they make in the whole note.
+func FirstFrameSource(src []byte, want int) ([]byte, bool) {
+	cut := PrefixEnd(src, want)
+	if cut == len(src) {
+		return src, false
+	}
+	offset, _ := bodyStart(src)
+	if !mayDefineFootnote(src[cut:]) {
+		return src[:cut], true
+	}
+	body := src[offset:]
+	from := cut - offset
+	cuts := scanCuts(body, 1, -1)
+	if len(cuts) == 0 {
+		// The scanner cannot follow the rest: the whole note is needed.
+		return src, false
+	}
+	out := append(make([]byte, 0, cut+4<<10), src[:cut]...)
+	if !bytes.HasSuffix(out, []byte("\n\n")) {
+		out = append(out, "\n\n"...)
+	}
+	start := 0
+	for _, end := range append(cuts, len(body)) {
+		if run := body[start:end]; start >= from && mayDefineFootnote(run) {
+			out = append(out, run...)
+		}
+		start = end
+	}
+	return out, true
 }
 
 // farPrefix is how many times the bytes asked for a first-frame prefix

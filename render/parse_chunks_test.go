@@ -287,7 +287,17 @@ func TestPrefixEndCutsWhereParseChunksCuts(t *testing.T) {
 			if cut < want || len(cuts) > 0 && !cuts[cut] && !places[cut] {
 				t.Fatalf("%s: PrefixEnd(%d) = %d, not a cut of ParseChunks at or after it", filepath.Base(p), want, cut)
 			}
-			head := Layout(Parse(src[:cut]), opt).Lines
+			// The first frame's source: the prefix and, for a note with
+			// footnotes, the runs that define them. The prefix's own
+			// blocks draw as the whole note's.
+			first, ok := FirstFrameSource(src, want)
+			if !ok || !bytes.HasPrefix(first, src[:cut]) {
+				t.Fatalf("%s: FirstFrameSource(%d) does not start with the prefix of %d bytes", filepath.Base(p), want, cut)
+			}
+			own := len(withoutFootnotes(Parse(src[:cut]).Blocks))
+			doc := Parse(first)
+			doc.Blocks = withoutFootnotes(doc.Blocks)[:own]
+			head := Layout(doc, opt).Lines
 			for i, ln := range head {
 				if i >= len(whole) || ln.Text() != whole[i].Text() {
 					t.Fatalf("%s: the prefix of %d bytes draws line %d as %q, the whole note as %q", filepath.Base(p), cut, i, ln.Text(), whole[min(i, len(whole)-1)].Text())
@@ -339,6 +349,17 @@ func FuzzParseChunks(f *testing.F) {
 
 // A note that is one long list has a first-frame prefix all the same: it
 // ends between two items, and draws as the whole note's leading lines.
+// withoutFootnotes is blocks without the footnote section.
+func withoutFootnotes(blocks []Block) []Block {
+	var out []Block
+	for _, b := range blocks {
+		if _, ok := b.(*Footnotes); !ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 func TestPrefixEndCutsInsideOneLongList(t *testing.T) {
 	for _, marker := range []string{"- ", "* ", "+ "} {
 		var b strings.Builder

@@ -134,9 +134,9 @@ func New(opt Options) *Model {
 func (m *Model) show(n *Note) {
 	m.values = storedValues(n.Values)
 	if src := n.Source; len(src) >= progressiveFrom {
-		if cut := prefixCut(src, prefixBytes); cut < len(src) {
+		if first, ok := render.FirstFrameSource(src, prefixBytes); ok {
 			m.loadGen++
-			m.pg = newPage(src[:cut], m.pageOptions(m.values))
+			m.pg = newPage(first, m.pageOptions(m.values))
 			m.loading = true
 			return
 		}

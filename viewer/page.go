@@ -94,6 +94,7 @@ func newPage(src []byte, opt render.Options) *page {
 // neither the parser's tree of the whole note nor the page's spans are
 // ever resident; only a short note's tree is kept, for the next layout.
 func (p *page) layout() {
+	defer followMemory()()
 	opt := p.opt
 	opt.Live = &p.live
 	keys := p.foldKeys()

@@ -208,7 +208,7 @@ func TestLongNotePrefixFillsATallWideScreen(t *testing.T) {
 func TestPrefixCutRespectsFencesAndContainers(t *testing.T) {
 	src := []byte("# A\n\n```\ncode\n\nstill code\n```\n\n:::details\ninside\n\nstill inside\n:::\n\nafter\n\nend\n")
 	for want := 1; want < len(src); want++ {
-		cut := prefixCut(src, want)
+		cut := render.PrefixEnd(src, want)
 		head := string(src[:cut])
 		if strings.Count(head, "```")%2 != 0 {
 			t.Fatalf("cut %d (want %d) inside a fence: %q", cut, want, head)

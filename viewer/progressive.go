@@ -26,13 +26,6 @@ const (
 	keepTreeUpTo = 512 << 10
 )
 
-// prefixCut returns the length of a prefix of src of at least want bytes
-// that parses to the same leading blocks as the whole note, cut where the
-// chunked parser would cut it; len(src) when there is none.
-func prefixCut(src []byte, want int) int {
-	return render.PrefixEnd(src, want)
-}
-
 // firstFrameHead is how long the whole-note layout waits so that the
 // first frame is drawn first.
 const firstFrameHead = 60 * time.Millisecond

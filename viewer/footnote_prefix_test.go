@@ -1,0 +1,30 @@
+package viewer
+
+import (
+	"strings"
+	"testing"
+)
+
+// A long note that defines its footnotes at the end still opens from a
+// prefix, and the references on the first screen are numbered as in the
+// whole note: a note with footnotes used to wait for its whole parse
+// (1.5 s of CPU for 10 MB) before its first frame.
+func TestLongNoteWithFootnotesOpensFromAPrefix(t *testing.T) {
+	src := strings.Replace(longNote(3000, 2), "Intro paragraph.", "Intro with a claim.[^src] And a second.[^two]", 1) +
+		"\n[^two]: The second source.\n\n[^src]: The first source.\n"
+	m := newTest(t, src, 80, 20, nil)
+	if !m.loading {
+		t.Fatalf("a %d-byte note with footnotes was laid out whole before its first frame", len(src))
+	}
+	if len(m.pg.src) > len(src)/10 {
+		t.Fatalf("the first frame came from %d bytes of %d", len(m.pg.src), len(src))
+	}
+	mustContain(t, m, "Intro with a claim.[1] And a second.[2]")
+	m.Update(m.layoutFull()())
+	if m.loading {
+		t.Fatal("the whole page did not arrive")
+	}
+	mustContain(t, m, "Intro with a claim.[1] And a second.[2]")
+	press(m, "G")
+	mustContain(t, m, "The first source.", "The second source.")
+}
