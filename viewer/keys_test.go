@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/markii/markii/ansi"
 )
 
 // TestLessKeys checks that each key a less user's fingers know does what
@@ -408,6 +410,26 @@ func TestDiagnosticsPaneShowsEachEntryInFull(t *testing.T) {
 	}
 	if strings.Contains(seen, "…") {
 		t.Fatalf("an entry was cut:\n%s", seen)
+	}
+	// A narrower terminal wraps the entries again, to its width.
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 8})
+	if m.paneKind != diagPane {
+		t.Fatal("a resize closed the diagnostics")
+	}
+	seen = ""
+	for i := 0; i < 60; i++ {
+		for _, row := range strings.Split(screen(m), "\n") {
+			if w := ansi.Width(row); w > 30 {
+				t.Fatalf("a row %d cells wide in a 30-cell terminal: %q", w, row)
+			}
+		}
+		seen += screen(m)
+		press(m, "j")
+	}
+	for _, w := range append(words, "short one") {
+		if !strings.Contains(seen, w+" ") && !strings.Contains(seen, w+"\n") {
+			t.Fatalf("after the resize the pane never showed %q:\n%s", w, seen)
+		}
 	}
 }
 
