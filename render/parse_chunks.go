@@ -88,8 +88,8 @@ func bodyStart(src []byte) (offset int, front *Frontmatter) {
 // ends where a new top-level block starts after a blank line, outside
 // fenced code, container directives and the frontmatter, so the prefix
 // parses to the same leading blocks as the whole note (link references
-// and footnotes defined later in the note aside: FirstFrameSource adds
-// the footnotes). It returns len(src) when there is no such prefix.
+// and footnotes defined later in the note aside: FirstFrameSource joins
+// their definitions to it). It returns len(src) when there is no such prefix.
 func PrefixEnd(src []byte, want int) int {
 	offset, _ := bodyStart(src)
 	if len(src) <= want {
@@ -117,28 +117,30 @@ func PrefixEnd(src []byte, want int) int {
 
 // FirstFrameSource returns what the viewer draws a long note's first
 // frame from, and whether there is such a part: the prefix PrefixEnd
-// cuts at want bytes and, for a note that may define footnotes, the runs
-// of blocks after the prefix that may hold a definition, joined after it.
-// The prefix's footnote references then resolve and are numbered as in
-// the whole note (goldmark numbers them in the order they are first
-// referenced), and its leading blocks draw as the whole note's. The runs
-// are cut where ParseChunks would cut, so they parse, joined, to the
-// blocks they make in the whole note.
+// cuts at want bytes and, when the rest of the note may define a link
+// reference or a footnote, the runs of blocks after the prefix that may
+// hold such a definition (every one has "]:" after its label), joined
+// after it. The prefix's references then resolve as in the whole note,
+// its footnotes are numbered as there (goldmark numbers them in the
+// order they are first referenced), and its blocks draw as the whole
+// note's first ones. The runs are cut where ParseChunks would cut, so
+// they parse, joined, to the blocks they make in the whole note. When
+// they come to more than maxFirstFrameRuns bytes, the prefix is given
+// alone.
 func FirstFrameSource(src []byte, want int) ([]byte, bool) {
 	cut := PrefixEnd(src, want)
 	if cut == len(src) {
 		return src, false
 	}
-	offset, _ := bodyStart(src)
-	if !mayDefineFootnote(src[cut:]) {
+	colon := []byte("]:")
+	if !bytes.Contains(src[cut:], colon) {
 		return src[:cut], true
 	}
-	body := src[offset:]
-	from := cut - offset
+	offset, _ := bodyStart(src)
+	body, from := src[offset:], cut-offset
 	cuts := scanCuts(body, 1, -1)
 	if len(cuts) == 0 {
-		// The scanner cannot follow the rest: the whole note is needed.
-		return src, false
+		return src[:cut], true
 	}
 	out := append(make([]byte, 0, cut+4<<10), src[:cut]...)
 	if !bytes.HasSuffix(out, []byte("\n\n")) {
@@ -146,13 +148,21 @@ func FirstFrameSource(src []byte, want int) ([]byte, bool) {
 	}
 	start := 0
 	for _, end := range append(cuts, len(body)) {
-		if run := body[start:end]; start >= from && mayDefineFootnote(run) {
+		if run := body[start:end]; start >= from && bytes.Contains(run, colon) {
+			if len(out)-cut+len(run) > maxFirstFrameRuns {
+				return src[:cut], true
+			}
 			out = append(out, run...)
 		}
 		start = end
 	}
 	return out, true
 }
+
+// maxFirstFrameRuns bounds the definitions FirstFrameSource joins to a
+// first frame, so that a note of nothing but definitions still opens at
+// once.
+const maxFirstFrameRuns = 256 << 10
 
 // farPrefix is how many times the bytes asked for a first-frame prefix
 // may run before PrefixEnd cuts inside a list instead.

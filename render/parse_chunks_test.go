@@ -287,22 +287,7 @@ func TestPrefixEndCutsWhereParseChunksCuts(t *testing.T) {
 			if cut < want || len(cuts) > 0 && !cuts[cut] && !places[cut] {
 				t.Fatalf("%s: PrefixEnd(%d) = %d, not a cut of ParseChunks at or after it", filepath.Base(p), want, cut)
 			}
-			// The first frame's source: the prefix and, for a note with
-			// footnotes, the runs that define them. The prefix's own
-			// blocks draw as the whole note's.
-			first, ok := FirstFrameSource(src, want)
-			if !ok || !bytes.HasPrefix(first, src[:cut]) {
-				t.Fatalf("%s: FirstFrameSource(%d) does not start with the prefix of %d bytes", filepath.Base(p), want, cut)
-			}
-			own := len(withoutFootnotes(Parse(src[:cut]).Blocks))
-			doc := Parse(first)
-			doc.Blocks = withoutFootnotes(doc.Blocks)[:own]
-			head := Layout(doc, opt).Lines
-			for i, ln := range head {
-				if i >= len(whole) || ln.Text() != whole[i].Text() {
-					t.Fatalf("%s: the prefix of %d bytes draws line %d as %q, the whole note as %q", filepath.Base(p), cut, i, ln.Text(), whole[min(i, len(whole)-1)].Text())
-				}
-			}
+			firstFrameDrawsAsWhole(t, filepath.Base(p), src, want, whole, opt)
 		}
 	}
 	if prefixes < 20 {
@@ -347,8 +332,6 @@ func FuzzParseChunks(f *testing.F) {
 	})
 }
 
-// A note that is one long list has a first-frame prefix all the same: it
-// ends between two items, and draws as the whole note's leading lines.
 // withoutFootnotes is blocks without the footnote section.
 func withoutFootnotes(blocks []Block) []Block {
 	var out []Block
@@ -360,6 +343,59 @@ func withoutFootnotes(blocks []Block) []Block {
 	return out
 }
 
+// firstFrameDrawsAsWhole checks the first frame FirstFrameSource gives
+// for want bytes of src: it starts with the prefix PrefixEnd cuts, and
+// the prefix's own blocks draw as the first lines of whole, the whole
+// note laid out with opt. The runs of definitions joined after the
+// prefix, and the footnote section they make, come after those lines.
+func firstFrameDrawsAsWhole(t *testing.T, name string, src []byte, want int, whole []ansi.Line, opt Options) {
+	t.Helper()
+	cut := PrefixEnd(src, want)
+	first, ok := FirstFrameSource(src, want)
+	if cut == len(src) {
+		if ok {
+			t.Fatalf("%s: FirstFrameSource(%d) has a prefix where PrefixEnd has none", name, want)
+		}
+		return
+	}
+	if !ok || !bytes.HasPrefix(first, src[:cut]) {
+		t.Fatalf("%s: FirstFrameSource(%d) does not start with the prefix of %d bytes", name, want, cut)
+	}
+	own := len(withoutFootnotes(Parse(src[:cut]).Blocks))
+	doc := Parse(first)
+	blocks := withoutFootnotes(doc.Blocks)
+	if len(blocks) < own {
+		t.Fatalf("%s: the first frame of %d bytes has %d blocks, its prefix alone %d", name, len(first), len(blocks), own)
+	}
+	doc.Blocks = blocks[:own]
+	head := Layout(doc, opt).Lines
+	for i, ln := range head {
+		if i >= len(whole) || ln.Text() != whole[i].Text() {
+			t.Fatalf("%s: the prefix of %d bytes draws line %d as %q, the whole note as %q", name, cut, i, ln.Text(), whole[min(i, len(whole)-1)].Text())
+		}
+	}
+}
+
+// FuzzFirstFrameSource checks firstFrameDrawsAsWhole on any note and
+// any prefix length: the viewer's first frame shows what the whole
+// note shows.
+func FuzzFirstFrameSource(f *testing.F) {
+	for i, s := range chunkFragments {
+		f.Add([]byte(s+"\n\npara [ref] and[^n]\n\n"+chunkFragments[(i*5+1)%len(chunkFragments)]+"\n\n[ref]: /u\n\n[^n]: note\n"), uint16(i*3))
+	}
+	opt := chunkOptions()
+	opt.Level = ansi.None
+	f.Fuzz(func(t *testing.T, src []byte, want uint16) {
+		if len(src) > 8<<10 {
+			return
+		}
+		whole := Layout(Parse(src), opt).Lines
+		firstFrameDrawsAsWhole(t, "fuzz", src, int(want)%(len(src)+1), whole, opt)
+	})
+}
+
+// A note that is one long list has a first-frame prefix all the same: it
+// ends between two items, and draws as the whole note's leading lines.
 func TestPrefixEndCutsInsideOneLongList(t *testing.T) {
 	for _, marker := range []string{"- ", "* ", "+ "} {
 		var b strings.Builder
