@@ -91,8 +91,8 @@ type Model struct {
 	// halfPage is the rows d and u scroll once a count set it (as in
 	// less); 0 means half the screen.
 	halfPage int
-	// after is where a G or % typed while a long note is still loading
-	// goes once the whole note is laid out.
+	// after is where a G, %, Ng or anchor followed while a long note is
+	// still loading goes once the whole note is laid out.
 	after *jump
 	// revealing is a search match in hidden text whose block is being
 	// opened, to land on once the page is laid out again.
