@@ -132,31 +132,18 @@ func FirstFrameSource(src []byte, want int) ([]byte, bool) {
 	if cut == len(src) {
 		return src, false
 	}
-	colon := []byte("]:")
-	if !bytes.Contains(src[cut:], colon) {
+	if !bytes.Contains(src[cut:], definitionColon) {
 		return src[:cut], true
 	}
 	offset, _ := bodyStart(src)
-	body, from := src[offset:], cut-offset
-	cuts := scanCuts(body, 1, -1)
-	if len(cuts) == 0 {
-		return src[:cut], true
-	}
 	out := append(make([]byte, 0, cut+4<<10), src[:cut]...)
 	if !bytes.HasSuffix(out, []byte("\n\n")) {
 		out = append(out, "\n\n"...)
 	}
-	start := 0
-	for _, end := range append(cuts, len(body)) {
-		if run := body[start:end]; start >= from && bytes.Contains(run, colon) {
-			if len(out)-cut+len(run) > maxFirstFrameRuns {
-				return src[:cut], true
-			}
-			out = append(out, run...)
-		}
-		start = end
+	if out, ok := definitionRuns(out, src[offset:], cut-offset, maxFirstFrameRuns); ok {
+		return out, true
 	}
-	return out, true
+	return src[:cut], true
 }
 
 // maxFirstFrameRuns bounds the definitions FirstFrameSource joins to a
@@ -176,22 +163,42 @@ const farPrefix = 4
 // by definitionParser. Runs so cut parse, joined or alone, to the blocks
 // they make in the whole body, so the definitions are the body's own.
 func documentReferences(body []byte) references {
-	colon := []byte("]:")
-	if !bytes.Contains(body, colon) {
+	if !bytes.Contains(body, definitionColon) {
 		return nil
 	}
-	candidates := body
-	if cuts := scanCuts(body, 1, -1); len(cuts) > 0 {
-		candidates = nil
-		start := 0
-		for _, end := range append(cuts, len(body)) {
-			if run := body[start:end]; bytes.Contains(run, colon) {
-				candidates = append(candidates, run...)
-			}
-			start = end
-		}
+	candidates, ok := definitionRuns(nil, body, 0, -1)
+	if !ok {
+		candidates = body
 	}
 	return definitions(candidates)
+}
+
+// definitionColon follows the label of every link reference and footnote
+// definition.
+var definitionColon = []byte("]:")
+
+// definitionRuns appends to dst, in order, the runs of body's blocks
+// that start at or after from and contain "]:", so may hold a link
+// reference or footnote definition: body is cut at every point where
+// ParseChunks could cut it. ok is false when the scanner cannot cut
+// body, or when the runs would add more than limit bytes (limit < 0: no
+// limit).
+func definitionRuns(dst, body []byte, from, limit int) (out []byte, ok bool) {
+	cuts := scanCuts(body, 1, -1)
+	if len(cuts) == 0 {
+		return dst, false
+	}
+	added, start := 0, 0
+	for _, end := range append(cuts, len(body)) {
+		if run := body[start:end]; start >= from && bytes.Contains(run, definitionColon) {
+			if added += len(run); limit >= 0 && added > limit {
+				return dst, false
+			}
+			dst = append(dst, run...)
+		}
+		start = end
+	}
+	return dst, true
 }
 
 // sharedReferences is a piece's parse context that also knows the whole

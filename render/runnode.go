@@ -94,7 +94,8 @@ func (d *delimiterRun) OwnerDocument() *ast.Document {
 
 // Dump implements ast.Node.
 func (d *delimiterRun) Dump(source []byte, level int) {
-	ast.DumpHelper(d, source, level, map[string]string{"Run": fmt.Sprintf("%q", source[d.start:d.start+d.length])}, nil)
+	seg := d.segment()
+	ast.DumpHelper(d, source, level, map[string]string{"Run": fmt.Sprintf("%q", seg.Value(source))}, nil)
 }
 
 // Text implements ast.Node: nil, as for any inline without children.

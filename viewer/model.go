@@ -691,7 +691,7 @@ func (m *Model) halfPageRows(n int, counted bool) int {
 }
 
 // escape closes what is open, the most recent first: a run, the search
-// marks, the focus, a message. It never quits.
+// marks, the focus (a message goes with any key). It never quits.
 func (m *Model) escape() {
 	switch {
 	case m.run.active():
@@ -700,8 +700,6 @@ func (m *Model) escape() {
 		m.search.run(m.pg, "")
 	case m.focus >= 0:
 		m.setFocus(-1)
-	default:
-		m.message = ""
 	}
 }
 

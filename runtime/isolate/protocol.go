@@ -290,13 +290,9 @@ func readFrame(r io.Reader, limit int) ([]byte, error) {
 // the exact key allowlist of its type (and of a call or reply inside it),
 // the protocol version, and no unknown key anywhere in the typed payload.
 func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
-	body, tail, err := splitFrame(frame)
+	top, body, tail, err := splitFrame(frame)
 	if err != nil {
 		return nil, err
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil {
-		return nil, protocolErrorf("message is not a JSON object")
 	}
 	var typ string
 	if raw, ok := top["type"]; !ok || json.Unmarshal(raw, &typ) != nil {
@@ -358,33 +354,26 @@ func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
 }
 
 // splitFrame cuts a frame into its JSON message, of at most MaxFrame
-// bytes, and the raw bytes after it.
-func splitFrame(frame []byte) (body, tail []byte, err error) {
+// bytes and read as an object's keys, and the raw bytes after it.
+func splitFrame(frame []byte) (top map[string]json.RawMessage, body, tail []byte, err error) {
 	dec := json.NewDecoder(bytes.NewReader(frame))
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, nil, protocolErrorf("message is not a JSON object")
+	if err := dec.Decode(&top); err != nil || top == nil {
+		return nil, nil, nil, protocolErrorf("message is not a JSON object")
 	}
 	end := int(dec.InputOffset())
 	if end > MaxFrame {
-		return nil, nil, protocolErrorf("message JSON of %d bytes is over the %d-byte cap", end, MaxFrame)
+		return nil, nil, nil, protocolErrorf("message JSON of %d bytes is over the %d-byte cap", end, MaxFrame)
 	}
-	return frame[:end], frame[end:], nil
+	return top, frame[:end], frame[end:], nil
 }
 
 // attachSources gives a run request's blocks their sources from the raw
 // bytes after the JSON: one length per block, adding up to exactly the
 // bytes there are. Any other message has nothing after its JSON.
 func attachSources(m *message, tail []byte) error {
-	if m.Type != msgRun {
+	if m.Type != msgRun || m.Req == nil {
 		if len(tail) > 0 || m.Sources != nil {
 			return protocolErrorf("trailing data after %s message", m.Type)
-		}
-		return nil
-	}
-	if m.Req == nil {
-		if len(tail) > 0 || m.Sources != nil {
-			return protocolErrorf("run message without a request has sources")
 		}
 		return nil
 	}
