@@ -69,27 +69,27 @@ func splitFragment(u string) (string, string) {
 // goAnchor scrolls the heading frag names to the top, unfolding it. While
 // a long note is still loading a heading not laid out yet is gone to once
 // the whole note is there.
-func (m *Model) goAnchor(frag string) {
-	i := anchorHeading(m.pg.laid.Headings, frag)
+func (rd *reader) goAnchor(frag string) {
+	i := anchorHeading(rd.pg.laid.Headings, frag)
 	if i < 0 {
-		if m.loading {
-			m.after = &jump{anchor: frag}
-			m.message = "going to #" + frag + " once the note has loaded"
+		if rd.loading {
+			rd.pending.put(pendingAction{kind: pendingJump, jump: jump{anchor: frag}})
+			rd.message = "going to #" + frag + " once the note has loaded"
 			return
 		}
-		m.message = "no heading #" + frag + " in " + m.note.Name
+		rd.message = "no heading #" + frag + " in " + rd.note.Name
 		return
 	}
-	m.after = nil
-	ln := m.pg.laid.Headings[i].Line
-	m.pg.unfoldLine(ln)
-	m.scrollTo(m.pg.rowOf(ln))
+	rd.pending.drop(pendingJump)
+	ln := rd.pg.laid.Headings[i].Line
+	rd.pg.unfoldLine(ln)
+	rd.scrollTo(rd.pg.rowOf(ln))
 }
 
 // followAnchor follows a link to a heading of the open note; Backspace
 // returns to where the reader was.
-func (m *Model) followAnchor(frag string) {
-	m.history = append(m.history, place{note: m.note, sameNote: true, line: m.topLine(), focus: m.focus})
-	m.message = ""
-	m.goAnchor(frag)
+func (rd *reader) followAnchor(frag string) {
+	rd.history = append(rd.history, place{note: rd.note, sameNote: true, line: rd.topLine(), focus: rd.focus})
+	rd.message = ""
+	rd.goAnchor(frag)
 }

@@ -34,7 +34,7 @@ func TestInNoteAnchorJumpsAndBackspaceReturns(t *testing.T) {
 	if !strings.Contains(status(m), "enter goes to #setup-and-install") {
 		t.Fatalf("status %q", status(m))
 	}
-	top := m.top
+	top := m.reader.top
 	press(m, "enter")
 	if got := firstRow(m); got != "Setup and install" {
 		t.Fatalf("the anchor went to %q", got)
@@ -43,21 +43,21 @@ func TestInNoteAnchorJumpsAndBackspaceReturns(t *testing.T) {
 		t.Fatalf("status %q", status(m))
 	}
 	press(m, "backspace")
-	if m.top != top || !strings.Contains(screen(m), "Jump to") {
-		t.Fatalf("backspace returned to row %d, want %d:\n%s", m.top, top, screen(m))
+	if m.reader.top != top || !strings.Contains(screen(m), "Jump to") {
+		t.Fatalf("backspace returned to row %d, want %d:\n%s", m.reader.top, top, screen(m))
 	}
 	// A folded section is unfolded on the way.
 	press(m, "esc", "g")
-	m.foldAll()
+	m.reader.foldAll()
 	press(m, "g")
-	m.follow("#last-words")
+	m.reader.follow("#last-words")
 	mustContain(t, m, "Last words")
-	if ln := m.pg.laid.Headings[anchorHeading(m.pg.laid.Headings, "last-words")].Line; m.pg.lineOf(m.pg.rowOf(ln)) != ln {
+	if ln := m.reader.pg.laid.Headings[anchorHeading(m.reader.pg.laid.Headings, "last-words")].Line; m.reader.pg.lineOf(m.reader.pg.rowOf(ln)) != ln {
 		t.Fatalf("the heading at line %d is still folded away", ln)
 	}
-	m.follow("#no-such-heading")
-	if m.message != "no heading #no-such-heading in test.mk.md" {
-		t.Fatalf("message %q", m.message)
+	m.reader.follow("#no-such-heading")
+	if m.reader.message != "no heading #no-such-heading in test.mk.md" {
+		t.Fatalf("message %q", m.reader.message)
 	}
 }
 
@@ -76,31 +76,31 @@ func TestNoteLinkWithAFragmentOpensAtTheSection(t *testing.T) {
 	m := linkModel(t, start, &asked, nil)
 	press(m, "G")
 	focusLink(t, m, "other.mk.md#setup-and-install")
-	top := m.top
+	top := m.reader.top
 	press(m, "enter")
-	if m.note.Name != "other.mk.md" || len(asked) != 1 || asked[0] != other {
-		t.Fatalf("opened %q (asked %v)", m.note.Name, asked)
+	if m.reader.note.Name != "other.mk.md" || len(asked) != 1 || asked[0] != other {
+		t.Fatalf("opened %q (asked %v)", m.reader.note.Name, asked)
 	}
 	if got := firstRow(m); got != "Setup and install" {
 		t.Fatalf("the other note opened at %q", got)
 	}
 	press(m, "backspace")
-	if m.note.Name != "start.mk.md" || m.top != top {
-		t.Fatalf("backspace returned to %q at row %d, want start.mk.md at %d", m.note.Name, m.top, top)
+	if m.reader.note.Name != "start.mk.md" || m.reader.top != top {
+		t.Fatalf("backspace returned to %q at row %d, want start.mk.md at %d", m.reader.note.Name, m.reader.top, top)
 	}
 }
 
 func TestAnchorWhileLoadingLandsWhenTheHeadingArrives(t *testing.T) {
 	src := "# Long\n\nGo to [the last section](#section-2990).\n\n" + longNote(3000, 2)
 	m := newTest(t, src, 80, 20, nil)
-	if !m.loading {
+	if !m.reader.loading {
 		t.Fatal("the note was laid out at once")
 	}
-	m.follow("#section-2990")
-	if !strings.Contains(m.message, "going to #section-2990 once the note has loaded") {
-		t.Fatalf("message %q", m.message)
+	m.reader.follow("#section-2990")
+	if !strings.Contains(m.reader.message, "going to #section-2990 once the note has loaded") {
+		t.Fatalf("message %q", m.reader.message)
 	}
-	m.Update(m.layoutFull()())
+	m.Update(m.reader.layoutFull()())
 	if got := firstRow(m); got != "Section 2990" {
 		t.Fatalf("after the load the top row is %q", got)
 	}

@@ -28,15 +28,15 @@ func FuzzChrome(f *testing.F) {
 					t.Fatalf("%s at level %v: %v\n%q", what, level, err, m.frame())
 				}
 			}
-			m.message = message
+			m.reader.message = message
 			check("status message")
-			m.message = ""
-			m.shown = shown
+			m.reader.message = ""
+			m.reader.shown = shown
 			check("shown address")
-			m.shown = ""
+			m.reader.shown = ""
 			press(m, "/")
 			typeText(m, query)
-			m.search.input = append(m.search.input, []rune(query)...)
+			m.reader.search.input = append(m.reader.search.input, []rune(query)...)
 			check("search prompt")
 			press(m, "esc", "D")
 			check("diagnostics pane")

@@ -13,16 +13,16 @@ func TestLongNoteWithDefinitionsAtTheEndOpensFromAPrefix(t *testing.T) {
 	src := strings.Replace(longNote(3000, 2), "Intro paragraph.", "Intro with a claim.[^src] And a second.[^two] See [the site][home].", 1) +
 		"\n[^two]: The second source.\n\n[^src]: The first source.\n\n[home]: https://home.example/\n"
 	m := newTest(t, src, 80, 20, nil)
-	if !m.loading {
+	if !m.reader.loading {
 		t.Fatalf("a %d-byte note with footnotes was laid out whole before its first frame", len(src))
 	}
-	if len(m.pg.src) > len(src)/10 {
-		t.Fatalf("the first frame came from %d bytes of %d", len(m.pg.src), len(src))
+	if len(m.reader.pg.src) > len(src)/10 {
+		t.Fatalf("the first frame came from %d bytes of %d", len(m.reader.pg.src), len(src))
 	}
 	mustContain(t, m, "Intro with a claim.[1] And a second.[2] See the site.")
 	mustLack(t, m, "[home]")
-	m.Update(m.layoutFull()())
-	if m.loading {
+	m.Update(m.reader.layoutFull()())
+	if m.reader.loading {
 		t.Fatal("the whole page did not arrive")
 	}
 	mustContain(t, m, "Intro with a claim.[1] And a second.[2]")

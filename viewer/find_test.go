@@ -29,7 +29,7 @@ func TestSearchHighlightsRenderedTextIncrementally(t *testing.T) {
 		t.Fatalf("other match not highlighted:\n%q", frame)
 	}
 	press(m, "enter")
-	if m.search.editing {
+	if m.reader.search.editing {
 		t.Fatal("enter did not close the prompt")
 	}
 	press(m, "n")
@@ -74,14 +74,14 @@ func TestSearchIsCaseInsensitiveAndCached(t *testing.T) {
 	m := newTest(t, longNote(3, 2), 80, 12, nil)
 	press(m, "/")
 	typeText(m, "PARAGRAPH")
-	if n := len(m.search.matches); n != 7 {
+	if n := len(m.reader.search.matches); n != 7 {
 		t.Fatalf("%d matches for PARAGRAPH, want 7 (the intro has one)", n)
 	}
 	typeText(m, " 2")
-	if n := len(m.search.matches); n != 2 {
+	if n := len(m.reader.search.matches); n != 2 {
 		t.Fatalf("%d matches for PARAGRAPH 2, want 2", n)
 	}
-	if _, ok := m.search.cache["paragraph"]; !ok {
+	if _, ok := m.reader.search.cache["paragraph"]; !ok {
 		t.Fatal("the shorter query's result was not kept")
 	}
 }
@@ -98,7 +98,7 @@ func TestSearchUnfoldsToShowAMatch(t *testing.T) {
 
 func TestHighlightSplitsSpans(t *testing.T) {
 	m := newTest(t, "one **two** three\n", 80, 5, nil)
-	line := m.pg.line(0)
+	line := m.reader.pg.line(0)
 	ms := []match{{line: 0, start: 2, end: 9}}
 	got := highlight(line, ms, 0, 0, m.chrome.match, m.chrome.current)
 	if got.Text() != line.Text() {
@@ -143,18 +143,18 @@ Tail text, and one more giraffe out in the open.
 // currentMatch is the text of the current match as drawn on the page.
 func currentMatch(t *testing.T, m *Model) (string, int) {
 	t.Helper()
-	if len(m.search.matches) == 0 {
+	if len(m.reader.search.matches) == 0 {
 		t.Fatal("no matches")
 	}
-	mt := m.search.matches[m.search.current]
+	mt := m.reader.search.matches[m.reader.search.current]
 	if mt.hidden != nil {
 		t.Fatalf("the current match is still hidden: %+v", *mt.hidden)
 	}
-	r := m.pg.rowOf(mt.line)
-	if r < m.top || r >= m.top+m.bodyHeight() {
-		t.Fatalf("the current match (line %d, row %d) is off screen (top %d)", mt.line, r, m.top)
+	r := m.reader.pg.rowOf(mt.line)
+	if r < m.reader.top || r >= m.reader.top+m.bodyHeight() {
+		t.Fatalf("the current match (line %d, row %d) is off screen (top %d)", mt.line, r, m.reader.top)
 	}
-	return m.pg.lineText(mt.line)[mt.start:mt.end], mt.line
+	return m.reader.pg.lineText(mt.line)[mt.start:mt.end], mt.line
 }
 
 func TestSearchOpensTheClosedDetailsItFindsTextIn(t *testing.T) {
@@ -166,8 +166,8 @@ func TestSearchOpensTheClosedDetailsItFindsTextIn(t *testing.T) {
 	if got := status(m); !strings.Contains(got, "1/1 matches") {
 		t.Fatalf("status %q, want the hidden hit counted", got)
 	}
-	if word, ln := currentMatch(t, m); word != "zebra" || !strings.Contains(m.pg.lineText(ln), "Only the zebra lives") {
-		t.Fatalf("landed on %q in %q", word, m.pg.lineText(ln))
+	if word, ln := currentMatch(t, m); word != "zebra" || !strings.Contains(m.reader.pg.lineText(ln), "Only the zebra lives") {
+		t.Fatalf("landed on %q in %q", word, m.reader.pg.lineText(ln))
 	}
 	mustContain(t, m, "▾ Closed", "Only the zebra lives in here.")
 }
@@ -181,14 +181,14 @@ func TestSearchSwitchesToTheTabItFindsTextIn(t *testing.T) {
 	if got := status(m); !strings.Contains(got, "1/2 matches") {
 		t.Fatalf("status %q, want 1/2 matches", got)
 	}
-	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lineText(ln), "waits on the other tab") {
-		t.Fatalf("landed on %q in %q", word, m.pg.lineText(ln))
+	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.reader.pg.lineText(ln), "waits on the other tab") {
+		t.Fatalf("landed on %q in %q", word, m.reader.pg.lineText(ln))
 	}
 	mustContain(t, m, "[Other]", "The giraffe waits on the other tab.")
 	mustLack(t, m, "The shown panel.")
 	press(m, "n")
-	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.pg.lineText(ln), "out in the open") {
-		t.Fatalf("n landed on %q in %q", word, m.pg.lineText(ln))
+	if word, ln := currentMatch(t, m); word != "giraffe" || !strings.Contains(m.reader.pg.lineText(ln), "out in the open") {
+		t.Fatalf("n landed on %q in %q", word, m.reader.pg.lineText(ln))
 	}
 	if got := status(m); !strings.Contains(got, "2/2 matches") {
 		t.Fatalf("status %q after n", got)
@@ -200,8 +200,8 @@ func TestSearchOpensBlocksHiddenInsideHiddenBlocks(t *testing.T) {
 	press(m, "/")
 	typeText(m, "okapi")
 	press(m, "enter")
-	if word, ln := currentMatch(t, m); word != "okapi" || !strings.Contains(m.pg.lineText(ln), "two levels down") {
-		t.Fatalf("landed on %q in %q", word, m.pg.lineText(ln))
+	if word, ln := currentMatch(t, m); word != "okapi" || !strings.Contains(m.reader.pg.lineText(ln), "two levels down") {
+		t.Fatalf("landed on %q in %q", word, m.reader.pg.lineText(ln))
 	}
 	mustContain(t, m, "[Other]", "▾ Inner", "An okapi hides two levels down.")
 }
@@ -213,7 +213,7 @@ func TestSearchCountsHiddenHitsWhileTyping(t *testing.T) {
 	// n steps through shown and hidden hits alike; every step lands on a
 	// shown match.
 	press(m, "enter")
-	total := len(m.search.matches)
+	total := len(m.reader.search.matches)
 	for i := 0; i < total; i++ {
 		if word, _ := currentMatch(t, m); strings.ToLower(word) != "the " {
 			t.Fatalf("match %d is %q", i, word)

@@ -15,19 +15,19 @@ import (
 
 // moveFocus focuses the next (d > 0) or previous target, wrapping, and
 // scrolls it into view. With focus off it starts from the screen.
-func (m *Model) moveFocus(d int) {
-	n := len(m.pg.targets)
+func (rd *reader) moveFocus(d int) {
+	n := len(rd.pg.targets)
 	if n == 0 {
-		m.message = "nothing focusable"
+		rd.message = "nothing focusable"
 		return
 	}
 	next := 0
-	if m.focus < 0 {
+	if rd.focus < 0 {
 		// Start at the first target on screen (or after it).
-		top := m.topLine()
+		top := rd.topLine()
 		next = -1
-		for i := range m.pg.targets {
-			if m.pg.target(i).end > top {
+		for i := range rd.pg.targets {
+			if rd.pg.target(i).end > top {
 				next = i
 				break
 			}
@@ -39,28 +39,28 @@ func (m *Model) moveFocus(d int) {
 			next = (next - 1 + n) % n
 		}
 	} else {
-		next = (m.focus + d + n) % n
+		next = (rd.focus + d + n) % n
 	}
-	m.setFocus(next)
+	rd.setFocus(next)
 }
 
 // setFocus focuses target i (-1 for none) and scrolls it into view. The
 // focus mark is drawn over the visible window (see markWidget), so moving
 // the focus never lays the note out again.
-func (m *Model) setFocus(i int) {
-	m.message = ""
-	m.focus = min(i, len(m.pg.targets)-1)
-	if m.focus >= 0 {
-		t := m.pg.target(m.focus)
-		m.pg.unfoldLine(t.line)
-		r := m.pg.rowOf(t.line)
-		if r < m.top || r >= m.top+m.bodyHeight() {
-			m.scrollTo(r - 2)
+func (rd *reader) setFocus(i int) {
+	rd.message = ""
+	rd.focus = min(i, len(rd.pg.targets)-1)
+	if rd.focus >= 0 {
+		t := rd.pg.target(rd.focus)
+		rd.pg.unfoldLine(t.line)
+		r := rd.pg.rowOf(t.line)
+		if r < rd.top || r >= rd.top+rd.bodyHeight() {
+			rd.scrollTo(r - 2)
 		}
-		if t.kind == render.FocusLink && ansi.Width(t.url) > m.width/2 {
+		if t.kind == render.FocusLink && ansi.Width(t.url) > rd.width/2 {
 			// A long address is shown in full above the status bar at
 			// once, where the terminal shows no hyperlink target.
-			m.shown = t.url
+			rd.shown = t.url
 		}
 	}
 }
@@ -69,11 +69,11 @@ func (m *Model) setFocus(i int) {
 // where layout left the block's gutter: `› ` in the accent color, the
 // active tab or the details title in the accent too, and a details block
 // gets its enter hint when it fits.
-func (m *Model) markWidget(line ansi.Line, ln int, t target) ansi.Line {
+func (rd *reader) markWidget(line ansi.Line, ln int, t target) ansi.Line {
 	if t.mark.Line != ln || t.mark.Empty() {
 		return line
 	}
-	st := m.chrome.st
+	st := rd.chrome.st
 	if t.title.Line == ln {
 		// The title first: the mark below changes the bytes after it.
 		title := st.Accent
@@ -87,10 +87,10 @@ func (m *Model) markWidget(line ansi.Line, ln int, t target) ansi.Line {
 	out = append(append(append(out, before...), ansi.Span{Text: "› ", Style: st.Accent}), after...)
 	if t.kind == render.FocusDetails {
 		hint := "  enter to open"
-		if m.isOpen(t) {
+		if rd.isOpen(t) {
 			hint = "  enter to close"
 		}
-		if out.Width()+ansi.Width(hint) <= m.width {
+		if out.Width()+ansi.Width(hint) <= rd.width {
 			out = append(out, ansi.Span{Text: hint, Style: st.Dim})
 		}
 	}
@@ -151,25 +151,25 @@ func overRange(line ansi.Line, r render.Range, st ansi.Style) ansi.Line {
 // block's change in height; a reader inside the block stays at its top.
 // A long note is laid out in the background and the reader keeps the
 // current page until the new one is ready.
-func (m *Model) relayout(change func(), block int) tea.Cmd {
-	bp := blockPlace{top: m.topLine(), block: block}
+func (rd *reader) relayout(change func(), block int) tea.Cmd {
+	bp := blockPlace{top: rd.topLine(), block: block}
 	if block >= 0 {
-		bp.before = m.pg.target(block)
+		bp.before = rd.pg.target(block)
 	}
 	change()
-	m.liveVersion++
-	if len(m.pg.src) > keepTreeUpTo {
-		if m.pending == nil && m.pendingBlock == nil {
-			m.pendingBlock = &bp
+	rd.liveVersion++
+	if len(rd.pg.src) > keepTreeUpTo {
+		if rd.pending.find(pendingAnchor) == nil && rd.pending.find(pendingBlock) == nil {
+			rd.pending.put(pendingAction{kind: pendingBlock, block: bp})
 		}
-		m.loadGen++
-		m.loading = true
-		return m.layoutFull()
+		rd.loadGen++
+		rd.loading = true
+		return rd.layoutFull()
 	}
-	m.pg.layout()
-	m.search.rerun(m.pg)
-	m.top = m.pg.rowOf(bp.after(m.pg))
-	m.scrollTo(m.top)
+	rd.pg.layout()
+	rd.search.rerun(rd.pg)
+	rd.top = rd.pg.rowOf(bp.after(rd.pg))
+	rd.scrollTo(rd.top)
 	return nil
 }
 
@@ -196,16 +196,16 @@ func (bp blockPlace) after(p *page) int {
 }
 
 // focused returns the focused target.
-func (m *Model) focused() (target, bool) {
-	if m.focus < 0 || m.focus >= len(m.pg.targets) {
+func (rd *reader) focused() (target, bool) {
+	if rd.focus < 0 || rd.focus >= len(rd.pg.targets) {
 		return target{}, false
 	}
-	return m.pg.target(m.focus), true
+	return rd.pg.target(rd.focus), true
 }
 
 // focusLabel describes the focused block for the status bar.
-func (m *Model) focusLabel() string {
-	t, ok := m.focused()
+func (rd *reader) focusLabel() string {
+	t, ok := rd.focused()
 	if !ok {
 		return ""
 	}
@@ -213,7 +213,7 @@ func (m *Model) focusLabel() string {
 	case render.FocusTabs:
 		return fmt.Sprintf("tabs %q  ←→ switch", t.label)
 	case render.FocusDetails:
-		if m.isOpen(t) {
+		if rd.isOpen(t) {
 			return fmt.Sprintf("details %q  enter closes", t.label)
 		}
 		return fmt.Sprintf("details %q  enter opens", t.label)
@@ -229,16 +229,16 @@ func (m *Model) focusLabel() string {
 
 // isOpen reports whether a details block is open: as the reader last
 // set it, else as layout drew it.
-func (m *Model) isOpen(t target) bool {
-	if o, ok := m.pg.live.Open[t.id]; ok {
+func (rd *reader) isOpen(t target) bool {
+	if o, ok := rd.pg.live.Open[t.id]; ok {
 		return o
 	}
 	return t.open
 }
 
 // switchTab moves the focused tabs block to the next or previous panel.
-func (m *Model) switchTab(d int) tea.Cmd {
-	t, ok := m.focused()
+func (rd *reader) switchTab(d int) tea.Cmd {
+	t, ok := rd.focused()
 	if !ok || t.kind != render.FocusTabs {
 		return nil
 	}
@@ -246,25 +246,25 @@ func (m *Model) switchTab(d int) tea.Cmd {
 	if len(panels) < 2 {
 		return nil
 	}
-	cur := m.pg.live.ActiveTab[t.id]
+	cur := rd.pg.live.ActiveTab[t.id]
 	next := (cur + d + len(panels)) % len(panels)
-	return m.relayout(func() { m.pg.live.ActiveTab[t.id] = next }, m.focus)
+	return rd.relayout(func() { rd.pg.live.ActiveTab[t.id] = next }, rd.focus)
 }
 
 // enter toggles a focused details block or follows a focused note link.
-func (m *Model) enter() tea.Cmd {
-	t, ok := m.focused()
+func (rd *reader) enter() tea.Cmd {
+	t, ok := rd.focused()
 	if !ok {
 		return nil
 	}
 	switch t.kind {
 	case render.FocusDetails:
-		open := !m.isOpen(t)
-		return m.relayout(func() { m.pg.live.Open[t.id] = open }, m.focus)
+		open := !rd.isOpen(t)
+		return rd.relayout(func() { rd.pg.live.Open[t.id] = open }, rd.focus)
 	case render.FocusTabs:
-		return m.switchTab(1)
+		return rd.switchTab(1)
 	case render.FocusLink:
-		m.follow(t.url)
+		rd.follow(t.url)
 	}
 	return nil
 }
@@ -283,15 +283,15 @@ func isNoteLink(u string) bool {
 
 // resolveNote finds the file a note link names: relative to the open
 // note's folder, and `x.mk.md` as `x.mkz` when that bundle exists.
-func (m *Model) resolveNote(u string) (string, error) {
-	if m.note.Path == "" {
+func (rd *reader) resolveNote(u string) (string, error) {
+	if rd.note.Path == "" {
 		return "", fmt.Errorf("this note has no folder to resolve %s against", u)
 	}
 	p := strings.SplitN(strings.SplitN(u, "#", 2)[0], "?", 2)[0]
 	if dec, err := url.PathUnescape(p); err == nil {
 		p = dec
 	}
-	abs := filepath.Join(filepath.Dir(m.note.Path), filepath.FromSlash(p))
+	abs := filepath.Join(filepath.Dir(rd.note.Path), filepath.FromSlash(p))
 	if strings.HasSuffix(strings.ToLower(abs), ".mk.md") {
 		mkz := abs[:len(abs)-len(".mk.md")] + ".mkz"
 		if _, err := os.Stat(mkz); err == nil {
@@ -305,11 +305,11 @@ func (m *Model) resolveNote(u string) (string, error) {
 }
 
 // inTree reports whether path lies in the folder tree of the first note.
-func (m *Model) inTree(path string) bool {
-	if m.first.Path == "" {
+func (rd *reader) inTree(path string) bool {
+	if rd.first.Path == "" {
 		return false
 	}
-	root := filepath.Dir(m.first.Path)
+	root := filepath.Dir(rd.first.Path)
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
@@ -317,95 +317,95 @@ func (m *Model) inTree(path string) bool {
 // follow opens a linked note; its scripts never run. A note outside the
 // first note's folder tree is opened only after its path was shown and
 // Enter pressed again.
-func (m *Model) follow(u string) {
+func (rd *reader) follow(u string) {
 	if frag, ok := strings.CutPrefix(u, "#"); ok {
-		m.followAnchor(frag)
+		rd.followAnchor(frag)
 		return
 	}
 	if !isNoteLink(u) {
-		m.message = "not a note link: " + u
+		rd.message = "not a note link: " + u
 		return
 	}
-	if m.opt.Load == nil {
-		m.message = "opening linked notes is not available here"
+	if rd.opt.Load == nil {
+		rd.message = "opening linked notes is not available here"
 		return
 	}
-	path, err := m.resolveNote(u)
+	path, err := rd.resolveNote(u)
 	if err != nil {
-		m.message = err.Error()
+		rd.message = err.Error()
 		return
 	}
-	if !m.inTree(path) && m.confirm != path {
-		m.confirm = path
-		m.message = "outside this note's folder: " + path + "  enter opens it"
+	if !rd.inTree(path) && rd.confirm != path {
+		rd.confirm = path
+		rd.message = "outside this note's folder: " + path + "  enter opens it"
 		return
 	}
-	m.confirm = ""
-	n, err := m.opt.Load(path)
+	rd.confirm = ""
+	n, err := rd.opt.Load(path)
 	if err != nil {
-		m.message = err.Error()
+		rd.message = err.Error()
 		return
 	}
-	m.history = append(m.history, place{note: m.note, pg: m.pg, top: m.top, focus: m.focus})
-	m.note = n
-	m.pg = m.newPage(n, storedValues(n.Values))
-	m.search.run(m.pg, "")
-	m.top, m.focus = 0, -1
-	m.message = "scripts of linked notes do not run"
+	rd.history = append(rd.history, place{note: rd.note, pg: rd.pg, top: rd.top, focus: rd.focus})
+	rd.note = n
+	rd.pg = rd.newPage(n, storedValues(n.Values))
+	rd.search.run(rd.pg, "")
+	rd.top, rd.focus = 0, -1
+	rd.message = "scripts of linked notes do not run"
 	if _, frag := splitFragment(u); frag != "" {
-		m.goAnchor(frag)
+		rd.goAnchor(frag)
 	}
 }
 
 // back returns to the note and place the reader came from.
-func (m *Model) back() {
-	if len(m.history) == 0 {
-		m.message = "no earlier note"
+func (rd *reader) back() {
+	if len(rd.history) == 0 {
+		rd.message = "no earlier note"
 		return
 	}
-	p := m.history[len(m.history)-1]
-	m.history = m.history[:len(m.history)-1]
-	m.message = ""
+	p := rd.history[len(rd.history)-1]
+	rd.history = rd.history[:len(rd.history)-1]
+	rd.message = ""
 	if p.sameNote {
 		// Back from an anchor in this note: its page stays.
-		m.after = nil
-		m.focus = min(p.focus, len(m.pg.targets)-1)
-		m.pg.unfoldLine(p.line)
-		m.scrollTo(m.pg.rowOf(p.line))
+		rd.pending.drop(pendingJump)
+		rd.focus = min(p.focus, len(rd.pg.targets)-1)
+		rd.pg.unfoldLine(p.line)
+		rd.scrollTo(rd.pg.rowOf(p.line))
 		return
 	}
-	m.note, m.pg, m.focus, m.top = p.note, p.pg, p.focus, p.top
-	m.loadGen++
-	m.loading = false
-	if m.pg.opt.Width != m.pageWidth {
+	rd.note, rd.pg, rd.focus, rd.top = p.note, p.pg, p.focus, p.top
+	rd.loadGen++
+	rd.loading = false
+	if rd.pg.opt.Width != rd.pageWidth {
 		// The terminal was resized while the linked note was open.
-		a := m.anchor()
-		m.pg.opt.Width = m.pageWidth
-		m.pg.layout()
-		m.restore(a)
+		a := rd.anchor()
+		rd.pg.opt.Width = rd.pageWidth
+		rd.pg.layout()
+		rd.restore(a)
 	}
-	m.scrollTo(m.top)
-	m.search.run(m.pg, "")
-	m.message = ""
+	rd.scrollTo(rd.top)
+	rd.search.run(rd.pg, "")
+	rd.message = ""
 }
 
 // showURL shows the focused link's full address, and opens it in a
 // browser when the user turned that on (http and https only).
-func (m *Model) showURL() tea.Cmd {
-	t, ok := m.focused()
+func (rd *reader) showURL() tea.Cmd {
+	t, ok := rd.focused()
 	if !ok || t.kind != render.FocusLink {
-		m.message = "focus a link first (tab)"
+		rd.message = "focus a link first (tab)"
 		return nil
 	}
-	m.shown = t.url
-	if m.opt.OpenBrowser == nil {
+	rd.shown = t.url
+	if rd.opt.OpenBrowser == nil {
 		return nil
 	}
 	lu := strings.ToLower(t.url)
 	if !strings.HasPrefix(lu, "http://") && !strings.HasPrefix(lu, "https://") {
 		return nil
 	}
-	open, u := m.opt.OpenBrowser, t.url
+	open, u := rd.opt.OpenBrowser, t.url
 	return func() tea.Msg {
 		if err := open(u); err != nil {
 			return statusMsg("could not open a browser: " + err.Error())

@@ -17,7 +17,7 @@ type picturesMsg struct {
 // picturesDecoded gives the note its pictures and, when it is on screen,
 // lays it out again with them, the reader kept on the same text. A note
 // the reader has left draws them the next time it is laid out.
-func (m *Model) picturesDecoded(msg picturesMsg) tea.Cmd {
+func (rd *reader) picturesDecoded(msg picturesMsg) tea.Cmd {
 	n := msg.note
 	if n.Pictures == nil {
 		return nil // already decoded
@@ -28,22 +28,22 @@ func (m *Model) picturesDecoded(msg picturesMsg) tea.Cmd {
 		return nil
 	}
 	n.Images = msg.images
-	if n != m.note {
+	if n != rd.note {
 		return nil
 	}
-	withPictures := func() { m.pg.opt.Images = n.Images }
-	if m.loading {
+	withPictures := func() { rd.pg.opt.Images = n.Images }
+	if rd.loading {
 		// The page on screen is a prefix: the whole page takes the
 		// pictures and keeps the reader's line when it arrives.
-		return m.relayout(withPictures, -1)
+		return rd.relayout(withPictures, -1)
 	}
 	// The reader stays on the same text, however tall the pictures above.
-	a := m.anchor()
-	cmd := m.relayout(withPictures, -1)
-	if m.loading {
-		m.pending, m.pendingBlock = &a, nil
+	a := rd.anchor()
+	cmd := rd.relayout(withPictures, -1)
+	if rd.loading {
+		rd.pending.put(pendingAction{kind: pendingAnchor, anchor: a})
 	} else {
-		m.restore(a)
+		rd.restore(a)
 	}
 	return cmd
 }

@@ -28,8 +28,8 @@ func TestViewerDrawsPicturesAndKnowsPacks(t *testing.T) {
 	if !strings.Contains(view, "38;2;200;0;0;48;2;200;0;0m") || strings.Count(view, "▀") == 0 {
 		t.Fatalf("no picture in the view:\n%s", view)
 	}
-	for i := range m.pg.lineCount() {
-		if ln := m.pg.line(i); ln.Width() > 20 {
+	for i := range m.reader.pg.lineCount() {
+		if ln := m.reader.pg.line(i); ln.Width() > 20 {
 			t.Fatalf("line wider than the window: %q", ln.Text())
 		}
 	}
@@ -62,7 +62,7 @@ func TestPicturesAreDecodedAfterTheFirstFrame(t *testing.T) {
 					return map[string]*render.Picture{"cat.png": pic}, []string{"image dog.png was not drawn: it is not there"}
 				}
 			})
-			if name == "long" && !m.loading {
+			if name == "long" && !m.reader.loading {
 				t.Fatal("the long note is not shown from a prefix first")
 			}
 			if strings.Contains(m.frame(), "▀") || calls.Load() != 0 {
@@ -71,14 +71,14 @@ func TestPicturesAreDecodedAfterTheFirstFrame(t *testing.T) {
 			start := time.Now()
 			d := newDriver(m)
 			d.exec(m.Init())
-			d.until(t, "the picture", func() bool { return strings.Contains(m.frame(), "▀") && !m.loading })
+			d.until(t, "the picture", func() bool { return strings.Contains(m.frame(), "▀") && !m.reader.loading })
 			if waited := time.Unix(0, at.Load()).Sub(start); waited < firstFrameHead {
 				t.Errorf("the pictures were decoded %v after Init, before the first frame's head start of %v", waited, firstFrameHead)
 			}
 			if !strings.Contains(m.frame(), "38;2;0;200;0;48;2;0;200;0m") {
 				t.Errorf("the picture is not drawn in its colors:\n%s", screen(m))
 			}
-			if got := strings.Join(m.note.Diagnostics, "\n"); !strings.Contains(got, "dog.png was not drawn") {
+			if got := strings.Join(m.reader.note.Diagnostics, "\n"); !strings.Contains(got, "dog.png was not drawn") {
 				t.Errorf("the refused image is not among the diagnostics: %q", got)
 			}
 			d.exec(m.Init())
@@ -104,14 +104,14 @@ func TestPicturesArrivingKeepTheReadersPlace(t *testing.T) {
 			return map[string]*render.Picture{"cat.png": pic}, nil
 		}
 	})
-	m.top = m.pg.rowOf(headingLine(t, m, "Section 30"))
+	m.reader.top = m.reader.pg.rowOf(headingLine(t, m, "Section 30"))
 	before := strings.SplitN(screen(m), "\n", 2)[0]
 	if !strings.Contains(before, "Section 30") {
 		t.Fatalf("the reader is not at Section 30: %q", before)
 	}
 	d := newDriver(m)
 	d.exec(m.Init())
-	d.until(t, "the pictures", func() bool { return m.note.Images != nil })
+	d.until(t, "the pictures", func() bool { return m.reader.note.Images != nil })
 	if top := strings.SplitN(screen(m), "\n", 2)[0]; top != before {
 		t.Fatalf("the top line was %q before the pictures and %q after", before, top)
 	}
@@ -120,7 +120,7 @@ func TestPicturesArrivingKeepTheReadersPlace(t *testing.T) {
 // headingLine is the page line of the heading whose text is text.
 func headingLine(t *testing.T, m *Model, text string) int {
 	t.Helper()
-	for _, h := range m.pg.laid.Headings {
+	for _, h := range m.reader.pg.laid.Headings {
 		if h.Text == text {
 			return h.Line
 		}
@@ -168,13 +168,13 @@ func TestReloadDrawsTheNewPictures(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src+"\n![cat](cat.png)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d.until(t, "the reload", func() bool { return m.reload == 1 })
+	d.until(t, "the reload", func() bool { return m.reader.reload == 1 })
 	if !strings.Contains(m.frame(), "38;2;0;0;200;48;2;0;0;200m") {
 		t.Fatalf("the reloaded note does not draw the added picture:\n%s", screen(m))
 	}
 	close(release)
 	d.deliverFor(3 * firstFrameHead)
-	if strings.Contains(strings.Join(m.note.Diagnostics, "\n"), "stale decode") {
+	if strings.Contains(strings.Join(m.reader.note.Diagnostics, "\n"), "stale decode") {
 		t.Error("the decode of the text before the reload was applied after it")
 	}
 	if !strings.Contains(m.frame(), "38;2;0;0;200;48;2;0;0;200m") {

@@ -1,6 +1,9 @@
 package viewer
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // keyMap is every key the reader answers; the help overlay lists them all.
 // Where a key of less does not clash with the note's own features it does
@@ -60,4 +63,82 @@ func helpRows() [][2]string {
 	out = append(out, [2]string{"0-9", "a count for the next key (5j, 120g, 50%)"})
 	out = append(out, [2]string{"mouse wheel", "scroll"})
 	return out
+}
+
+// count is the number typed before a key, if one was.
+type count struct {
+	n     int
+	typed bool
+}
+
+// or is the count, or def when none was typed.
+func (c count) or(def int) int {
+	if c.typed {
+		return c.n
+	}
+	return def
+}
+
+// escKey closes what is open (see reader.escape); it is not listed in the
+// help on its own, as keys.Quit's help names it.
+var escKey = key.NewBinding(key.WithKeys("esc"))
+
+// readerBinding is one row of the reader's key table: the keys and what
+// they do to the reader, with the count typed before them.
+type readerBinding struct {
+	keys *key.Binding
+	do   func(rd *reader, c count) (readerAction, tea.Cmd)
+}
+
+// ask returns a key action that only asks the root to do a.
+func ask(a readerAction) func(*reader, count) (readerAction, tea.Cmd) {
+	return func(*reader, count) (readerAction, tea.Cmd) { return a, nil }
+}
+
+// by returns a key action that only changes the reader.
+func by(f func(rd *reader, c count)) func(*reader, count) (readerAction, tea.Cmd) {
+	return func(rd *reader, c count) (readerAction, tea.Cmd) {
+		f(rd, c)
+		return readerNone, nil
+	}
+}
+
+// cmd returns a key action that changes the reader and may start work.
+func cmd(f func(rd *reader, c count) tea.Cmd) func(*reader, count) (readerAction, tea.Cmd) {
+	return func(rd *reader, c count) (readerAction, tea.Cmd) { return readerNone, f(rd, c) }
+}
+
+// readerKeys is the reader's key table, in the order keys are matched.
+var readerKeys = []readerBinding{
+	{&keys.Quit, ask(readerQuit)},
+	{&escKey, ask(readerEscape)},
+	{&keys.Down, by(func(rd *reader, c count) { rd.lineKey(1, c) })},
+	{&keys.Up, by(func(rd *reader, c count) { rd.lineKey(-1, c) })},
+	{&keys.PageDown, by(func(rd *reader, c count) { rd.scrollBy(c.or(rd.bodyHeight())) })},
+	{&keys.PageUp, by(func(rd *reader, c count) { rd.scrollBy(-c.or(rd.bodyHeight())) })},
+	{&keys.HalfDown, by(func(rd *reader, c count) { rd.scrollBy(rd.halfPageRows(c.n, c.typed)) })},
+	{&keys.HalfUp, by(func(rd *reader, c count) { rd.scrollBy(-rd.halfPageRows(c.n, c.typed)) })},
+	{&keys.Top, by(func(rd *reader, c count) { rd.goLineOrPercent(c, 0) })},
+	{&keys.Bottom, by(func(rd *reader, c count) { rd.goLineOrPercent(c, 100) })},
+	{&keys.Percent, by(func(rd *reader, c count) { rd.goPercent(c.or(0)) })},
+	{&keys.Search, by(func(rd *reader, _ count) { rd.search.editing, rd.search.input = true, nil })},
+	{&keys.Next, cmd(func(rd *reader, _ count) tea.Cmd { return rd.nextMatch(1) })},
+	{&keys.Prev, cmd(func(rd *reader, _ count) tea.Cmd { return rd.nextMatch(-1) })},
+	{&keys.TOC, ask(readerContents)},
+	{&keys.Help, ask(readerHelp)},
+	{&keys.Diagnostics, ask(readerDiagnostics)},
+	{&keys.NextHeading, by(func(rd *reader, _ count) { rd.jumpHeading(1) })},
+	{&keys.PrevHeading, by(func(rd *reader, _ count) { rd.jumpHeading(-1) })},
+	{&keys.Focus, by(func(rd *reader, _ count) { rd.moveFocus(1) })},
+	{&keys.FocusBack, by(func(rd *reader, _ count) { rd.moveFocus(-1) })},
+	{&keys.Left, cmd(func(rd *reader, _ count) tea.Cmd { return rd.switchTab(-1) })},
+	{&keys.Right, cmd(func(rd *reader, _ count) tea.Cmd { return rd.switchTab(1) })},
+	{&keys.Enter, cmd(func(rd *reader, c count) tea.Cmd { return rd.enterKey(c) })},
+	{&keys.Fold, by(func(rd *reader, _ count) { rd.fold() })},
+	{&keys.FoldAll, by(func(rd *reader, _ count) { rd.foldAll() })},
+	{&keys.Run, ask(readerRun)},
+	{&keys.ShowURL, cmd(func(rd *reader, _ count) tea.Cmd { return rd.showURL() })},
+	{&keys.Back, func(rd *reader, _ count) (readerAction, tea.Cmd) { return rd.goBack(), nil }},
+	{&keys.Edit, cmd(func(rd *reader, _ count) tea.Cmd { return rd.edit() })},
+	{&keys.Position, by(func(rd *reader, _ count) { rd.message = rd.where() })},
 }

@@ -68,15 +68,15 @@ func TestLessKeys(t *testing.T) {
 		press(m, c.keys...)
 		switch {
 		case c.want.line > 0:
-			if got := m.topLine() + 1; got != c.want.line {
+			if got := m.reader.topLine() + 1; got != c.want.line {
 				t.Errorf("%v: top line %d, want %d", c.keys, got, c.want.line)
 			}
 		case c.want.top < 0:
-			if m.top != m.maxTop() {
-				t.Errorf("%v: top row %d, want the end (%d)", c.keys, m.top, m.maxTop())
+			if m.reader.top != m.reader.maxTop() {
+				t.Errorf("%v: top row %d, want the end (%d)", c.keys, m.reader.top, m.reader.maxTop())
 			}
-		case m.top != c.want.top:
-			t.Errorf("%v: top row %d, want %d", c.keys, m.top, c.want.top)
+		case m.reader.top != c.want.top:
+			t.Errorf("%v: top row %d, want %d", c.keys, m.reader.top, c.want.top)
 		}
 	}
 	// N% and Np go N percent in, as the status bar counts it.
@@ -96,12 +96,12 @@ func TestCountShowsWhileTyped(t *testing.T) {
 		t.Fatalf("typed count not shown: %q", st)
 	}
 	press(m, "esc")
-	if m.counted || m.top != 0 {
-		t.Fatalf("esc kept the count (counted %v) or moved (top %d)", m.counted, m.top)
+	if m.reader.counted || m.reader.top != 0 {
+		t.Fatalf("esc kept the count (counted %v) or moved (top %d)", m.reader.counted, m.reader.top)
 	}
 	press(m, "j")
-	if m.top != 1 {
-		t.Fatalf("j after a cancelled count moved to %d", m.top)
+	if m.reader.top != 1 {
+		t.Fatalf("j after a cancelled count moved to %d", m.reader.top)
 	}
 }
 
@@ -109,18 +109,18 @@ func TestPositionKeys(t *testing.T) {
 	for _, k := range []string{"=", "ctrl+g"} {
 		m := newTest(t, longNote(20, 3), 80, 12, nil)
 		press(m, "j", "j", k)
-		n := m.pg.lineCount()
+		n := m.reader.pg.lineCount()
 		want := "lines 3-13 of " + strconv.Itoa(n)
 		st := status(m)
 		if !strings.Contains(st, want) {
 			t.Errorf("%s: status %q lacks %q", k, st, want)
 		}
 		// The percent is the one the status bar shows, said once.
-		pct := " " + strconv.Itoa(m.percent()) + "%"
+		pct := " " + strconv.Itoa(m.reader.percent()) + "%"
 		if strings.Count(st, pct) != 2 {
 			t.Errorf("%s: status %q does not show %q twice (message and bar)", k, st, pct)
 		}
-		if strings.Count(st, m.note.Name) != 1 {
+		if strings.Count(st, m.reader.note.Name) != 1 {
 			t.Errorf("%s: status %q names the note more than once", k, st)
 		}
 		// The message goes with the next key, as in less.
@@ -137,17 +137,17 @@ func TestLineJumpWhileLoadingLandsWhenTheNoteArrives(t *testing.T) {
 	src := longNote(3000, 2)
 	for _, k := range []string{"g", "G"} {
 		m := newTest(t, src, 80, 20, nil)
-		if !m.loading {
+		if !m.reader.loading {
 			t.Fatalf("a %d-byte note was laid out at once", len(src))
 		}
-		loaded := m.pg.lineCount()
+		loaded := m.reader.pg.lineCount()
 		line := loaded + 500
 		press(m, append(strings.Split(strconv.Itoa(line), ""), k)...)
-		m.Update(m.layoutFull()())
-		if m.loading {
+		m.Update(m.reader.layoutFull()())
+		if m.reader.loading {
 			t.Fatal("the whole page did not arrive")
 		}
-		if got := m.topLine() + 1; got != line {
+		if got := m.reader.topLine() + 1; got != line {
 			t.Errorf("%d%s while loading (%d lines there): top line %d, want %d", line, k, loaded, got, line)
 		}
 	}
@@ -186,32 +186,32 @@ func TestSearchKeysSayWhatHappened(t *testing.T) {
 	press(m, "/")
 	typeText(m, "Paragraph 4.")
 	press(m, "enter")
-	if len(m.search.matches) != 3 || m.search.current != 0 {
-		t.Fatalf("matches %d, current %d", len(m.search.matches), m.search.current)
+	if len(m.reader.search.matches) != 3 || m.reader.search.current != 0 {
+		t.Fatalf("matches %d, current %d", len(m.reader.search.matches), m.reader.search.current)
 	}
 	// An empty search repeats the last one: to the next match.
 	press(m, "/", "enter")
-	if m.search.query != "Paragraph 4." || m.search.current != 1 {
-		t.Fatalf("empty / did not repeat the search: query %q, current %d", m.search.query, m.search.current)
+	if m.reader.search.query != "Paragraph 4." || m.reader.search.current != 1 {
+		t.Fatalf("empty / did not repeat the search: query %q, current %d", m.reader.search.query, m.reader.search.current)
 	}
 	// n and N go on after esc has cleared the marks, from the screen,
 	// as in less.
 	press(m, "esc", "g")
-	if m.search.query != "" {
-		t.Fatalf("esc kept the search marks (query %q)", m.search.query)
+	if m.reader.search.query != "" {
+		t.Fatalf("esc kept the search marks (query %q)", m.reader.search.query)
 	}
 	press(m, "n")
-	if m.search.query != "Paragraph 4." || m.search.current != 0 || !strings.Contains(screen(m), "Paragraph 4.1") {
-		t.Fatalf("n after esc: query %q, current %d\n%s", m.search.query, m.search.current, screen(m))
+	if m.reader.search.query != "Paragraph 4." || m.reader.search.current != 0 || !strings.Contains(screen(m), "Paragraph 4.1") {
+		t.Fatalf("n after esc: query %q, current %d\n%s", m.reader.search.query, m.reader.search.current, screen(m))
 	}
 	press(m, "esc", "G", "N")
-	if m.search.query != "Paragraph 4." || m.search.current != 2 {
-		t.Fatalf("N after esc at the end: query %q, current %d", m.search.query, m.search.current)
+	if m.reader.search.query != "Paragraph 4." || m.reader.search.current != 2 {
+		t.Fatalf("N after esc at the end: query %q, current %d", m.reader.search.query, m.reader.search.current)
 	}
 	// Also an empty search.
 	press(m, "esc", "g", "/", "enter")
-	if m.search.query != "Paragraph 4." || len(m.search.matches) != 3 {
-		t.Fatalf("empty / after esc: query %q, %d matches", m.search.query, len(m.search.matches))
+	if m.reader.search.query != "Paragraph 4." || len(m.reader.search.matches) != 3 {
+		t.Fatalf("empty / after esc: query %q, %d matches", m.reader.search.query, len(m.reader.search.matches))
 	}
 	if !strings.Contains(screen(m), "Paragraph 4.1") {
 		t.Fatalf("the repeated search did not show its match:\n%s", screen(m))
@@ -232,21 +232,21 @@ func TestEscThenAKeyTypedFastIsBothKeys(t *testing.T) {
 	press(m, "/")
 	typeText(m, "Paragraph 4.")
 	press(m, "enter")
-	if len(m.search.matches) == 0 {
+	if len(m.reader.search.matches) == 0 {
 		t.Fatal("the search found nothing")
 	}
 	// Esc clears the search, then j scrolls a line.
-	top := m.top
+	top := m.reader.top
 	m.Update(tea.KeyPressMsg{Code: 'j', Mod: tea.ModAlt})
-	if len(m.search.matches) != 0 || m.top != top+1 {
-		t.Fatalf("esc+j: %d matches left, top %d (was %d)", len(m.search.matches), m.top, top)
+	if len(m.reader.search.matches) != 0 || m.reader.top != top+1 {
+		t.Fatalf("esc+j: %d matches left, top %d (was %d)", len(m.reader.search.matches), m.reader.top, top)
 	}
 	// In the prompt, Esc closes it and the key is a reader key.
 	press(m, "/")
 	typeText(m, "Para")
 	m.Update(tea.KeyPressMsg{Code: 't', Mod: tea.ModAlt})
-	if m.search.editing || m.pane == nil {
-		t.Fatalf("esc+t in the prompt: editing %v, pane %v", m.search.editing, m.pane != nil)
+	if m.reader.search.editing || m.pane == nil {
+		t.Fatalf("esc+t in the prompt: editing %v, pane %v", m.reader.search.editing, m.pane != nil)
 	}
 	// Esc closes the pane, then q quits.
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Mod: tea.ModAlt})
@@ -258,24 +258,24 @@ func TestEscThenAKeyTypedFastIsBothKeys(t *testing.T) {
 func TestPasteIsKeysOrQuery(t *testing.T) {
 	m := newTest(t, longNote(10, 3), 80, 12, nil)
 	m.Update(tea.PasteMsg{Content: "jjj"})
-	if m.top != 3 {
-		t.Fatalf("pasted jjj moved to row %d", m.top)
+	if m.reader.top != 3 {
+		t.Fatalf("pasted jjj moved to row %d", m.reader.top)
 	}
 	press(m, "/")
 	m.Update(tea.PasteMsg{Content: "Paragraph 7.2\n"})
-	if string(m.search.input) != "Paragraph 7.2 " || !m.search.editing {
-		t.Fatalf("paste into the prompt: input %q, editing %v", string(m.search.input), m.search.editing)
+	if string(m.reader.search.input) != "Paragraph 7.2 " || !m.reader.search.editing {
+		t.Fatalf("paste into the prompt: input %q, editing %v", string(m.reader.search.input), m.reader.search.editing)
 	}
 	press(m, "backspace", "enter")
-	if m.search.query != "Paragraph 7.2" || len(m.search.matches) != 1 {
-		t.Fatalf("pasted query %q found %d", m.search.query, len(m.search.matches))
+	if m.reader.search.query != "Paragraph 7.2" || len(m.reader.search.matches) != 1 {
+		t.Fatalf("pasted query %q found %d", m.reader.search.query, len(m.reader.search.matches))
 	}
 	// g, /, a query and Enter pasted at once.
 	m = newTest(t, longNote(10, 3), 80, 12, nil)
 	m.Update(tea.PasteMsg{Content: "G"})
 	m.Update(tea.PasteMsg{Content: "g/needle\r"})
-	if m.search.editing || m.search.query != "needle" || len(m.search.matches) != 1 {
-		t.Fatalf("g/needle⏎ pasted: editing %v, query %q, %d matches", m.search.editing, m.search.query, len(m.search.matches))
+	if m.reader.search.editing || m.reader.search.query != "needle" || len(m.reader.search.matches) != 1 {
+		t.Fatalf("g/needle⏎ pasted: editing %v, query %q, %d matches", m.reader.search.editing, m.reader.search.query, len(m.reader.search.matches))
 	}
 }
 
@@ -325,20 +325,20 @@ func TestJumpsWhileLoadingLandWhenTheNoteArrives(t *testing.T) {
 	src := longNote(3000, 2)
 	load := func(keys ...string) *Model {
 		m := newTest(t, src, 80, 20, nil)
-		if !m.loading {
+		if !m.reader.loading {
 			t.Fatalf("a %d-byte note was laid out at once", len(src))
 		}
 		press(m, keys...)
-		full := m.layoutFull()
+		full := m.reader.layoutFull()
 		m.Update(full())
-		if m.loading {
+		if m.reader.loading {
 			t.Fatal("the whole page did not arrive")
 		}
 		return m
 	}
 	m := load("G")
-	if m.top != m.maxTop() || !strings.Contains(status(m), "100%") {
-		t.Fatalf("G while loading: top %d of %d, status %q", m.top, m.maxTop(), status(m))
+	if m.reader.top != m.reader.maxTop() || !strings.Contains(status(m), "100%") {
+		t.Fatalf("G while loading: top %d of %d, status %q", m.reader.top, m.reader.maxTop(), status(m))
 	}
 	m = load("5", "0", "%")
 	if st := status(m); !strings.Contains(st, " 50%") {
@@ -346,19 +346,19 @@ func TestJumpsWhileLoadingLandWhenTheNoteArrives(t *testing.T) {
 	}
 	// A key after the jump is the reader's own place again.
 	m = load("G", "g")
-	if m.top != 0 {
-		t.Fatalf("G g while loading: top %d", m.top)
+	if m.reader.top != 0 {
+		t.Fatalf("G g while loading: top %d", m.reader.top)
 	}
 	m = newTest(t, src, 80, 20, nil)
 	press(m, "/")
 	typeText(m, "needle")
 	press(m, "enter")
-	if len(m.search.matches) != 0 {
+	if len(m.reader.search.matches) != 0 {
 		t.Fatal("the needle was found before the end of the note arrived")
 	}
-	m.Update(m.layoutFull()())
-	if len(m.search.matches) != 1 || !strings.Contains(screen(m), "The needle hides at the very end.") {
-		t.Fatalf("the search did not go to its match when it arrived (%d matches):\n%s", len(m.search.matches), screen(m))
+	m.Update(m.reader.layoutFull()())
+	if len(m.reader.search.matches) != 1 || !strings.Contains(screen(m), "The needle hides at the very end.") {
+		t.Fatalf("the search did not go to its match when it arrived (%d matches):\n%s", len(m.reader.search.matches), screen(m))
 	}
 
 	// A contents jump made while loading keeps its heading at the top
@@ -372,14 +372,14 @@ func TestJumpsWhileLoadingLandWhenTheNoteArrives(t *testing.T) {
 	if !strings.HasPrefix(want, "Section ") {
 		t.Fatalf("the contents jump went to %q", want)
 	}
-	m.Update(m.layoutFull()())
+	m.Update(m.reader.layoutFull()())
 	if got := firstRow(m); got != want {
 		t.Fatalf("after the load the top row is %q, want %q", got, want)
 	}
 	// Contents open while the note arrives list the whole note.
 	m = newTest(t, src, 80, 20, nil)
 	press(m, "t", "j")
-	m.Update(m.layoutFull()())
+	m.Update(m.reader.layoutFull()())
 	if m.pane == nil || len(m.pane.items) <= shown || m.pane.cursor != 1 {
 		t.Fatalf("the open contents did not grow with the note (%v items, cursor %d)", m.pane, m.pane.cursor)
 	}

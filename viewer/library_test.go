@@ -213,8 +213,8 @@ func TestLibraryFilterOpenAndBack(t *testing.T) {
 	mustContain(t, m, "Alpha report", "7 notes")
 	typeText(m, "gam")
 	press(m, "enter")
-	if m.browsing || m.note.Path != filepath.Join(dir, "sub", "deeper", "gamma.mk.md") {
-		t.Fatalf("enter did not open gamma: browsing %v, note %q", m.browsing, m.note.Path)
+	if m.browsing || m.reader.note.Path != filepath.Join(dir, "sub", "deeper", "gamma.mk.md") {
+		t.Fatalf("enter did not open gamma: browsing %v, note %q", m.browsing, m.reader.note.Path)
 	}
 	mustContain(t, m, "Gamma has no heading.", "gamma.mk.md (backspace: the list)")
 	// Backspace in the note goes back to the list, filter kept.
@@ -232,8 +232,8 @@ func TestLibraryFilterOpenAndBack(t *testing.T) {
 		t.Fatal("a second esc quit the list")
 	}
 	press(m, "j", "enter")
-	if m.note.Path != filepath.Join(dir, "alpha.mk.md") {
-		t.Fatalf("j enter opened %q", m.note.Path)
+	if m.reader.note.Path != filepath.Join(dir, "alpha.mk.md") {
+		t.Fatalf("j enter opened %q", m.reader.note.Path)
 	}
 	mustContain(t, m, "Not this heading")
 	if cmd := press(m, "q"); !isQuit(cmd) {
@@ -297,8 +297,8 @@ func TestLibraryNoteRunsItsOwnScriptsAndStopsOnBack(t *testing.T) {
 	}
 	d.key("j")
 	d.key("enter")
-	if m.note.Name != "stats.mk.md" {
-		t.Fatalf("opened %q", m.note.Name)
+	if m.reader.note.Name != "stats.mk.md" {
+		t.Fatalf("opened %q", m.reader.note.Name)
 	}
 	d.key("r")
 	d.until(t, "the run", func() bool { return r.runs.Load() == 1 })
@@ -313,8 +313,8 @@ func TestLibraryNoteRunsItsOwnScriptsAndStopsOnBack(t *testing.T) {
 	// A timer of the note that was left does not run the next one.
 	d.key("k")
 	d.key("enter")
-	if m.note.Name != "other.mk.md" {
-		t.Fatalf("opened %q", m.note.Name)
+	if m.reader.note.Name != "other.mk.md" {
+		t.Fatalf("opened %q", m.reader.note.Name)
 	}
 	d.send(refreshMsg{note: m.run.note - 1})
 	d.send(autoRunMsg{note: m.run.note - 1})

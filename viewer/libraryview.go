@@ -342,24 +342,15 @@ func (m *Model) openEntry() tea.Cmd {
 	}
 	m.closeNote()
 	m.opt.Runner = runner
-	m.note, m.first, m.history = n, n, nil
-	m.top, m.focus, m.message, m.shown, m.confirm = 0, -1, "", "", ""
-	m.count, m.counted, m.after = 0, false, nil
-	m.show(n)
-	m.search.run(m.pg, "")
+	m.reader.open(n)
 	m.browsing = false
 	return m.Init()
 }
 
-// toLibrary leaves the note for the list it was opened from, when the
-// note has no earlier note to go back to; it reports whether it did.
-func (m *Model) toLibrary() bool {
-	if m.library == nil || len(m.history) > 0 {
-		return false
-	}
+// toLibrary leaves the note for the list it was opened from.
+func (m *Model) toLibrary() {
 	m.closeNote()
 	m.browsing = true
-	return true
 }
 
 // closeNote stops what the open note started: its run (which ends its
@@ -368,11 +359,10 @@ func (m *Model) closeNote() {
 	m.cancelRun("")
 	m.run.note++
 	m.run.last, m.run.planned, m.run.done, m.run.notices = "", nil, nil, nil
-	m.run.ran, m.revealing = false, nil
+	m.run.ran = false
 	if m.watch != nil {
 		m.watch.close()
 		m.watch = nil
 	}
-	m.loading = false
-	m.loadGen++
+	m.reader.close()
 }

@@ -60,13 +60,13 @@ func linkModel(t *testing.T, start string, asked *[]string, edit func(*Options))
 // focusLink focuses the link whose address is u.
 func focusLink(t *testing.T, m *Model, u string) {
 	t.Helper()
-	for range m.pg.targets {
+	for range m.reader.pg.targets {
 		press(m, "tab")
-		if tg, ok := m.focused(); ok && tg.url == u {
+		if tg, ok := m.reader.focused(); ok && tg.url == u {
 			return
 		}
 	}
-	t.Fatalf("no focusable link to %s among %+v", u, m.pg.targets)
+	t.Fatalf("no focusable link to %s among %+v", u, m.reader.pg.targets)
 }
 
 func TestNoteLinkOpensAndBackspaceReturns(t *testing.T) {
@@ -76,7 +76,7 @@ func TestNoteLinkOpensAndBackspaceReturns(t *testing.T) {
 	m := linkModel(t, start, &asked, func(o *Options) { o.Runner = runner })
 	press(m, "G")
 	focusLink(t, m, "./roadmap.mk.md")
-	top, focus := m.top, m.focus
+	top, focus := m.reader.top, m.reader.focus
 	if !strings.Contains(status(m), "enter opens ./roadmap.mk.md") {
 		t.Fatalf("status %q", status(m))
 	}
@@ -91,8 +91,8 @@ func TestNoteLinkOpensAndBackspaceReturns(t *testing.T) {
 		t.Fatal("r ran scripts of a linked note")
 	}
 	press(m, "backspace")
-	if m.top != top || m.focus != focus || m.note.Path != start {
-		t.Fatalf("backspace returned to top %d focus %d of %s, want %d %d of %s", m.top, m.focus, m.note.Path, top, focus, start)
+	if m.reader.top != top || m.reader.focus != focus || m.reader.note.Path != start {
+		t.Fatalf("backspace returned to top %d focus %d of %s, want %d %d of %s", m.reader.top, m.reader.focus, m.reader.note.Path, top, focus, start)
 	}
 }
 
@@ -118,8 +118,8 @@ func TestNoteLinkOutsideFolderShowsPathFirst(t *testing.T) {
 	if len(asked) != 0 {
 		t.Fatalf("a note outside the folder opened without asking: %v", asked)
 	}
-	if !strings.Contains(m.message, out) {
-		t.Fatalf("the path was not shown: %q", m.message)
+	if !strings.Contains(m.reader.message, out) {
+		t.Fatalf("the path was not shown: %q", m.reader.message)
 	}
 	press(m, "enter")
 	if len(asked) != 1 || asked[0] != out {
@@ -189,8 +189,8 @@ func TestLinksAreFocusTargets(t *testing.T) {
 	var asked []string
 	m := linkModel(t, start, &asked, nil)
 	var urls []string
-	for i := range m.pg.targets {
-		if tg := m.pg.target(i); tg.kind == render.FocusLink {
+	for i := range m.reader.pg.targets {
+		if tg := m.reader.pg.target(i); tg.kind == render.FocusLink {
 			urls = append(urls, tg.url)
 		}
 	}

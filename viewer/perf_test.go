@@ -87,19 +87,19 @@ func TestPerf10MB(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	frame := m.frame()
 	open := time.Since(start)
-	if !strings.Contains(frame, "Big note") || !m.loading {
+	if !strings.Contains(frame, "Big note") || !m.reader.loading {
 		t.Fatal("first frame lacks the note or did not come from the prefix")
 	}
 	start = time.Now()
-	m.Update(m.layoutFull()())
+	m.Update(m.reader.layoutFull()())
 	full := time.Since(start)
-	if m.loading {
+	if m.reader.loading {
 		t.Fatal("the full page did not replace the prefix")
 	}
 	mem := procmem.LiveHeap() - base
 	runtime.KeepAlive(src)
 	t.Logf("note %d bytes, %d lines; open to first frame %v; whole note laid out after %v more; heap %.1f MB (%.1fx the note)",
-		len(src), m.pg.lineCount(), open, full, float64(mem)/1e6, float64(mem)/float64(len(src)))
+		len(src), m.reader.pg.lineCount(), open, full, float64(mem)/1e6, float64(mem)/float64(len(src)))
 
 	rng := rand.New(rand.NewPCG(3, 4))
 	keysToPress := []string{"j", "k", "space", "b", "ctrl+d", "ctrl+u", "]", "[", "pgdown", "pgup", "down", "up", "tab", "shift+tab", "z", "z"}
@@ -107,7 +107,7 @@ func TestPerf10MB(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		if i%100 == 0 {
 			// Jump to a random place through the whole note.
-			m.scrollTo(rng.IntN(len(m.pg.rows)))
+			m.reader.scrollTo(rng.IntN(len(m.reader.pg.rows)))
 		}
 		k := keysToPress[rng.IntN(len(keysToPress))]
 		s := time.Now()
@@ -132,7 +132,7 @@ func TestPerf10MB(t *testing.T) {
 	press(m, "/")
 	typeText(m, "portable")
 	press(m, "enter")
-	t.Logf("typing an 8-letter search into 10 MB: %v total, %d matches", time.Since(s), len(m.search.matches))
+	t.Logf("typing an 8-letter search into 10 MB: %v total, %d matches", time.Since(s), len(m.reader.search.matches))
 	var nlat []time.Duration
 	for i := 0; i < 200; i++ {
 		s := time.Now()
@@ -159,7 +159,7 @@ func TestLongNoteOpensFromPrefixThenWhole(t *testing.T) {
 	src := bigNote(progressiveFrom + 200<<10)
 	m := New(Options{Note: &Note{Name: "big.mk.md", Source: src}, Level: ansi.TrueColor, Theme: theme.Dark, Width: 80, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
-	if !m.loading || len(m.pg.src) >= len(src) {
+	if !m.reader.loading || len(m.reader.pg.src) >= len(src) {
 		t.Fatal("a long note was laid out whole before the first frame")
 	}
 	if !strings.Contains(screen(m), "Big note") || !strings.Contains(status(m), "loading…") {
@@ -169,14 +169,14 @@ func TestLongNoteOpensFromPrefixThenWhole(t *testing.T) {
 	want := firstRow(m)
 	d := newDriver(m)
 	d.exec(m.Init())
-	d.until(t, "the whole note", func() bool { return !m.loading })
+	d.until(t, "the whole note", func() bool { return !m.reader.loading })
 	if got := firstRow(m); got != want {
 		t.Fatalf("the swap moved the reader: %q, want %q", got, want)
 	}
 	press(m, "G")
 	last := bigNote(progressiveFrom + 200<<10)
-	if m.pg.src == nil || len(m.pg.src) != len(last) {
-		t.Fatalf("page holds %d bytes of %d", len(m.pg.src), len(last))
+	if m.reader.pg.src == nil || len(m.reader.pg.src) != len(last) {
+		t.Fatalf("page holds %d bytes of %d", len(m.reader.pg.src), len(last))
 	}
 	if strings.Contains(status(m), "loading") {
 		t.Fatal("status still says loading")
@@ -190,7 +190,7 @@ func TestLongNotePrefixFillsATallWideScreen(t *testing.T) {
 	src := bigNote(4 * progressiveFrom)
 	m := New(Options{Note: &Note{Name: "big.mk.md", Source: src}, Level: ansi.TrueColor, Theme: theme.Dark, Width: 240, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 240, Height: 120})
-	if !m.loading || len(m.pg.src) >= len(src) {
+	if !m.reader.loading || len(m.reader.pg.src) >= len(src) {
 		t.Fatal("a note four times the progressive size was laid out whole before the first frame")
 	}
 	body := rows(m)[:m.bodyHeight()]
@@ -201,7 +201,7 @@ func TestLongNotePrefixFillsATallWideScreen(t *testing.T) {
 	// The gap between two blocks may fall on the bottom rows; more blank
 	// rows than that down to the bottom mean the prefix ran out.
 	if blank := len(body) - 1 - last; blank > 2 {
-		t.Fatalf("the prefix (%d bytes of %d) ends on screen: the last %d of %d rows are blank", len(m.pg.src), len(src), blank, len(body))
+		t.Fatalf("the prefix (%d bytes of %d) ends on screen: the last %d of %d rows are blank", len(m.reader.pg.src), len(src), blank, len(body))
 	}
 }
 
@@ -238,7 +238,7 @@ func BenchmarkScrollFrame(b *testing.B) {
 	src := bigNote(10 << 20)
 	m := New(Options{Note: &Note{Name: "big", Source: src}, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	m.scrollTo(len(m.pg.rows) / 2)
+	m.reader.scrollTo(len(m.reader.pg.rows) / 2)
 	ks := []tea.KeyPressMsg{keyMsg("j"), keyMsg("k"), keyMsg("space"), keyMsg("b")}
 	i := 0
 	for b.Loop() {
@@ -253,7 +253,7 @@ func BenchmarkSearchNext(b *testing.B) {
 	src := bigNote(10 << 20)
 	m := New(Options{Note: &Note{Name: "big", Source: src}, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	m.Update(m.layoutFull()())
+	m.Update(m.reader.layoutFull()())
 	press(m, "/")
 	typeText(m, "portable")
 	press(m, "enter")
@@ -273,19 +273,19 @@ func TestLongNoteResizesInBackground(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 	d := newDriver(m)
 	d.exec(m.Init())
-	d.until(t, "the whole note", func() bool { return !m.loading })
-	m.scrollTo(len(m.pg.rows) / 2)
+	d.until(t, "the whole note", func() bool { return !m.reader.loading })
+	m.reader.scrollTo(len(m.reader.pg.rows) / 2)
 	press(m, "]")
 	want := firstRow(m)
-	old := m.pg
+	old := m.reader.pg
 	d.send(tea.WindowSizeMsg{Width: 60, Height: 20})
-	if m.pg != old || !m.loading {
+	if m.reader.pg != old || !m.reader.loading {
 		t.Fatal("a long note was laid out again inside the resize")
 	}
 	press(m, "j", "k") // the reader keeps reading meanwhile
-	d.until(t, "the page at the new width", func() bool { return !m.loading })
-	if m.pg.opt.Width != 60 || m.pg == old {
-		t.Fatalf("page width %d after the resize", m.pg.opt.Width)
+	d.until(t, "the page at the new width", func() bool { return !m.reader.loading })
+	if m.reader.pg.opt.Width != 60 || m.reader.pg == old {
+		t.Fatalf("page width %d after the resize", m.reader.pg.opt.Width)
 	}
 	if got := firstRow(m); got != want {
 		t.Fatalf("after the resize the top row is %q, want %q", got, want)
@@ -294,18 +294,18 @@ func TestLongNoteResizesInBackground(t *testing.T) {
 	// Opening a details block lays the long note out in the background
 	// too, and the reader stays on the block.
 	press(m, "g", "tab")
-	for tg, _ := m.focused(); tg.kind != render.FocusDetails; tg, _ = m.focused() {
+	for tg, _ := m.reader.focused(); tg.kind != render.FocusDetails; tg, _ = m.reader.focused() {
 		press(m, "tab")
 	}
-	tg, _ := m.focused()
-	old = m.pg
+	tg, _ := m.reader.focused()
+	old = m.reader.pg
 	d.key("enter")
-	if m.pg != old || !m.loading {
+	if m.reader.pg != old || !m.reader.loading {
 		t.Fatal("opening a details block in a long note laid it out inside the key press")
 	}
-	d.until(t, "the page with the details open", func() bool { return !m.loading })
-	if now := m.pg.target(m.focus); !m.isOpen(now) || now.line != tg.line {
-		t.Fatalf("details at line %d (was %d) open=%v", now.line, tg.line, m.isOpen(now))
+	d.until(t, "the page with the details open", func() bool { return !m.reader.loading })
+	if now := m.reader.pg.target(m.reader.focus); !m.reader.isOpen(now) || now.line != tg.line {
+		t.Fatalf("details at line %d (was %d) open=%v", now.line, tg.line, m.reader.isOpen(now))
 	}
 	mustContain(t, m, "▾ More", "Hidden ")
 }
@@ -320,13 +320,13 @@ func TestOneLongListOpensFromAPrefix(t *testing.T) {
 		fmt.Fprintf(&b, "- item %d of the long list\n", n)
 	}
 	m := newTest(t, b.String(), 80, 24, nil)
-	if !m.loading || len(m.pg.src) >= progressiveFrom {
-		t.Fatalf("the first page is %d bytes of %d (loading %v); want a prefix", len(m.pg.src), b.Len(), m.loading)
+	if !m.reader.loading || len(m.reader.pg.src) >= progressiveFrom {
+		t.Fatalf("the first page is %d bytes of %d (loading %v); want a prefix", len(m.reader.pg.src), b.Len(), m.reader.loading)
 	}
 	mustContain(t, m, "item 0 of the long list")
 	d := newDriver(m)
 	d.exec(m.Init())
-	d.until(t, "the whole list", func() bool { return !m.loading })
+	d.until(t, "the whole list", func() bool { return !m.reader.loading })
 	m.key(keyMsg("G"))
 	mustContain(t, m, fmt.Sprintf("item %d of the long list", n-1))
 }

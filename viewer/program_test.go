@@ -110,11 +110,11 @@ func TestProgramReadsTabsFoldsAndSearches(t *testing.T) {
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	fm := tm.FinalModel(t).(shown).Model
-	if fm.width != 50 || fm.pg.opt.Width != 50 {
-		t.Fatalf("the resize did not lay the note out at 50 columns (width %d)", fm.pg.opt.Width)
+	if fm.width != 50 || fm.reader.pg.opt.Width != 50 {
+		t.Fatalf("the resize did not lay the note out at 50 columns (width %d)", fm.reader.pg.opt.Width)
 	}
-	if len(fm.pg.folded) != 1 {
-		t.Fatalf("folds after the run: %v", fm.pg.folded)
+	if len(fm.reader.pg.folded) != 1 {
+		t.Fatalf("folds after the run: %v", fm.reader.pg.folded)
 	}
 	if got := strings.TrimSpace(xstrip(fm.frame())); !strings.Contains(got, "lines folded") {
 		t.Fatalf("final frame lost the fold:\n%s", got)

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -50,16 +51,16 @@ type fullPageMsg struct {
 
 // layoutFull lays out the whole source in the background for the page
 // state as it is now.
-func (m *Model) layoutFull() tea.Cmd {
-	gen, width, version := m.loadGen, m.pageWidth, m.liveVersion
-	src := m.note.Source
-	opt := m.pg.opt
+func (rd *reader) layoutFull() tea.Cmd {
+	gen, width, version := rd.loadGen, rd.pageWidth, rd.liveVersion
+	src := rd.note.Source
+	opt := rd.pg.opt
 	opt.Width = width
-	opt.Values = make(render.Values, len(m.values))
-	for k, v := range m.values {
+	opt.Values = make(render.Values, len(rd.values))
+	for k, v := range rd.values {
 		opt.Values[k] = v
 	}
-	live := copyLive(m.pg.live)
+	live := copyLive(rd.pg.live)
 	return func() tea.Msg {
 		p := &page{src: src, opt: opt, folded: map[int]bool{}, live: live}
 		p.layout()
@@ -82,80 +83,148 @@ func copyLive(l render.LiveState) render.LiveState {
 }
 
 // fullPage swaps the whole note's page in for the partial or outdated
-// one, keeping the reader's place, folds and search. A page laid out for
-// a width or state the reader has since changed is laid out again in the
-// background.
-func (m *Model) fullPage(msg fullPageMsg) tea.Cmd {
-	if msg.gen != m.loadGen || !m.loading {
-		return nil
+// one, keeping the reader's place, folds and search, and then does what
+// waited for it (see pendingList); arrived says it did. A page laid out
+// for a width or state the reader has since changed is laid out again
+// in the background.
+func (rd *reader) fullPage(msg fullPageMsg) (arrived bool, cmd tea.Cmd) {
+	if msg.gen != rd.loadGen || !rd.loading {
+		return false, nil
 	}
-	if msg.width != m.pageWidth || msg.version != m.liveVersion {
-		return m.layoutFull()
+	if msg.width != rd.pageWidth || msg.version != rd.liveVersion {
+		return false, rd.layoutFull()
 	}
-	m.loading = false
-	top := m.topLine()
+	rd.loading = false
+	top := rd.topLine()
 	p := msg.page
-	p.refold(m.pg.foldKeys())
+	p.refold(rd.pg.foldKeys())
 	p.buildRows()
-	m.pg = p
+	rd.pg = p
 	// A search that found nothing in the part shown so far goes to its
 	// first match once the rest of the note is there.
-	unfound := m.search.query != "" && len(m.search.matches) == 0
-	m.search.rerun(p)
-	if m.focus >= len(p.targets) {
-		m.focus = -1
+	unfound := rd.search.query != "" && len(rd.search.matches) == 0
+	rd.search.rerun(p)
+	if rd.focus >= len(p.targets) {
+		rd.focus = -1
 	}
-	switch a, bp := m.pending, m.pendingBlock; {
-	case a != nil:
-		m.pending, m.pendingBlock = nil, nil
-		m.restore(*a)
-	case bp != nil:
-		m.pendingBlock = nil
-		m.top = p.rowOf(bp.after(p))
-	default:
-		m.top = p.rowOf(top)
+	rd.top = p.rowOf(top)
+	rd.scrollTo(rd.top)
+	for _, a := range rd.pending.take(pendingAnchor, pendingBlock, pendingJump) {
+		rd.donePending(a)
 	}
-	m.scrollTo(m.top)
-	if j := m.after; j != nil {
-		// A G, %, Ng or anchor followed while loading means the whole note's
-		// place.
-		m.after = nil
-		switch {
+	if rd.pending.find(pendingReveal) != nil {
+		// A search hit whose block was opened: land on it.
+		return true, rd.landRevealed()
+	}
+	if unfound && len(rd.search.matches) > 0 {
+		rd.search.firstFrom(rd.topLine())
+		return true, rd.showMatch()
+	}
+	return true, nil
+}
+
+// donePending does one thing that waited for the whole page.
+func (rd *reader) donePending(a pendingAction) {
+	switch a.kind {
+	case pendingAnchor:
+		rd.restore(a.anchor)
+	case pendingBlock:
+		rd.top = rd.pg.rowOf(a.block.after(rd.pg))
+		rd.scrollTo(rd.top)
+	case pendingJump:
+		// A G, %, Ng or anchor followed while loading means the whole
+		// note's place.
+		switch j := a.jump; {
 		case j.anchor != "":
-			m.message = ""
-			m.goAnchor(j.anchor)
+			rd.message = ""
+			rd.goAnchor(j.anchor)
 		case j.line > 0:
-			m.goLine(j.line)
+			rd.goLine(j.line)
 		default:
-			m.scrollTo(percentRow(j.percent, m.maxTop()))
+			rd.scrollTo(percentRow(j.percent, rd.maxTop()))
 		}
 	}
-	if m.paneKind == tocPane {
-		// The contents grow to the whole note's, the cursor kept.
-		cur := m.pane.cursor
-		m.openPane(tocPane)
-		m.pane.cursor = min(cur, max(len(m.pane.items)-1, 0))
-		m.pane.offset = max(m.pane.cursor-m.bodyHeight()/2, 0)
-	}
-	if m.revealing != nil {
-		// A search hit whose block was opened: land on it.
-		return m.landRevealed()
-	}
-	if unfound && len(m.search.matches) > 0 {
-		m.search.firstFrom(m.topLine())
-		return m.showMatch()
+}
+
+// pendingKind is what waits for a page being laid out, in the order it
+// is done once the page arrives.
+type pendingKind int
+
+const (
+	// pendingAnchor keeps the reader's place relative to the headings
+	// (a resize, pictures arriving).
+	pendingAnchor pendingKind = iota
+	// pendingBlock keeps the place around a block that changed height
+	// (a details block opened, a tab switched, a value changed). The
+	// place is one: an anchor or a block, not both.
+	pendingBlock
+	// pendingJump is a G, %, Ng or anchor followed while loading.
+	pendingJump
+	// pendingReveal is a search hit in a block being opened.
+	pendingReveal
+)
+
+// pendingAction is one thing to do once the page being laid out arrives.
+type pendingAction struct {
+	kind   pendingKind
+	anchor anchor
+	block  blockPlace
+	jump   jump
+	reveal revealing
+}
+
+// pendingList is what waits for the page being laid out, at most one of
+// each kind, ordered by kind, which is the order it is done in.
+type pendingList []pendingAction
+
+// find returns the waiting action of kind k, or nil.
+func (l pendingList) find(k pendingKind) *pendingAction {
+	for i := range l {
+		if l[i].kind == k {
+			return &l[i]
+		}
 	}
 	return nil
 }
 
+// put adds a, replacing the action of its kind; an anchor or a block
+// replaces the other too, as the reader has one place.
+func (l *pendingList) put(a pendingAction) {
+	l.drop(a.kind)
+	if a.kind == pendingAnchor || a.kind == pendingBlock {
+		l.drop(pendingAnchor, pendingBlock)
+	}
+	i := 0
+	for i < len(*l) && (*l)[i].kind < a.kind {
+		i++
+	}
+	*l = slices.Insert(*l, i, a)
+}
+
+// drop forgets the actions of kinds ks.
+func (l *pendingList) drop(ks ...pendingKind) {
+	*l = slices.DeleteFunc(*l, func(a pendingAction) bool { return slices.Contains(ks, a.kind) })
+}
+
+// take removes and returns the actions of kinds ks, in order.
+func (l *pendingList) take(ks ...pendingKind) []pendingAction {
+	var out []pendingAction
+	for _, a := range *l {
+		if slices.Contains(ks, a.kind) {
+			out = append(out, a)
+		}
+	}
+	l.drop(ks...)
+	return out
+}
+
 // resizeLater lays a long note out at the new width in the background;
 // the reader keeps the old page until the new one is ready.
-func (m *Model) resizeLater() tea.Cmd {
-	if m.pending == nil {
-		a := m.anchor()
-		m.pending, m.pendingBlock = &a, nil
+func (rd *reader) resizeLater() tea.Cmd {
+	if rd.pending.find(pendingAnchor) == nil {
+		rd.pending.put(pendingAction{kind: pendingAnchor, anchor: rd.anchor()})
 	}
-	m.loadGen++
-	m.loading = true
-	return m.layoutFull()
+	rd.loadGen++
+	rd.loading = true
+	return rd.layoutFull()
 }

@@ -43,20 +43,20 @@ func TestScrollKeys(t *testing.T) {
 		{"pgup", []string{"pgdown", "pgup"}, func(*Model) int { return 0 }},
 		{"ctrl+d", []string{"ctrl+d"}, func(m *Model) int { return m.bodyHeight() / 2 }},
 		{"ctrl+u", []string{"ctrl+d", "ctrl+d", "ctrl+u"}, func(m *Model) int { return m.bodyHeight() / 2 }},
-		{"G", []string{"G"}, func(m *Model) int { return m.maxTop() }},
-		{"end", []string{"end"}, func(m *Model) int { return m.maxTop() }},
+		{"G", []string{"G"}, func(m *Model) int { return m.reader.maxTop() }},
+		{"end", []string{"end"}, func(m *Model) int { return m.reader.maxTop() }},
 		{"g", []string{"G", "g"}, func(*Model) int { return 0 }},
 		{"home", []string{"end", "home"}, func(*Model) int { return 0 }},
 		{"k at top stays", []string{"k"}, func(*Model) int { return 0 }},
-		{"j at end stays", []string{"G", "j"}, func(m *Model) int { return m.maxTop() }},
+		{"j at end stays", []string{"G", "j"}, func(m *Model) int { return m.reader.maxTop() }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := newTest(t, src, 60, 12, nil)
-			want := m.pg.lineText(c.top(m))
+			want := m.reader.pg.lineText(c.top(m))
 			press(m, c.keys...)
-			if m.top != c.top(m) {
-				t.Fatalf("top = %d, want %d", m.top, c.top(m))
+			if m.reader.top != c.top(m) {
+				t.Fatalf("top = %d, want %d", m.reader.top, c.top(m))
 			}
 			if got := rows(m)[0]; strings.TrimRight(got, " ") != strings.TrimRight(want, " ") {
 				t.Fatalf("first row %q, want %q", got, want)
@@ -69,12 +69,12 @@ func TestMouseWheelScrolls(t *testing.T) {
 	m := newTest(t, longNote(10, 3), 60, 12, nil)
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if m.top != 6 {
-		t.Fatalf("two wheel notches down: top = %d, want 6", m.top)
+	if m.reader.top != 6 {
+		t.Fatalf("two wheel notches down: top = %d, want 6", m.reader.top)
 	}
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if m.top != 3 {
-		t.Fatalf("one notch up: top = %d, want 3", m.top)
+	if m.reader.top != 3 {
+		t.Fatalf("one notch up: top = %d, want 3", m.reader.top)
 	}
 	if !strings.Contains(status(m), "line 4/") {
 		t.Fatalf("status %q does not show line 4", status(m))
@@ -105,8 +105,8 @@ func TestQuitKeys(t *testing.T) {
 	if isQuit(press(m, "esc")) {
 		t.Fatal("esc with a search active quit instead of clearing the search")
 	}
-	if m.search.query != "" {
-		t.Fatalf("esc left the query %q", m.search.query)
+	if m.reader.search.query != "" {
+		t.Fatalf("esc left the query %q", m.reader.search.query)
 	}
 	for i := 0; i < 3; i++ {
 		if isQuit(press(m, "esc")) {
@@ -144,10 +144,10 @@ func TestResizeLaysOutAgainKeepingPlace(t *testing.T) {
 	if got := firstRow(m); got != "Section 5" {
 		t.Fatalf("after five ] the top row is %q", got)
 	}
-	wide := m.pg.lineCount()
+	wide := m.reader.pg.lineCount()
 	m.Update(tea.WindowSizeMsg{Width: 40, Height: 14})
-	if m.pg.lineCount() <= wide {
-		t.Fatalf("narrower terminal did not rewrap: %d lines at 40 vs %d at 100", m.pg.lineCount(), wide)
+	if m.reader.pg.lineCount() <= wide {
+		t.Fatalf("narrower terminal did not rewrap: %d lines at 40 vs %d at 100", m.reader.pg.lineCount(), wide)
 	}
 	if got := firstRow(m); got != "Section 5" {
 		t.Fatalf("after resize the top row is %q, want Section 5", got)
@@ -206,8 +206,8 @@ func TestTableOfContents(t *testing.T) {
 // widestLine is the widest laid-out line of m's page, in cells.
 func widestLine(m *Model) int {
 	w := 0
-	for i := range m.pg.lineCount() {
-		w = max(w, ansi.Width(m.pg.lineText(i)))
+	for i := range m.reader.pg.lineCount() {
+		w = max(w, ansi.Width(m.reader.pg.lineText(i)))
 	}
 	return w
 }
@@ -219,8 +219,8 @@ func TestResizeLaysThePageOutAtTheCap(t *testing.T) {
 		t.Fatalf("at 100 columns the page is %d wide", got)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 250, Height: 20})
-	if m.pageWidth != 120 || m.pg.opt.Width != 120 {
-		t.Fatalf("at 250 columns the page is laid out at %d (options %d), want the cap 120", m.pageWidth, m.pg.opt.Width)
+	if m.reader.pageWidth != 120 || m.reader.pg.opt.Width != 120 {
+		t.Fatalf("at 250 columns the page is laid out at %d (options %d), want the cap 120", m.reader.pageWidth, m.reader.pg.opt.Width)
 	}
 	if got := widestLine(m); got > 120 || got < 110 {
 		t.Fatalf("at 250 columns the widest page line is %d cells, want about 120", got)
@@ -230,8 +230,8 @@ func TestResizeLaysThePageOutAtTheCap(t *testing.T) {
 		t.Fatalf("the status bar is %d cells wide, want the terminal's 250", got)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 20})
-	if m.pageWidth != 70 || widestLine(m) > 70 {
-		t.Fatalf("at 70 columns the page is laid out at %d (widest line %d)", m.pageWidth, widestLine(m))
+	if m.reader.pageWidth != 70 || widestLine(m) > 70 {
+		t.Fatalf("at 70 columns the page is laid out at %d (widest line %d)", m.reader.pageWidth, widestLine(m))
 	}
 }
 
@@ -240,8 +240,8 @@ func TestCapFromSettingsHoldsAtEveryResize(t *testing.T) {
 	m := newTest(t, src, 60, 20, func(o *Options) { o.MaxWidth = 60 })
 	for _, w := range []int{200, 90, 61, 300} {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 20})
-		if m.pageWidth != 60 || widestLine(m) > 60 || widestLine(m) < 50 {
-			t.Fatalf("at %d columns with a cap of 60 the page is laid out at %d (widest line %d)", w, m.pageWidth, widestLine(m))
+		if m.reader.pageWidth != 60 || widestLine(m) > 60 || widestLine(m) < 50 {
+			t.Fatalf("at %d columns with a cap of 60 the page is laid out at %d (widest line %d)", w, m.reader.pageWidth, widestLine(m))
 		}
 	}
 }
@@ -251,8 +251,8 @@ func TestWidthFlagHoldsAtEveryResize(t *testing.T) {
 	m := New(Options{Note: &Note{Name: "n", Source: []byte(src)}, Width: 30, FixedWidth: true, MaxWidth: 120, Now: fixedNow})
 	for _, w := range []int{100, 250, 90, 20} {
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 20})
-		if m.pageWidth != 30 || widestLine(m) > 30 || widestLine(m) < 25 {
-			t.Fatalf("at %d columns --width 30 laid the page out at %d (widest line %d)", w, m.pageWidth, widestLine(m))
+		if m.reader.pageWidth != 30 || widestLine(m) > 30 || widestLine(m) < 25 {
+			t.Fatalf("at %d columns --width 30 laid the page out at %d (widest line %d)", w, m.reader.pageWidth, widestLine(m))
 		}
 		if m.width != w {
 			t.Fatalf("the chrome's width is %d, want the terminal's %d", m.width, w)
@@ -261,7 +261,7 @@ func TestWidthFlagHoldsAtEveryResize(t *testing.T) {
 	// Beyond the cap too: --width is never capped.
 	m = New(Options{Note: &Note{Name: "n", Source: []byte(src)}, Width: 200, FixedWidth: true, MaxWidth: 120, Now: fixedNow})
 	m.Update(tea.WindowSizeMsg{Width: 250, Height: 20})
-	if m.pageWidth != 200 || widestLine(m) <= 120 {
-		t.Fatalf("--width 200 laid the page out at %d (widest line %d)", m.pageWidth, widestLine(m))
+	if m.reader.pageWidth != 200 || widestLine(m) <= 120 {
+		t.Fatalf("--width 200 laid the page out at %d (widest line %d)", m.reader.pageWidth, widestLine(m))
 	}
 }

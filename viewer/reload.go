@@ -131,57 +131,53 @@ func (wt *watcher) close() {
 
 // reloadUpdate reads the note again after a change and lays it out,
 // keeping the reader's place.
-func (m *Model) reloadUpdate(msg tea.Msg) (tea.Cmd, bool) {
-	c, ok := msg.(changedMsg)
-	if !ok {
-		return nil, false
-	}
+func (m *Model) reloadUpdate(c changedMsg) tea.Cmd {
 	if c.w != m.watch || m.watch == nil {
-		return nil, true
+		return nil
 	}
 	next := m.watch.wait()
-	m.reloadFirst()
-	return next, true
+	m.reader.reloadFirst()
+	return next
 }
 
 // reloadFirst reads the first note again and lays it out, keeping the
 // reader's place, folds and focus.
-func (m *Model) reloadFirst() {
-	n, err := m.opt.Load(m.first.Path)
+func (rd *reader) reloadFirst() {
+	n, err := rd.opt.Load(rd.first.Path)
 	if err != nil {
-		m.message = "could not reload: " + err.Error()
+		rd.message = "could not reload: " + err.Error()
 		return
 	}
-	m.reload++
+	rd.reload++
 	n.Values = nil
-	m.first.Source, m.first.Diagnostics, m.first.Images, m.first.Pictures = n.Source, n.Diagnostics, n.Images, n.Pictures
-	if m.note != m.first {
+	rd.first.Source, rd.first.Diagnostics, rd.first.Images, rd.first.Pictures = n.Source, n.Diagnostics, n.Images, n.Pictures
+	if rd.note != rd.first {
 		// The note on screen is a linked one; the first note is laid out
 		// again when the reader goes back.
-		for i := range m.history {
-			if m.history[i].note == m.first {
-				m.history[i].pg = m.newPage(m.first, m.values)
+		for i := range rd.history {
+			if rd.history[i].note == rd.first {
+				rd.history[i].pg = rd.newPage(rd.first, rd.values)
 			}
 		}
 		return
 	}
-	a := m.anchor()
+	a := rd.anchor()
 	focusID, focusKind := -1, render.FocusTabs
-	if t, ok := m.focused(); ok {
+	if t, ok := rd.focused(); ok {
 		focusID, focusKind = int(t.id), t.kind
 	}
-	old := m.pg
-	m.pg = m.newPage(m.first, m.values)
-	m.pg.live = old.live
-	m.pg.refold(old.foldKeys())
-	m.pg.layout()
-	m.search.rerun(m.pg)
-	m.focus = -1
-	for i := range m.pg.targets {
-		if t := m.pg.target(i); focusID >= 0 && int(t.id) == focusID && t.kind == focusKind {
-			m.focus = i
+	old := rd.pg
+	rd.pg = rd.newPage(rd.first, rd.values)
+	rd.pg.live = old.live
+	rd.pg.refold(old.foldKeys())
+	rd.pg.layout()
+	rd.search.rerun(rd.pg)
+	rd.focus = -1
+	for i := range rd.pg.targets {
+		if t := rd.pg.target(i); focusID >= 0 && int(t.id) == focusID && t.kind == focusKind {
+			rd.focus = i
 		}
 	}
-	m.restore(a)
-	m.message = "reloaded"
+	rd.restore(a)
+	rd.message = "reloaded"
 }

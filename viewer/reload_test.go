@@ -37,7 +37,7 @@ func TestLiveReloadKeepsPosition(t *testing.T) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
-	d.until(t, "the reload", func() bool { return m.reload == 1 })
+	d.until(t, "the reload", func() bool { return m.reader.reload == 1 })
 	if got := firstRow(m); got != "Section 4" {
 		t.Fatalf("after reload the top row is %q, want Section 4", got)
 	}
@@ -46,7 +46,7 @@ func TestLiveReloadKeepsPosition(t *testing.T) {
 	if err := os.WriteFile(path, []byte(edited+"\nAppended.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d.until(t, "the second reload", func() bool { return m.reload == 2 })
+	d.until(t, "the second reload", func() bool { return m.reader.reload == 2 })
 	press(m, "G")
 	mustContain(t, m, "Appended.")
 	// Files next to the note do not reload it.
@@ -57,8 +57,8 @@ func TestLiveReloadKeepsPosition(t *testing.T) {
 	if m.watch != nil {
 		t.Fatal("quitting left the watcher running")
 	}
-	if m.reload != 2 {
-		t.Fatalf("reloads: %d", m.reload)
+	if m.reader.reload != 2 {
+		t.Fatalf("reloads: %d", m.reader.reload)
 	}
 }
 
@@ -87,11 +87,11 @@ func TestLiveReloadOfBundleFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bundle, "scripts", "a.lua"), []byte("return 2"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d.until(t, "a reload after a script changed", func() bool { return m.reload == 1 })
+	d.until(t, "a reload after a script changed", func() bool { return m.reader.reload == 1 })
 	if err := os.WriteFile(doc, []byte("# Bundle v2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d.until(t, "a reload after the document changed", func() bool { return m.reload == 2 })
+	d.until(t, "a reload after the document changed", func() bool { return m.reader.reload == 2 })
 	mustContain(t, m, "Bundle v2")
 	press(m, "q")
 }

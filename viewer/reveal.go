@@ -24,57 +24,58 @@ const maxRevealDepth = 16
 // reveal opens the block that hides search hit h: a details body opens,
 // a tabs block switches to the hit's panel. Once the page is laid out
 // again the hit is a match on it, and the reader lands there.
-func (m *Model) reveal(h hiddenMatch) tea.Cmd {
-	t := m.pg.target(h.target)
+func (rd *reader) reveal(h hiddenMatch) tea.Cmd {
+	t := rd.pg.target(h.target)
 	depth := 0
-	if r := m.revealing; r != nil {
-		depth = r.depth + 1
+	if p := rd.pending.find(pendingReveal); p != nil {
+		depth = p.reveal.depth + 1
 	}
 	if depth > maxRevealDepth {
-		m.revealing = nil
+		rd.pending.drop(pendingReveal)
 		return nil
 	}
-	m.revealing = &revealing{kind: t.kind, id: t.id, query: m.search.query, nth: h.nth, count: h.count, depth: depth}
-	cmd := m.relayout(func() {
+	rd.pending.put(pendingAction{kind: pendingReveal, reveal: revealing{kind: t.kind, id: t.id, query: rd.search.query, nth: h.nth, count: h.count, depth: depth}})
+	cmd := rd.relayout(func() {
 		if t.kind == render.FocusDetails {
-			m.pg.live.Open[t.id] = true
+			rd.pg.live.Open[t.id] = true
 		} else {
-			m.pg.live.ActiveTab[t.id] = h.panel
+			rd.pg.live.ActiveTab[t.id] = h.panel
 		}
 	}, h.target)
 	if cmd != nil {
 		// A long note is laid out in the background; fullPage lands.
 		return cmd
 	}
-	return m.landRevealed()
+	return rd.landRevealed()
 }
 
 // landRevealed makes the revealed hit the current match and shows it:
 // the hits inside the opened block are its header's, then the opened
 // panel's, so the hit is nth of the block's last count.
-func (m *Model) landRevealed() tea.Cmd {
-	r := m.revealing
-	if r == nil {
+func (rd *reader) landRevealed() tea.Cmd {
+	p := rd.pending.find(pendingReveal)
+	if p == nil {
 		return nil
 	}
-	if r.query != m.search.query || len(m.search.matches) == 0 {
-		m.revealing = nil
+	r := p.reveal
+	if r.query != rd.search.query || len(rd.search.matches) == 0 {
+		rd.pending.drop(pendingReveal)
 		return nil
 	}
 	ti := -1
-	for i := range m.pg.targets {
-		if t := m.pg.target(i); t.kind == r.kind && t.id == r.id {
+	for i := range rd.pg.targets {
+		if t := rd.pg.target(i); t.kind == r.kind && t.id == r.id {
 			ti = i
 			break
 		}
 	}
 	if ti < 0 {
-		m.revealing = nil
+		rd.pending.drop(pendingReveal)
 		return nil
 	}
-	t := m.pg.target(ti)
+	t := rd.pg.target(ti)
 	first, last := -1, -1
-	for i, mt := range m.search.matches {
+	for i, mt := range rd.search.matches {
 		if mt.line >= t.line && mt.line < t.end {
 			if first < 0 {
 				first = i
@@ -85,14 +86,14 @@ func (m *Model) landRevealed() tea.Cmd {
 	if first < 0 {
 		// The hit did not survive the layout (it spanned a line break):
 		// show the block.
-		m.revealing = nil
-		m.scrollTo(m.pg.rowOf(t.line) - m.bodyHeight()/3)
+		rd.pending.drop(pendingReveal)
+		rd.scrollTo(rd.pg.rowOf(t.line) - rd.bodyHeight()/3)
 		return nil
 	}
-	m.search.current = max(first, min(last, last-r.count+1+r.nth))
-	if m.search.matches[m.search.current].hidden == nil {
-		m.revealing = nil
+	rd.search.current = max(first, min(last, last-r.count+1+r.nth))
+	if rd.search.matches[rd.search.current].hidden == nil {
+		rd.pending.drop(pendingReveal)
 	}
 	// A hit hidden again (a block inside the opened one) reveals again.
-	return m.showMatch()
+	return rd.showMatch()
 }

@@ -100,36 +100,42 @@ type (
 // startRun starts a run at trigger unless one is under way, scripts are
 // off, or the note on screen is not the one the viewer was opened with.
 func (m *Model) startRun(trigger script.Trigger) tea.Cmd {
+	rd := m.reader
 	switch {
 	case m.run.closed:
 		return nil
 	case m.opt.ScriptsDisabled:
-		m.message = "scripts are turned off in your settings (scriptsDisabled)"
+		rd.message = "scripts are turned off in your settings (scriptsDisabled)"
 		return nil
 	case m.opt.Runner == nil:
-		m.message = "this note's scripts cannot run here"
+		rd.message = "this note's scripts cannot run here"
 		return nil
-	case m.note != m.first:
-		m.message = "scripts of linked notes do not run"
+	case rd.note != rd.first:
+		rd.message = "scripts of linked notes do not run"
 		return nil
 	case m.run.active():
 		if trigger == manualTrigger {
-			m.message = "a run is already under way (esc cancels it)"
+			rd.message = "a run is already under way (esc cancels it)"
 		}
 		return nil
 	}
-	m.run.gen++
-	gen := m.run.gen
+	rd.message = ""
+	return m.run.start(m.opt.Runner, trigger)
+}
+
+// start runs runner's scripts at trigger in the background; its
+// messages come back through waitRun.
+func (r *runState) start(runner Runner, trigger script.Trigger) tea.Cmd {
+	r.gen++
+	gen := r.gen
 	ctx, cancel := context.WithCancel(context.Background())
-	m.run.cancel = cancel
-	m.run.trigger = trigger
-	m.run.planned = nil
-	m.run.done = map[string]Progress{}
-	m.run.notices = nil
-	m.run.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
-	m.message = ""
+	r.cancel = cancel
+	r.trigger = trigger
+	r.planned = nil
+	r.done = map[string]Progress{}
+	r.notices = nil
+	r.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	ch := make(chan tea.Msg, 16)
-	runner := m.opt.Runner
 	send := func(msg tea.Msg) {
 		select {
 		case ch <- msg:
@@ -166,7 +172,7 @@ func (m *Model) startRun(trigger script.Trigger) tea.Cmd {
 		case <-time.After(time.Second):
 		}
 	}()
-	return tea.Batch(waitRun(ch), m.run.spin.Tick)
+	return tea.Batch(waitRun(ch), r.spin.Tick)
 }
 
 // waitRun waits for the next message of a run.
@@ -195,7 +201,7 @@ func (m *Model) cancelRun(why string) {
 	if why != "" {
 		m.run.last = why
 	}
-	m.afterRun()
+	m.run.next(&m.opt)
 }
 
 // runUpdate handles the messages of runs and timers.
@@ -208,19 +214,14 @@ func (m *Model) runUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return tea.Batch(cmd, waitRun(msg.ch)), true
 	case spinner.TickMsg:
-		if !m.run.active() {
-			return nil, true
-		}
-		var cmd tea.Cmd
-		m.run.spin, cmd = m.run.spin.Update(msg)
-		return cmd, true
+		return m.run.tick(msg), true
 	case autoRunMsg:
 		if msg.note != m.run.note || m.browsing {
 			return nil, true
 		}
 		cmd := m.startRun(script.Auto)
 		if cmd == nil && m.opt.RefreshInterval > 0 {
-			return m.scheduleRefresh(), true
+			return m.run.scheduleRefresh(m.opt.RefreshInterval), true
 		}
 		return cmd, true
 	case refreshMsg:
@@ -228,21 +229,33 @@ func (m *Model) runUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return m.startRun(script.Scheduled), true
-	case statusMsg:
-		m.message = string(msg)
-		return nil, true
 	case dialogArmMsg:
-		if m.run.asking != msg.q {
-			return nil, true
-		}
-		if !msg.q.drawn {
-			// No frame has shown it yet: wait again from the first.
-			return armDialog(msg.q), true
-		}
-		msg.q.armed = true
-		return nil, true
+		return m.run.arm(msg.q), true
 	}
 	return nil, false
+}
+
+// tick turns the spinner of the run under way.
+func (r *runState) tick(msg spinner.TickMsg) tea.Cmd {
+	if !r.active() {
+		return nil
+	}
+	var cmd tea.Cmd
+	r.spin, cmd = r.spin.Update(msg)
+	return cmd
+}
+
+// arm lets the dialog of q take keys once a frame has shown it.
+func (r *runState) arm(q *question) tea.Cmd {
+	if r.asking != q {
+		return nil
+	}
+	if !q.drawn {
+		// No frame has shown it yet: wait again from the first.
+		return armDialog(q)
+	}
+	q.armed = true
+	return nil
 }
 
 func (m *Model) runMsg(msg tea.Msg) tea.Cmd {
@@ -266,25 +279,25 @@ func (m *Model) runMsg(msg tea.Msg) tea.Cmd {
 		m.run.cancel()
 		m.run.cancel = nil
 		m.run.asking = nil
-		m.run.last = m.summary(msg.err)
-		return m.afterRun()
+		m.run.last = m.run.summary(msg.err)
+		return m.run.next(&m.opt)
 	}
 	return nil
 }
 
-// afterRun schedules the next refresh when the settings ask for one; a
+// next schedules the next refresh when the settings ask for one; a
 // refresh is only timed from the end of the previous run, so runs never
 // overlap.
-func (m *Model) afterRun() tea.Cmd {
-	if m.opt.RefreshInterval > 0 && !m.run.closed && !m.opt.ScriptsDisabled {
-		return m.scheduleRefresh()
+func (r *runState) next(opt *Options) tea.Cmd {
+	if opt.RefreshInterval > 0 && !r.closed && !opt.ScriptsDisabled {
+		return r.scheduleRefresh(opt.RefreshInterval)
 	}
 	return nil
 }
 
-func (m *Model) scheduleRefresh() tea.Cmd {
-	note := m.run.note
-	return tea.Tick(m.opt.RefreshInterval, func(time.Time) tea.Msg { return refreshMsg{note: note} })
+func (r *runState) scheduleRefresh(every time.Duration) tea.Cmd {
+	note := r.note
+	return tea.Tick(every, func(time.Time) tea.Msg { return refreshMsg{note: note} })
 }
 
 // progress applies one report: a finished script's value updates the
@@ -303,7 +316,7 @@ func (m *Model) progress(p Progress) tea.Cmd {
 			e.Status = render.Fresh
 		}
 		if p.Outcome.Kind != script.Ok && e.Status != render.Error {
-			if old, ok := m.values[p.Script]; ok && e.Value == nil {
+			if old, ok := m.reader.values[p.Script]; ok && e.Value == nil {
 				e.Value = old.Value
 			}
 			e.Status = render.Error
@@ -311,29 +324,26 @@ func (m *Model) progress(p Progress) tea.Cmd {
 				e.FailureKind = p.Outcome.Kind.AsFailure()
 			}
 		}
-		m.values[p.Script] = e
-		if m.note == m.first {
-			return m.relayout(func() { m.pg.opt.Values = m.values }, -1)
-		}
+		return m.reader.storeValue(p.Script, e)
 	}
 	return nil
 }
 
 // summary is the status-bar line of a finished run.
-func (m *Model) summary(err error) string {
+func (r *runState) summary(err error) string {
 	failed := 0
-	for _, p := range m.run.done {
+	for _, p := range r.done {
 		if p.Outcome.Kind != script.Ok {
 			failed++
 		}
 	}
-	s := fmt.Sprintf("ran %d", len(m.run.done))
+	s := fmt.Sprintf("ran %d", len(r.done))
 	if failed > 0 {
 		s += fmt.Sprintf(", %d failed (D shows why)", failed)
 	}
 	if err != nil {
 		s = "run failed (D shows why)"
-		m.run.notices = append(m.run.notices, err.Error())
+		r.notices = append(r.notices, err.Error())
 	}
 	return s
 }
@@ -347,10 +357,11 @@ func (m *Model) runStatus() string {
 	if m.run.last != "" {
 		return m.run.last
 	}
-	if m.opt.ScriptsDisabled && m.pg.scripts > 0 {
+	pg := m.reader.pg
+	if m.opt.ScriptsDisabled && pg.scripts > 0 {
 		return "scripts off"
 	}
-	if m.pg.scripts > 0 && m.note == m.first && m.opt.Runner != nil {
+	if pg.scripts > 0 && m.reader.note == m.reader.first && m.opt.Runner != nil {
 		return "r runs scripts"
 	}
 	return ""
@@ -382,31 +393,8 @@ func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 // diagnostics lists the diagnostics pane: each script's outcome, the host
 // a denied call attempted, host notices, and render diagnostics.
 func (m *Model) diagnostics() []string {
-	var out []string
-	if len(m.run.done) > 0 || len(m.run.planned) > 0 {
-		out = append(out, "Scripts ("+string(m.run.trigger)+" run):")
-		names := append([]string(nil), m.run.planned...)
-		for n := range m.run.done {
-			if !contains(names, n) {
-				names = append(names, n)
-			}
-		}
-		for _, n := range names {
-			p, ok := m.run.done[n]
-			switch {
-			case !ok:
-				out = append(out, "  "+n+": not finished")
-			case p.Outcome.Kind == script.Ok:
-				out = append(out, "  "+n+": ok")
-			default:
-				line := "  " + n + ": " + p.Outcome.Summary()
-				if p.Outcome.Detail != "" {
-					line += ": " + p.Outcome.Detail
-				}
-				out = append(out, line)
-			}
-		}
-	} else if m.pg.scripts > 0 {
+	out := m.run.outcomeLines()
+	if out == nil && m.reader.pg.scripts > 0 {
 		out = append(out, "Scripts: not run in this session (r runs them)")
 	}
 	if len(m.run.notices) > 0 {
@@ -415,7 +403,7 @@ func (m *Model) diagnostics() []string {
 			out = append(out, "  "+n)
 		}
 	}
-	if d := append(append([]string(nil), m.note.Diagnostics...), m.pg.laid.Diagnostics...); len(d) > 0 {
+	if d := append(append([]string(nil), m.reader.note.Diagnostics...), m.reader.pg.laid.Diagnostics...); len(d) > 0 {
 		out = append(out, "Render:")
 		for _, l := range d {
 			out = append(out, "  "+l)
@@ -430,30 +418,52 @@ func (m *Model) diagnostics() []string {
 	return out
 }
 
-// result collects what the command line reports after the viewer closes.
-func (m *Model) result() *Result {
-	r := &Result{Notices: append([]string(nil), m.run.notices...)}
-	names := append([]string(nil), m.run.planned...)
-	for n := range m.run.done {
+// names are the scripts of the last run: the planned ones in order,
+// then any other that reported.
+func (r *runState) names() []string {
+	names := append([]string(nil), r.planned...)
+	for n := range r.done {
 		if !contains(names, n) {
 			names = append(names, n)
 		}
 	}
-	for _, n := range names {
+	return names
+}
+
+// outcomeLines are the diagnostics pane's lines on each script of the
+// last run; nil when there was none.
+func (r *runState) outcomeLines() []string {
+	if len(r.done) == 0 && len(r.planned) == 0 {
+		return nil
+	}
+	out := []string{"Scripts (" + string(r.trigger) + " run):"}
+	for _, n := range r.names() {
+		p, ok := r.done[n]
+		switch {
+		case !ok:
+			out = append(out, "  "+n+": not finished")
+		case p.Outcome.Kind == script.Ok:
+			out = append(out, "  "+n+": ok")
+		default:
+			line := "  " + n + ": " + p.Outcome.Summary()
+			if p.Outcome.Detail != "" {
+				line += ": " + p.Outcome.Detail
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// result collects what the command line reports after the viewer closes.
+func (m *Model) result() *Result {
+	r := &Result{Notices: append([]string(nil), m.run.notices...)}
+	for _, n := range m.run.names() {
 		if p, ok := m.run.done[n]; ok {
 			r.Outcomes = append(r.Outcomes, p)
 		}
 	}
-	pg := m.pg
-	if m.note != m.first {
-		for _, h := range m.history {
-			if h.note == m.first {
-				pg = h.pg
-				break
-			}
-		}
-	}
-	r.Diagnostics = append(append([]string(nil), m.first.Diagnostics...), pg.laid.Diagnostics...)
+	r.Diagnostics = append(append([]string(nil), m.reader.first.Diagnostics...), m.reader.firstPage().laid.Diagnostics...)
 	return r
 }
 

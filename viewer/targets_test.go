@@ -11,8 +11,8 @@ import (
 // linkTargets lists the page's link targets.
 func linkTargets(m *Model) []target {
 	var out []target
-	for i := range m.pg.targets {
-		if tg := m.pg.target(i); tg.kind == render.FocusLink {
+	for i := range m.reader.pg.targets {
+		if tg := m.reader.pg.target(i); tg.kind == render.FocusLink {
 			out = append(out, tg)
 		}
 	}
@@ -23,7 +23,7 @@ func linkTargets(m *Model) []target {
 func drawn(m *Model, tg target) []string {
 	var out []string
 	for _, r := range tg.ranges {
-		out = append(out, m.pg.lineText(r.Line)[r.From:r.To])
+		out = append(out, m.reader.pg.lineText(r.Line)[r.From:r.To])
 	}
 	return out
 }
@@ -46,9 +46,9 @@ func TestCodeThatReadsLikeALinkIsNeverOne(t *testing.T) {
 				t.Fatalf("the link target covers %q", got)
 			}
 			press(m, "tab")
-			first, _ := m.focused()
+			first, _ := m.reader.focused()
 			press(m, "tab")
-			again, _ := m.focused()
+			again, _ := m.reader.focused()
 			if first.ranges[0] != again.ranges[0] {
 				t.Fatalf("a second tab stop at %+v after %+v", again.ranges, first.ranges)
 			}
@@ -80,7 +80,7 @@ func TestWrappedLinkIsOneTabStop(t *testing.T) {
 			frame := strings.Split(m.frame(), "\n")
 			marked := 0
 			for _, r := range links[0].ranges {
-				if strings.Contains(frame[r.Line-m.top], "\x1b[7") || strings.Contains(frame[r.Line-m.top], ";7") {
+				if strings.Contains(frame[r.Line-m.reader.top], "\x1b[7") || strings.Contains(frame[r.Line-m.reader.top], ";7") {
 					marked++
 				}
 			}

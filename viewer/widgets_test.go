@@ -59,27 +59,27 @@ func TestTabsSwitchWithArrows(t *testing.T) {
 func TestFocusModeMovesWithArrowsAndWraps(t *testing.T) {
 	m := newTest(t, widgetNote, 80, 20, nil)
 	press(m, "tab")
-	if m.focus != 0 {
-		t.Fatalf("tab focused %d", m.focus)
+	if m.reader.focus != 0 {
+		t.Fatalf("tab focused %d", m.reader.focus)
 	}
 	press(m, "down")
-	if m.focus != 1 {
-		t.Fatalf("down in focus mode focused %d, want 1", m.focus)
+	if m.reader.focus != 1 {
+		t.Fatalf("down in focus mode focused %d, want 1", m.reader.focus)
 	}
 	press(m, "down")
-	if m.focus != 0 {
-		t.Fatalf("down wraps: focus %d", m.focus)
+	if m.reader.focus != 0 {
+		t.Fatalf("down wraps: focus %d", m.reader.focus)
 	}
 	press(m, "up")
-	if m.focus != 1 {
-		t.Fatalf("up wraps back: focus %d", m.focus)
+	if m.reader.focus != 1 {
+		t.Fatalf("up wraps back: focus %d", m.reader.focus)
 	}
 	press(m, "shift+tab")
-	if m.focus != 0 {
-		t.Fatalf("shift+tab: focus %d", m.focus)
+	if m.reader.focus != 0 {
+		t.Fatalf("shift+tab: focus %d", m.reader.focus)
 	}
 	press(m, "esc")
-	if m.focus != -1 {
+	if m.reader.focus != -1 {
 		t.Fatal("esc did not leave focus mode")
 	}
 	mustLack(t, m, "› ")
@@ -95,13 +95,13 @@ func TestTogglingKeepsPlaceBelow(t *testing.T) {
 		press(m, "]")
 	}
 	want := firstRow(m)
-	before := m.topLine()
+	before := m.reader.topLine()
 	press(m, "enter")
 	if got := firstRow(m); got != want {
 		t.Fatalf("opening the details above moved the reader: top %q, want %q", got, want)
 	}
-	if m.topLine() <= before {
-		t.Fatalf("the top line index did not move down with the opened body (%d -> %d)", before, m.topLine())
+	if m.reader.topLine() <= before {
+		t.Fatalf("the top line index did not move down with the opened body (%d -> %d)", before, m.reader.topLine())
 	}
 	press(m, "enter")
 	if got := firstRow(m); got != want {
@@ -181,7 +181,7 @@ func TestDetailsOpenAttributeAndLongTitle(t *testing.T) {
 	m := newTest(t, src, 30, 12, nil)
 	mustContain(t, m, "Shown at first.")
 	press(m, "tab")
-	if tg, _ := m.focused(); !m.isOpen(tg) {
+	if tg, _ := m.reader.focused(); !m.reader.isOpen(tg) {
 		t.Fatal("a details block with open reads as closed")
 	}
 	press(m, "enter")
@@ -192,9 +192,9 @@ func TestDetailsOpenAttributeAndLongTitle(t *testing.T) {
 
 func TestFocusMoveDoesNotLayOutAgain(t *testing.T) {
 	m := newTest(t, widgetNote, 80, 20, nil)
-	before := m.pg.laid
+	before := m.reader.pg.laid
 	press(m, "tab", "tab", "shift+tab")
-	if m.pg.laid != before {
+	if m.reader.pg.laid != before {
 		t.Fatal("moving the focus laid the page out again")
 	}
 	mustContain(t, m, "› ▸ How it works")
