@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
 )
 
 // paneKind names the open pane.
@@ -18,7 +17,6 @@ const (
 	tocPane
 	diagPane
 )
-
 
 // Model is the viewer's root model. It owns the terminal's size, the
 // panes (help, table of contents, diagnostics), the grant dialog and the
