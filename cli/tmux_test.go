@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/markii/markii/internal/needs"
 )
 
 // tmuxPane is the real markii binary, started by a shell line, on the
@@ -31,9 +33,7 @@ func inTmux(t *testing.T, dir string, cols, rows int, script string) *tmuxPane {
 	if testing.Short() {
 		t.Skip("starts a terminal session")
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
+	needs.Tmux(t)
 	bin := markiiBinary(t)
 	p := &tmuxPane{t: t, sock: filepath.Join(dir, "sock"), dir: dir}
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", p.sock, "kill-server").Run() })

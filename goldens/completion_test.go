@@ -8,11 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// bashCompletion is where the bash-completion package keeps the helpers
-// (_init_completion, _filedir) that every completion script relies on.
-const bashCompletion = "/usr/share/bash-completion/bash_completion"
+	"github.com/markii/markii/internal/needs"
+)
 
 // TestBashCompletion loads `markii completion bash` into a real
 // interactive bash and asks it for completions as a Tab press does: the
@@ -20,12 +18,10 @@ const bashCompletion = "/usr/share/bash-completion/bash_completion"
 // COMP_CWORD set and calls the real binary back. Commands, flag names,
 // the levels of --color, the theme names and note files are offered.
 func TestBashCompletion(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Fatal("bash is not installed (.ci/run installs it)")
-	}
-	if _, err := os.Stat(bashCompletion); err != nil {
-		t.Fatalf("the bash-completion package is not installed (.ci/run installs it): %v", err)
-	}
+	bash := needs.Bash(t)
+	// The bash-completion package keeps the helpers (_init_completion,
+	// _filedir) that every completion script relies on.
+	bashCompletion := needs.BashCompletion(t)
 	bin := markiiBinary(t)
 	work := t.TempDir()
 	for _, f := range []string{"a.mk.md", "b.mkz", "notes.txt"} {
@@ -59,7 +55,7 @@ comp 'markii grants '
 comp 'markii render '
 comp 'markii render a.mk.md '
 `
-	cmd := exec.Command("bash", "--norc", "--noprofile", "-i", "-c", script)
+	cmd := exec.Command(bash, "--norc", "--noprofile", "-i", "-c", script)
 	cmd.Dir = work
 	cmd.Env = append(baseEnv(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir())
 	var stdout, stderr bytes.Buffer
@@ -96,9 +92,7 @@ comp 'markii render a.mk.md '
 // warning, and it shows every command's usage line and flags as the
 // commands' help does.
 func TestManPage(t *testing.T) {
-	if _, err := exec.LookPath("groff"); err != nil {
-		t.Fatal("groff is not installed (.ci/run installs it)")
-	}
+	groff := needs.Groff(t)
 	bin := markiiBinary(t)
 	page := filepath.Join(t.TempDir(), "markii.1")
 	out, err := exec.Command(bin, "man").Output()
@@ -108,10 +102,10 @@ func TestManPage(t *testing.T) {
 	if err := os.WriteFile(page, out, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if warn, err := exec.Command("groff", "-man", "-ww", "-z", page).CombinedOutput(); err != nil || len(warn) != 0 {
+	if warn, err := exec.Command(groff, "-man", "-ww", "-z", page).CombinedOutput(); err != nil || len(warn) != 0 {
 		t.Fatalf("groff warns: %v\n%s", err, warn)
 	}
-	text, err := exec.Command("groff", "-man", "-Tascii", "-P-cbou", page).Output()
+	text, err := exec.Command(groff, "-man", "-Tascii", "-P-cbou", page).Output()
 	if err != nil {
 		t.Fatalf("groff: %v", err)
 	}
@@ -148,9 +142,9 @@ func TestBashCompletionOnTab(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives bash in tmux")
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is not installed (.ci/run installs it)")
-	}
+	needs.Tmux(t)
+	needs.Bash(t)
+	bashCompletion := needs.BashCompletion(t)
 	bin := markiiBinary(t)
 	sock := filepath.Join(t.TempDir(), "tmux.sock")
 	tmux := func(args ...string) string {

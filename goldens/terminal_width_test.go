@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/markii/markii/internal/needs"
 )
 
 // TestDefaultWidthOnATerminal runs `markii render` on a real terminal
@@ -19,9 +21,7 @@ func TestDefaultWidthOnATerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts terminal sessions")
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
+	needs.Tmux(t)
 	bin := markiiBinary(t)
 	dir := t.TempDir()
 	note := filepath.Join(dir, "rule.mk.md")

@@ -14,11 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/markii/markii/internal/needs"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/theme"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 // chromium runs headless Chromium on the page at path with args.
 func chromium(t *testing.T, path string, args ...string) []byte {
@@ -30,7 +29,7 @@ func chromium(t *testing.T, path string, args ...string) []byte {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir=" + t.TempDir(), "--window-size=900,1400",
 	}
-	cmd := exec.CommandContext(ctx, chromiumPath, append(append(base, args...), "file://"+path)...)
+	cmd := exec.CommandContext(ctx, needs.Chromium(t), append(append(base, args...), "file://"+path)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -45,9 +44,7 @@ func chromium(t *testing.T, path string, args ...string) []byte {
 // color, the note's text in the DOM), no script changed the document,
 // and nothing was fetched from a server the note names.
 func TestChromiumDrawsAndRunsNothing(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("headless Chromium test skipped: %s is not installed (apt-get install chromium)", chromiumPath)
-	}
+	needs.Chromium(t)
 	var hits atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer srv.Close()

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/markii/markii/internal/needs"
 	"github.com/markii/markii/internal/procmem"
 )
 
@@ -127,9 +128,7 @@ func TestViewerMemoryIsProportionalToTheNote(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc to read the peak memory from")
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
+	needs.Tmux(t)
 	perf := os.Getenv("MARKII_VIEWER_PERF") != ""
 	size := 2 << 20
 	if perf {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/needs"
 	"github.com/markii/markii/theme"
 )
 
@@ -145,9 +146,7 @@ func startTmux(t *testing.T, note string, env ...string) (*tmux, string) {
 // only when open is called, so keys can be typed ahead of it.
 func startTmuxHeld(t *testing.T, note string, env ...string) (x *tmux, dir string, open func()) {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
+	needs.Tmux(t)
 	dir = t.TempDir()
 	x = &tmux{t: t, socket: filepath.Join(dir, "sock")}
 	raw := filepath.Join(dir, "raw.bin")
