@@ -160,34 +160,41 @@ func (s *scan) folder(rel string, depth int) error {
 		if s.full() {
 			return nil
 		}
-		name := e.Name()
-		if strings.HasPrefix(name, ".") {
-			continue
-		}
-		p := path.Join(rel, name)
-		switch t := e.Type(); {
-		case t.IsDir():
-			if vendoredFolders[name] {
-				continue
-			}
-			if _, err := s.root.Lstat(path.Join(p, bundle.ManifestName)); err == nil {
-				s.add(p, BundleFolder)
-			} else if depth < s.lim.Depth {
-				s.folder(p, depth+1)
-			} else {
-				s.lib.Capped = true
-			}
-		case t&fs.ModeSymlink != 0:
-			// os.Root refuses a link that leads out of the root; a link
-			// to a folder is never followed, so a loop cannot form.
-			if info, err := s.root.Stat(p); err == nil && info.Mode().IsRegular() {
-				s.file(p, name)
-			}
-		case t.IsRegular():
-			s.file(p, name)
-		}
+		s.entry(rel, e, depth)
 	}
 	return nil
+}
+
+// entry lists e, found in the folder rel at depth: a note, an archive, a
+// bundle folder, or a folder to descend into. Hidden and vendored
+// folders are skipped.
+func (s *scan) entry(rel string, e fs.DirEntry, depth int) {
+	name := e.Name()
+	if strings.HasPrefix(name, ".") {
+		return
+	}
+	p := path.Join(rel, name)
+	switch t := e.Type(); {
+	case t.IsDir():
+		if vendoredFolders[name] {
+			return
+		}
+		if _, err := s.root.Lstat(path.Join(p, bundle.ManifestName)); err == nil {
+			s.add(p, BundleFolder)
+		} else if depth < s.lim.Depth {
+			s.folder(p, depth+1)
+		} else {
+			s.lib.Capped = true
+		}
+	case t&fs.ModeSymlink != 0:
+		// os.Root refuses a link that leads out of the root; a link
+		// to a folder is never followed, so a loop cannot form.
+		if info, err := s.root.Stat(p); err == nil && info.Mode().IsRegular() {
+			s.file(p, name)
+		}
+	case t.IsRegular():
+		s.file(p, name)
+	}
 }
 
 // file adds the regular file p when it is a note or an archive.

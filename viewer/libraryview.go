@@ -132,30 +132,43 @@ func (l *libraryList) update(msg tea.KeyPressMsg, height int) libraryAction {
 			return libraryOpen
 		}
 		return libraryNone
-	case k == "down" || k == "ctrl+n":
-		l.move(1, height)
-		return libraryNone
-	case k == "up" || k == "ctrl+p":
-		l.move(-1, height)
-		return libraryNone
-	case k == "pgdown":
-		l.move(height, height)
-		return libraryNone
-	case k == "pgup":
-		l.move(-height, height)
+	}
+	if mv, ok := promptMoves[k]; ok {
+		d := mv.dir
+		if mv.page {
+			d *= height
+		}
+		l.move(d, height)
 		return libraryNone
 	}
 	if l.filter.editing {
-		before := l.query()
-		if l.filter.update(msg) == searchCancel {
-			l.filter.input = nil
-		}
-		if l.query() != before {
-			l.refilter()
-		}
+		l.editFilter(msg)
 		return libraryNone
 	}
 	l.message = ""
+	return l.listKey(msg, height)
+}
+
+// promptMoves are the keys that move the cursor also while the filter
+// is typed: a note or a page down (dir 1) or up.
+var promptMoves = map[string]struct {
+	dir  int
+	page bool
+}{"down": {1, false}, "ctrl+n": {1, false}, "up": {-1, false}, "ctrl+p": {-1, false}, "pgdown": {1, true}, "pgup": {-1, true}}
+
+// editFilter gives a key to the filter prompt and filters again.
+func (l *libraryList) editFilter(msg tea.KeyPressMsg) {
+	before := l.query()
+	if l.filter.update(msg) == searchCancel {
+		l.filter.input = nil
+	}
+	if l.query() != before {
+		l.refilter()
+	}
+}
+
+// listKey handles a key on the list while no filter is typed.
+func (l *libraryList) listKey(msg tea.KeyPressMsg, height int) libraryAction {
 	switch {
 	case key.Matches(msg, libraryKeys.Quit):
 		return libraryQuit

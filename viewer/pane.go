@@ -44,20 +44,7 @@ func newPane(title string, items []string, selectable bool) *pane {
 // update handles a key; height is the number of item rows shown.
 func (p *pane) update(msg tea.KeyPressMsg, height int) paneAction {
 	height = max(height, 1)
-	last := max(len(p.items)-1, 0)
-	move := func(d int) {
-		if p.selectable {
-			p.cursor = max(0, min(p.cursor+d, last))
-			if p.cursor < p.offset {
-				p.offset = p.cursor
-			}
-			if p.cursor >= p.offset+height {
-				p.offset = p.cursor - height + 1
-			}
-			return
-		}
-		p.offset = max(0, min(p.offset+d, max(len(p.items)-height, 0)))
-	}
+	move := func(d int) { p.move(d, height) }
 	switch {
 	case key.Matches(msg, keys.Down):
 		move(1)
@@ -84,6 +71,22 @@ func (p *pane) update(msg tea.KeyPressMsg, height int) paneAction {
 		return paneClose
 	}
 	return paneNone
+}
+
+// move moves the cursor d items, keeping it among the height rows
+// shown; a pane without a cursor scrolls d rows.
+func (p *pane) move(d, height int) {
+	if p.selectable {
+		p.cursor = max(0, min(p.cursor+d, max(len(p.items)-1, 0)))
+		if p.cursor < p.offset {
+			p.offset = p.cursor
+		}
+		if p.cursor >= p.offset+height {
+			p.offset = p.cursor - height + 1
+		}
+		return
+	}
+	p.offset = max(0, min(p.offset+d, max(len(p.items)-height, 0)))
 }
 
 // view draws the pane into height rows of width cells.

@@ -625,21 +625,7 @@ func (rd *reader) body(h int) []string {
 		if noColor {
 			line = plainLine(line)
 		}
-		// Byte ranges count on the line as laid out: the focused link and
-		// the matches keep its bytes, the widget mark comes last.
-		if ft != nil && ft.kind == render.FocusLink {
-			for _, r := range ft.ranges {
-				if r.Line == ln {
-					line = overRange(line, r, rd.chrome.linkFocus)
-				}
-			}
-		}
-		if ms, first := rd.search.onLine(ln); len(ms) > 0 {
-			line = highlight(line, ms, first, rd.search.current, rd.chrome.match, rd.chrome.current)
-		}
-		if ft != nil && ft.kind != render.FocusLink {
-			line = rd.markWidget(line, ln, *ft)
-		}
+		line = rd.mark(line, ln, ft)
 		if noColor {
 			// The note's own styles are gone; the marks drawn over the
 			// plain line are the viewer's, in attributes only.
@@ -780,6 +766,27 @@ func loneTopLevels(ss []section) map[int]bool {
 		return lone
 	}
 	return nil
+}
+
+// mark draws the reader's marks over page line ln: the focused target
+// ft (when not nil) and the search matches. Byte ranges count on the
+// line as laid out: the focused link and the matches keep its bytes, the
+// widget mark comes last.
+func (rd *reader) mark(line ansi.Line, ln int, ft *target) ansi.Line {
+	if ft != nil && ft.kind == render.FocusLink {
+		for _, r := range ft.ranges {
+			if r.Line == ln {
+				line = overRange(line, r, rd.chrome.linkFocus)
+			}
+		}
+	}
+	if ms, first := rd.search.onLine(ln); len(ms) > 0 {
+		line = highlight(line, ms, first, rd.search.current, rd.chrome.match, rd.chrome.current)
+	}
+	if ft != nil && ft.kind != render.FocusLink {
+		line = rd.markWidget(line, ln, *ft)
+	}
+	return line
 }
 
 // plainLine is line without the note's styles and hyperlinks, as the

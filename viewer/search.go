@@ -140,6 +140,19 @@ func (s *searcher) run(p *page, query string) {
 		s.clampCurrent()
 		return
 	}
+	found := s.find(p, q, prev)
+	if len(s.cache) > 64 {
+		clear(s.cache)
+	}
+	s.cache[q] = found
+	s.matches = found
+	s.clampCurrent()
+}
+
+// find finds q (case-folded) on p's lines and in the text its blocks
+// hide; when q grows the previous query prev, only the lines that
+// matched prev are searched.
+func (s *searcher) find(p *page, q, prev string) []match {
 	var found []match
 	scan := func(ln int) {
 		t := s.folded[ln]
@@ -165,7 +178,7 @@ func (s *searcher) run(p *page, query string) {
 			}
 		}
 	} else {
-		for ln := range n {
+		for ln := range p.lineCount() {
 			scan(ln)
 		}
 	}
@@ -175,12 +188,7 @@ func (s *searcher) run(p *page, query string) {
 		// its first line.
 		sort.SliceStable(found, func(i, j int) bool { return found[i].line < found[j].line })
 	}
-	if len(s.cache) > 64 {
-		clear(s.cache)
-	}
-	s.cache[q] = found
-	s.matches = found
-	s.clampCurrent()
+	return found
 }
 
 func (s *searcher) clampCurrent() {
