@@ -690,3 +690,18 @@ func clone(v json.RawMessage) json.RawMessage {
 	}
 	return append(json.RawMessage(nil), v...)
 }
+
+// Locked runs fn holding the lock every markii process takes for a change
+// of the device state, so that the audit trail kept beside it is appended
+// by one process at a time. fn must not call the Store.
+func (s *Store) Locked(fn func() error) error {
+	if err := s.prepare(); err != nil {
+		return err
+	}
+	return s.transact(fn)
+}
+
+// WriteAtomic replaces path with data the way entries are committed: a
+// synced temporary sibling (0600) renamed over path, then the directory
+// synced.
+func WriteAtomic(path string, data []byte) error { return writeAtomic(path, data) }

@@ -1,0 +1,344 @@
+package audit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/markii/markii/runtime/state"
+)
+
+func newLog(t *testing.T, o Options) (*Log, string) {
+	t.Helper()
+	dir := t.TempDir()
+	return ForStore(state.Open(dir, state.Options{}), o), dir
+}
+
+func TestAppendRead(t *testing.T) {
+	l, dir := newLog(t, Options{})
+	host, path, query := SplitURL("https://api.example.org/v1/items?token=SECRET&x=1")
+	if host != "api.example.org" || path != "/v1/items" || !strings.HasPrefix(query, "sha256:") || strings.Contains(query, "SECRET") {
+		t.Fatalf("SplitURL: %q %q %q", host, path, query)
+	}
+	recs := []Record{
+		{Run: "r1", Event: EventRun, Note: "file:///n.mk.md", Trigger: "manual", Signature: "trusted", Signer: "alice"},
+		{Run: "r1", Event: EventRequest, Method: "GET", Host: host, Path: path, Query: query, Decision: Allowed, Status: 200, BytesIn: 12},
+		{Run: "r1", Event: EventEnd},
+	}
+	if err := l.Append(true, recs...); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, FileName))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("trail mode: %v %v", fi, err)
+	}
+	got, damaged, err := l.Read(nil)
+	if err != nil || len(damaged) != 0 || len(got) != 3 {
+		t.Fatalf("read %d records, damaged %v, err %v", len(got), damaged, err)
+	}
+	if got[1].Host != host || got[1].Status != 200 || got[1].Prev == "" || got[0].Prev != "" {
+		t.Fatalf("record: %+v", got[1])
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, FileName))
+	if bytes.Contains(raw, []byte("SECRET")) {
+		t.Fatal("the query string reached the trail")
+	}
+	if problems, n, err := l.Verify(); err != nil || len(problems) != 0 || n != 3 {
+		t.Fatalf("verify: %v %d %v", problems, n, err)
+	}
+}
+
+// TestHostileStrings: a note's strings cannot split a record or add a
+// field to it.
+func TestHostileStrings(t *testing.T) {
+	l, dir := newLog(t, Options{})
+	forged := `x","decision":"allowed","v":1}` + "\n" + `{"v":1,"run":"forged","event":"request","decision":"allowed","prev":""}`
+	hostile := []string{
+		forged,
+		"evil.example\r\n\x1b[2J\x1b]0;title\x07",
+		"\u202eexe.txt\u2066\u2069\u200b",
+		"\u2028\u2029\x85\x00",
+		string([]byte{0xff, 0xfe, '\n'}),
+		strings.Repeat("A\n", 5000),
+	}
+	for _, h := range hostile {
+		if err := l.Append(false, Record{Run: "r", Event: EventRequest, Host: h, Path: "/" + h, Reason: h, Script: h}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, FileName))
+	if n := bytes.Count(raw, []byte{'\n'}); n != len(hostile) {
+		t.Fatalf("%d lines for %d records", n, len(hostile))
+	}
+	for _, c := range []byte{'\r', 0x1b, 0x07, 0} {
+		if bytes.IndexByte(raw, c) >= 0 {
+			t.Fatalf("a raw control byte %#x reached the trail", c)
+		}
+	}
+	got, damaged, err := l.Read(nil)
+	if err != nil || len(damaged) != 0 || len(got) != len(hostile) {
+		t.Fatalf("read %d, damaged %v, %v", len(got), damaged, err)
+	}
+	for i, r := range got {
+		if r.Run != "r" || r.Decision != "" {
+			t.Fatalf("record %d was forged: %+v", i, r)
+		}
+	}
+	if got[0].Host != forged {
+		t.Fatalf("a hostile host did not round-trip: %q", got[0].Host)
+	}
+	if len(got[5].Host) > maxField+len("…") {
+		t.Fatalf("a field was not bounded: %d bytes", len(got[5].Host))
+	}
+	if problems, _, _ := l.Verify(); len(problems) != 0 {
+		t.Fatal(problems)
+	}
+}
+
+func appendN(t *testing.T, l *Log, run string, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		if err := l.Append(false, Record{Run: run, Event: EventRequest, Method: "GET", Host: "h.example", Status: 200 + i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestVerifyFindsEdits(t *testing.T) {
+	l, dir := newLog(t, Options{})
+	appendN(t, l, "r", 5)
+	path := filepath.Join(dir, FileName)
+	orig, _ := os.ReadFile(path)
+
+	edited := bytes.Replace(orig, []byte(`"status":202`), []byte(`"status":299`), 1)
+	write(t, path, edited)
+	problems, _, _ := l.Verify()
+	if len(problems) != 1 || problems[0].Line != 4 {
+		t.Fatalf("edited line 3: %v", problems)
+	}
+
+	lines := bytes.SplitAfter(orig, []byte{'\n'})
+	removed := bytes.Join(append(append([][]byte{}, lines[:2]...), lines[3:]...), nil)
+	write(t, path, removed)
+	if problems, _, _ := l.Verify(); len(problems) != 1 || problems[0].Line != 3 {
+		t.Fatalf("removed line 3: %v", problems)
+	}
+
+	// A torn last line: the next append starts a new line, the torn one is
+	// reported, and the chain goes on.
+	write(t, path, append(append([]byte{}, orig...), []byte(`{"v":1,"run":"torn","ev`)...))
+	appendN(t, l, "after", 2)
+	problems, n, _ := l.Verify()
+	if len(problems) != 1 || problems[0].Line != 6 || n != 8 {
+		t.Fatalf("torn line: %v (%d lines)", problems, n)
+	}
+	recs, damaged, err := l.Read(nil)
+	if err != nil || len(recs) != 7 || len(damaged) != 1 {
+		t.Fatalf("read after tear: %d %v %v", len(recs), damaged, err)
+	}
+
+	write(t, path, orig)
+	if problems, _, _ := l.Verify(); len(problems) != 0 {
+		t.Fatalf("original: %v", problems)
+	}
+}
+
+func write(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRotation(t *testing.T) {
+	l, dir := newLog(t, Options{MaxBytes: 2000, Keep: 2})
+	appendN(t, l, "r", 60)
+	files := l.Files()
+	if len(files) != 3 {
+		t.Fatalf("files %v", files)
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "audit*.jsonl"))
+	if len(names) != 3 {
+		t.Fatalf("kept %v", names)
+	}
+	if problems, _, err := l.Verify(); err != nil || len(problems) != 0 {
+		t.Fatalf("verify across rotated files: %v %v", problems, err)
+	}
+	recs, _, _ := l.Read(nil)
+	if len(recs) == 0 || recs[len(recs)-1].Status != 259 {
+		t.Fatalf("newest record lost: %d records", len(recs))
+	}
+}
+
+func TestRefusesLinkAndPipe(t *testing.T) {
+	l, dir := newLog(t, Options{})
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	write(t, target, nil)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(false, Record{Run: "r", Event: EventEnd}); err == nil {
+		t.Fatal("appended through a symbolic link")
+	}
+	if data, _ := os.ReadFile(target); len(data) != 0 {
+		t.Fatal("the link's target was written")
+	}
+}
+
+func TestLedger(t *testing.T) {
+	l, _ := newLog(t, Options{})
+	id := EffectID("file:///n", "key", "POST", "https://x.example/a", []byte("body"), 0)
+	if id == EffectID("file:///n", "key", "POST", "https://x.example/a", []byte("body"), 1) {
+		t.Fatal("the second identical request of a run has the same id")
+	}
+	claim := Record{Run: "r1", Effect: id, Method: "POST", Host: "x.example"}
+	if err := l.Claim(claim, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Settle(Record{Run: "r1", Effect: id, Failure: FailUnknown}, false); err != nil {
+		t.Fatal(err)
+	}
+	var ce *ClaimedError
+	claim.Run = "r2"
+	if err := l.Claim(claim, false); !errors.As(err, &ce) || ce.Claim.Run != "r1" {
+		t.Fatalf("a repeated claim was not refused: %v", err)
+	}
+	open, _ := l.OpenClaims()
+	if _, ok := open[id]; !ok || len(open) != 1 {
+		t.Fatalf("open claims %v", open)
+	}
+	claim.Run = "r3"
+	if err := l.Claim(claim, true); err != nil {
+		t.Fatalf("a run by hand could not claim again: %v", err)
+	}
+	if err := l.Settle(Record{Run: "r3", Effect: id, Status: 201}, true); err != nil {
+		t.Fatal(err)
+	}
+	if open, _ := l.OpenClaims(); len(open) != 0 {
+		t.Fatalf("a known outcome left the claim open: %v", open)
+	}
+	claim.Run = "r4"
+	if err := l.Claim(claim, false); err != nil {
+		t.Fatalf("a settled effect was refused: %v", err)
+	}
+	recs, _, _ := l.Read(func(r Record) bool { return r.Event == EventClaim })
+	if len(recs) != 3 || !strings.Contains(recs[1].Reason, "by hand") {
+		t.Fatalf("claims: %+v", recs)
+	}
+}
+
+const helperEnv = "MARKII_AUDIT_HELPER"
+
+// TestMain lets the concurrency test run this test binary as a helper
+// process that appends records to a shared state directory.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(helperEnv); dir != "" {
+		id := os.Getenv(helperEnv + "_ID")
+		l := ForStore(state.Open(dir, state.Options{LockWait: time.Minute}), Options{})
+		for i := 0; i < 25; i++ {
+			r := Record{Run: id, Event: EventRequest, Host: strings.Repeat("h", 100*i), Status: i}
+			if err := l.Append(i%5 == 0, r); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestConcurrentProcesses: 40 processes appending at once lose no record
+// and tear no line.
+func TestConcurrentProcesses(t *testing.T) {
+	dir := t.TempDir()
+	const procs = 40
+	cmds := make([]*exec.Cmd, procs)
+	for i := range cmds {
+		cmds[i] = exec.Command(os.Args[0], "-test.run=^$")
+		cmds[i].Env = append(os.Environ(), helperEnv+"="+dir, helperEnv+"_ID=p"+strconv.Itoa(i))
+		var stderr bytes.Buffer
+		cmds[i].Stderr = &stderr
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("helper %d: %v %s", i, err, c.Stderr)
+		}
+	}
+	l := ForStore(state.Open(dir, state.Options{}), Options{})
+	recs, damaged, err := l.Read(nil)
+	if err != nil || len(damaged) != 0 {
+		t.Fatalf("damaged %v, %v", damaged, err)
+	}
+	if len(recs) != procs*25 {
+		t.Fatalf("%d records, want %d", len(recs), procs*25)
+	}
+	per := map[string][]int{}
+	for _, r := range recs {
+		per[r.Run] = append(per[r.Run], r.Status)
+	}
+	for run, statuses := range per {
+		if len(statuses) != 25 || !sort.IntsAreSorted(statuses) {
+			t.Fatalf("%s: %v", run, statuses)
+		}
+	}
+	if problems, _, _ := l.Verify(); len(problems) != 0 {
+		t.Fatalf("verify: %v", problems)
+	}
+}
+
+// TestAppendDoesNotReadTheTrail: appending to a 100 MB trail costs what
+// appending to an empty one does (the run path only appends).
+func TestAppendDoesNotReadTheTrail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 100 MB file")
+	}
+	small, _ := newLog(t, Options{})
+	big, dir := newLog(t, Options{})
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	line := bytes.Repeat([]byte("x"), 1023)
+	line = append(line, '\n')
+	f, err := os.OpenFile(filepath.Join(dir, FileName), os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bytes.Repeat(line, 1024)
+	for i := 0; i < 100; i++ {
+		if _, err := f.Write(w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	measure := func(l *Log) time.Duration {
+		var best time.Duration
+		for round := 0; round < 5; round++ {
+			start := time.Now()
+			appendN(t, l, "r", 40)
+			if d := time.Since(start); round == 0 || d < best {
+				best = d
+			}
+		}
+		return best
+	}
+	measure(small)
+	s, b := measure(small), measure(big)
+	t.Logf("40 appends: empty trail %v, 100 MB trail %v", s, b)
+	if b > s*3/2+5*time.Millisecond {
+		t.Fatalf("appending to a 100 MB trail took %v against %v on an empty one", b, s)
+	}
+}
