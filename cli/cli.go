@@ -111,11 +111,14 @@ func init() {
 		"grants": grantsCommand,
 		"export": exportCommand,
 		"man":    manCommand,
+		"sign":   signCommand,
+		"verify": verifyCommand,
+		"audit":  auditCommand,
 	}
 }
 
 // commandOrder is the order commands are listed in help.
-var commandOrder = []string{"render", "view", "run", "export", "grants", "packs", "man"}
+var commandOrder = []string{"render", "view", "run", "export", "grants", "packs", "sign", "verify", "audit", "man"}
 
 // Main runs markii with args (without the program name) and returns the
 // exit code. It never panics: an unexpected panic becomes a one-line

@@ -32,6 +32,12 @@ const (
 	DefaultDocument = "note.mk.md"
 )
 
+// SignatureFile is the publisher's signature at a bundle's root (see
+// runtime/signature). It is not part of what is signed, and a directory
+// bundle's walk leaves it to the signature check, so whatever sits there
+// never keeps the bundle from opening.
+const SignatureFile = "markii.sig"
+
 // CleanPath normalises a bundle-relative path through the jail: it refuses
 // empty paths, NUL, backslashes, absolute paths, drive letters and any ".."
 // segment, collapses "." and empty segments and strips a leading "./". It

@@ -26,6 +26,8 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+
+	"github.com/markii/markii/runtime/bundle"
 )
 
 // Namespace is the SSHSIG namespace of every markii signature. It is part
@@ -39,7 +41,7 @@ const StatementVersion = "markii-signature/1"
 // FileName is the name of a bundle's signature file, at the bundle's
 // root; it is left out of what is signed. A single note's signature is
 // the file beside it named NOTE + Suffix.
-const FileName = "markii.sig"
+const FileName = bundle.SignatureFile
 
 // Suffix is added to a single note's file name to name its signature.
 const Suffix = ".sig"

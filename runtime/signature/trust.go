@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/markii/markii/runtime/internal/safefile"
 )
 
 // TrustFileName is the reader's trust file in markii's config directory.
@@ -289,4 +293,19 @@ func wildcard(s, p string) bool {
 		}
 	}
 	return s == ""
+}
+
+// LoadTrust reads the trust file at path (markii's config directory is
+// the only place it is read from). A missing file is an empty trust; a
+// file that is a link, a pipe, another user's or over MaxTrustBytes is
+// refused with an error and trusts nothing.
+func LoadTrust(path string) (*Trust, error) {
+	data, err := safefile.ReadFile(path, MaxTrustBytes, safefile.Options{NoFollow: true, OwnedByMe: true})
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Trust{Revoked: map[string]bool{}}, nil
+	}
+	if err != nil {
+		return &Trust{Revoked: map[string]bool{}}, fmt.Errorf("cannot read the trust file: %w", err)
+	}
+	return ParseTrust(data), nil
 }

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/markii/markii/runtime/audit"
+	"github.com/markii/markii/sanitize"
+)
+
+var auditCommand = &command{
+	summary: "list what notes' scripts did: runs, requests, decisions, outcomes",
+	args:    "[NOTE]",
+	maxArgs: 1,
+	flags: []flagSpec{
+		{name: "since", value: "DURATION", help: "only records newer than this (e.g. 24h, 90m)"},
+		{name: "host", value: "HOST", help: "only requests to this host"},
+		{name: "json", isBool: true, help: "print the records as JSON Lines"},
+		{name: "verify", isBool: true, help: "check that no line was torn, edited or removed"},
+	},
+	run: auditRun,
+}
+
+// maxSince bounds --since.
+const maxSince = 100 * 365 * 24 * time.Hour
+
+// auditLog is the audit trail beside the device state.
+func (c *invocation) auditLog() (*audit.Log, error) {
+	st, err := c.deviceState()
+	if err != nil {
+		return nil, failf("%v", err)
+	}
+	return audit.ForStore(st, audit.Options{}), nil
+}
+
+func auditRun(c *invocation) error {
+	keep, err := c.auditFilter()
+	if err != nil {
+		return err
+	}
+	l, err := c.auditLog()
+	if err != nil {
+		return err
+	}
+	if c.bool("verify") {
+		return auditVerify(c, l)
+	}
+	recs, damaged, err := l.Read(keep)
+	if err != nil {
+		return failf("%v", err)
+	}
+	for _, d := range damaged {
+		fmt.Fprintf(c.stdio.Err, "markii: %s; it is skipped\n", sanitize.Line(d.String()))
+	}
+	if c.bool("json") {
+		enc := json.NewEncoder(c.stdio.Out)
+		for _, r := range recs {
+			if err := enc.Encode(r); err != nil {
+				return failf("cannot write the records: %v", err)
+			}
+		}
+		return nil
+	}
+	if len(recs) == 0 {
+		fmt.Fprintln(c.stdio.Out, "no audit records")
+	}
+	for _, line := range audit.Lines(recs) {
+		fmt.Fprintln(c.stdio.Out, line)
+	}
+	return nil
+}
+
+// auditFilter reads NOTE, --since and --host into a record filter. A
+// run's opening record is kept with the records of the note it ran.
+func (c *invocation) auditFilter() (func(audit.Record) bool, error) {
+	var since time.Time
+	if c.set["since"] {
+		d, err := time.ParseDuration(c.vals["since"])
+		if err != nil || d <= 0 || d > maxSince {
+			return nil, usagef("--since wants a positive duration such as 24h or 90m, up to 100 years, not %q", c.vals["since"])
+		}
+		since = time.Now().Add(-d)
+	}
+	key := ""
+	if len(c.args) > 0 {
+		k, err := noteKey(c.args[0])
+		if err != nil {
+			return nil, failf("%v", err)
+		}
+		key = k
+	}
+	host := strings.ToLower(c.str("host", ""))
+	runs := map[string]bool{}
+	return func(r audit.Record) bool {
+		if r.Time.Before(since) {
+			return false
+		}
+		if key != "" {
+			if r.Event == audit.EventRun {
+				runs[r.Run] = r.Note == key
+			}
+			if !runs[r.Run] {
+				return false
+			}
+		}
+		return host == "" || r.Event == audit.EventRun || strings.ToLower(r.Host) == host
+	}, nil
+}
+
+func auditVerify(c *invocation, l *audit.Log) error {
+	problems, lines, err := l.Verify()
+	if err != nil {
+		return failf("%v", err)
+	}
+	for _, p := range problems {
+		fmt.Fprintf(c.stdio.Out, "%s\n", sanitize.Line(p.String()))
+	}
+	if len(problems) > 0 {
+		return failf("the audit trail is not whole: %d of its %d lines have a problem", len(problems), lines)
+	}
+	fmt.Fprintf(c.stdio.Out, "the audit trail is whole: %d records in %d files\n", lines, len(l.Files()))
+	return nil
+}
