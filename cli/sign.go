@@ -213,4 +213,3 @@ func (c *invocation) signatureStatus(n *note, rn run.Note, warn bool) signature.
 	}
 	return run.CheckSignature(rn, path, n.Source, c.trust(warn), time.Now())
 }
-
