@@ -72,6 +72,9 @@ func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf
 type exitError struct {
 	code int
 	msg  string
+	// finish says the command still completes its output (a failed
+	// script, values that could not be saved) and exits with code after.
+	finish bool
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -87,12 +90,29 @@ type command struct {
 	// shows them after "[flags]"; maxArgs is how many there may be.
 	args    string
 	maxArgs int
-	flags   []flagSpec
-	run     func(c *invocation) error
+	// bind declares the command's flags on fs, bound to a fresh value of
+	// its options, and returns the command run with those options.
+	bind func(fs *flagSet) func(c *invocation) error
 	// complete offers the words a positional argument can be, given the
 	// arguments before it; nil offers note files and bundles.
 	complete func(args []string) ([]string, cobra.ShellCompDirective)
 }
+
+// commandOf is cmd with options O: bind declares O's flags, and run is
+// the command given the parsed options.
+func commandOf[O any](cmd command, bind func(o *O, fs *flagSet), run func(c *invocation, o *O) error) *command {
+	cmd.bind = func(fs *flagSet) func(*invocation) error {
+		o := new(O)
+		bind(o, fs)
+		return func(c *invocation) error { return run(c, o) }
+	}
+	return &cmd
+}
+
+// noOptions is the options of a command without flags of its own.
+type noOptions struct{}
+
+func bindNothing(*noOptions, *flagSet) {}
 
 // usageLine is the command's usage line: "markii NAME [flags] ARGS".
 func (cmd *command) usageLine(name string) string {
@@ -138,7 +158,7 @@ func Main(args []string, stdio Stdio) (code int) {
 		return ExitOK
 	}
 	if len(args) > 0 && args[0] == "--list-themes" {
-		listThemes(stdio.Out)
+		listThemes(stdio.Out, stdio.getenv)
 		return ExitOK
 	}
 	root := newRoot(stdio)
@@ -193,101 +213,41 @@ func report(stdio Stdio, err error) int {
 	return ExitFailure
 }
 
-// flagSpec describes one flag. Bool flags take no value.
-type flagSpec struct {
-	name string
-	// short is the one-letter form, as other terminal tools spell it
-	// (bat, glow, less); "" for none.
-	short   string
-	value   string // placeholder for help, "" for a bool flag
-	help    string
-	isBool  bool
-	choices []string // allowed values, if closed
-	// suggest offers values to complete for an open flag (a theme name).
-	suggest func() []string
-	// alias, for a bool flag, is the flag and value it stands for
-	// (--no-images is --images off): the command sees only that flag,
-	// and help says what the alias stands for.
-	alias *flagValue
-}
-
-// flagValue is one flag given one value.
-type flagValue struct{ name, value string }
-
-// usage is the flag's line of help.
-func (f flagSpec) usage() string {
-	if f.alias != nil {
-		return fmt.Sprintf("the same as --%s %s", f.alias.name, f.alias.value)
-	}
-	return f.help
-}
-
-// resolveAliases replaces each alias flag given by the flag and value it
-// stands for; the alias with another value of that flag is a usage error.
-func (c *invocation) resolveAliases(flags []flagSpec) error {
-	for _, f := range flags {
-		a := f.alias
-		if a == nil || !c.set[f.name] {
-			continue
-		}
-		if c.set[a.name] && c.vals[a.name] != a.value {
-			return usagef("--%s is --%s %s; it cannot be combined with --%s %s", f.name, a.name, a.value, a.name, c.vals[a.name])
-		}
-		delete(c.set, f.name)
-		delete(c.vals, f.name)
-		c.set[a.name], c.vals[a.name] = true, a.value
-	}
-	return nil
-}
-
-// commonFlags are accepted by every command.
-var commonFlags = []flagSpec{
-	{name: "help", short: "h", isBool: true, help: "show this help"},
-	{name: "version", short: "V", isBool: true, help: "print the version"},
-}
-
 // invocation is a parsed command line.
 type invocation struct {
-	// notRunNotice asks a static render to say, when the note has scripts,
-	// that they were not run (markii view on a pipe).
-	notRunNotice bool
-	name         string
-	args         []string
-	vals         map[string]string
-	set          map[string]bool
-	stdio        Stdio
+	name  string
+	args  []string
+	stdio Stdio
 	// startSettings are the user's settings as read before the command
 	// ran (a script run reads them again, so a long viewer session sees
 	// changes).
 	startSettings config.Settings
 }
 
-func (c *invocation) bool(name string) bool { return c.set[name] }
-
 // getenv reads the invocation's environment.
-func (c *invocation) getenv(key string) string {
-	if c.stdio.Getenv != nil {
-		return c.stdio.Getenv(key)
+func (c *invocation) getenv(key string) string { return c.stdio.getenv(key) }
+
+// getenv reads the environment: Getenv, else the process's own.
+func (s Stdio) getenv(key string) string {
+	if s.Getenv != nil {
+		return s.Getenv(key)
 	}
 	return os.Getenv(key)
 }
 
-func (c *invocation) str(name, def string) string {
-	if c.set[name] {
-		return c.vals[name]
+// finishing is err as an error that lets the command finish its output
+// before it exits with err's code and message.
+func finishing(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return &exitError{code: ee.code, msg: ee.msg, finish: true}
 	}
-	return def
+	return &exitError{code: ExitFailure, msg: err.Error(), finish: true}
 }
 
-// positiveInt reads a flag that must be a positive integer.
-func (c *invocation) positiveInt(name string, def int) (int, error) {
-	if !c.set[name] {
-		return def, nil
-	}
-	v := c.vals[name]
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 || v[0] == '0' || v[0] == '+' {
-		return 0, usagef("--%s wants a positive whole number, not %q", name, v)
-	}
-	return n, nil
+// finishes reports whether err lets the command finish its output first
+// (a failed script, values that could not be saved).
+func finishes(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.finish
 }

@@ -12,34 +12,37 @@ import (
 	"github.com/markii/markii/sanitize"
 )
 
-var grantsCommand = &command{
+// grantsOptions are markii grants' flags.
+type grantsOptions struct{ all bool }
+
+func (o *grantsOptions) bind(fs *flagSet) {
+	fs.bool(&o.all, flagSpec{name: "all", help: "with reset: forget every note's grants"})
+}
+
+var grantsCommand = commandOf(command{
 	summary: "list or reset the network grants of notes",
 	args:    "list [NOTE] | reset NOTE|--all",
 	maxArgs: 2,
-	flags: []flagSpec{
-		{name: "all", isBool: true, help: "with reset: forget every note's grants"},
-	},
-	run: grantsRun,
 	complete: func(args []string) ([]string, cobra.ShellCompDirective) {
 		if len(args) == 0 {
 			return []string{"list", "reset"}, cobra.ShellCompDirectiveNoFileComp
 		}
 		return noteExtensions, cobra.ShellCompDirectiveFilterFileExt
 	},
-}
+}, (*grantsOptions).bind, grantsRun)
 
-func grantsRun(c *invocation) error {
+func grantsRun(c *invocation, o *grantsOptions) error {
 	if len(c.args) == 0 {
 		return usagef("markii grants needs list or reset (markii grants list [NOTE], markii grants reset NOTE|--all)")
 	}
 	switch c.args[0] {
 	case "list":
-		if c.bool("all") {
+		if o.all {
 			return usagef("--all goes with markii grants reset")
 		}
 		return grantsList(c)
 	case "reset":
-		return grantsReset(c)
+		return grantsReset(c, o.all)
 	}
 	return usagef("unknown grants action %q (use list or reset)", c.args[0])
 }
@@ -110,12 +113,12 @@ func grantsList(c *invocation) error {
 	return nil
 }
 
-func grantsReset(c *invocation) error {
+func grantsReset(c *invocation, all bool) error {
 	store, err := c.grantStore()
 	if err != nil {
 		return err
 	}
-	if c.bool("all") {
+	if all {
 		if len(c.args) > 1 {
 			return usagef("markii grants reset takes a NOTE or --all, not both")
 		}

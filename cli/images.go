@@ -113,9 +113,9 @@ type imageMode struct {
 	proto ansi.ImageProtocol
 }
 
-// imagesFlag reads --images; def is the command's default.
-func (c *invocation) imagesFlag(def string) imageMode {
-	switch c.str("images", def) {
+// imageModeOf is the mode an --images value names.
+func imageModeOf(v string) imageMode {
+	switch v {
 	case "blocks":
 		return imageMode{on: true}
 	case "kitty":

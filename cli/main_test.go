@@ -66,7 +66,7 @@ func (e *testEnv) stdio(out, errOut *bytes.Buffer) Stdio {
 // invocation is a bare invocation in this environment, for calling the
 // command line's pieces directly.
 func (e *testEnv) invocation() *invocation {
-	return &invocation{set: map[string]bool{}, vals: map[string]string{}, stdio: Stdio{Getenv: e.getenv}}
+	return &invocation{stdio: Stdio{Getenv: e.getenv}}
 }
 
 // stateDir is where this environment's device state lives.

@@ -10,12 +10,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-var manCommand = &command{
+var manCommand = commandOf(command{
 	summary: "print the manual page, markii(1), as roff (man -l - reads it)",
-	run: func(c *invocation) error {
-		return writeMan(c.stdio.Out, newRoot(c.stdio))
-	},
-}
+}, bindNothing, func(c *invocation, _ *noOptions) error {
+	return writeMan(c.stdio.Out, newRoot(c.stdio))
+})
 
 // manSections are the parts of the page that the command tree does not
 // hold, in the order they follow its COMMANDS section.

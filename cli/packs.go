@@ -23,24 +23,23 @@ func (c *invocation) packFolders() ([]string, error) {
 	return s.Packs, nil
 }
 
-var packsCommand = &command{
+var packsCommand = commandOf(command{
 	summary: "list the packs installed from your config's pack folders",
 	args:    "list",
 	maxArgs: 1,
 	complete: func([]string) ([]string, cobra.ShellCompDirective) {
 		return []string{"list"}, cobra.ShellCompDirectiveNoFileComp
 	},
-	run: func(c *invocation) error {
-		if len(c.args) == 0 || c.args[0] != "list" {
-			return usagef("markii packs wants a subcommand: markii packs list")
-		}
-		folders, err := c.packFolders()
-		if err != nil {
-			return failf("%s", err)
-		}
-		return listPacks(c.stdio.Out, c.stdio.Err, folders)
-	},
-}
+}, bindNothing, func(c *invocation, _ *noOptions) error {
+	if len(c.args) == 0 || c.args[0] != "list" {
+		return usagef("markii packs wants a subcommand: markii packs list")
+	}
+	folders, err := c.packFolders()
+	if err != nil {
+		return failf("%s", err)
+	}
+	return listPacks(c.stdio.Out, c.stdio.Err, folders)
+})
 
 // listPacks prints every pack loaded from folders, one block per pack,
 // and every refused pack as one line on errOut.

@@ -6,9 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -31,182 +31,264 @@ const emitBatch = 256
 // defaultWidth is the layout width when stdout is not a terminal.
 const defaultWidth = 80
 
-// layoutFlags are the flags of the commands that lay a note out for a
-// terminal: render and view.
-var layoutFlags = []flagSpec{
-	{name: "width", short: "w", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"},
-	{name: "color", short: "c", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)", choices: colorChoices},
-	{name: "theme", short: "t", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)", suggest: func() []string { return append([]string{"auto"}, themeNames()...) }},
-	{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"},
-	{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"},
-	{name: "quiet", isBool: true, help: "do not print diagnostics to stderr"},
-	{name: "no-emoji", isBool: true, help: "keep emoji shortcodes such as :tada: as written"},
-	{name: "show-urls", isBool: true, help: "print every link's address after its text, as --color never does (also the showUrls setting)"},
+// layoutFlags are the flags of the commands that lay a note out: render
+// and view, and export with its own help.
+type layoutFlags struct {
+	width    countFlag
+	color    choiceFlag
+	theme    textFlag
+	values   textFlag
+	now      textFlag
+	quiet    bool
+	noEmoji  bool
+	showURLs bool
 }
 
-var renderCommand = &command{
+// bind declares the layout flags of render and view.
+func (o *layoutFlags) bind(fs *flagSet) {
+	o.color.choices = colorChoices
+	fs.count(&o.width, flagSpec{name: "width", short: "w", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"})
+	fs.choice(&o.color, flagSpec{name: "color", short: "c", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)"})
+	fs.text(&o.theme, flagSpec{name: "theme", short: "t", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)", suggest: func(getenv func(string) string) []string { return append([]string{"auto"}, themeNames(getenv)...) }})
+	fs.text(&o.values, flagSpec{name: "values", value: "FILE", help: "script values to show, a JSON object of name to value or entry"})
+	fs.text(&o.now, flagSpec{name: "now", value: "TIME", help: "the time relative dates count from, RFC 3339 (default: the clock)"})
+	fs.bool(&o.quiet, flagSpec{name: "quiet", help: "do not print diagnostics to stderr"})
+	fs.bool(&o.noEmoji, flagSpec{name: "no-emoji", help: "keep emoji shortcodes such as :tada: as written"})
+	fs.bool(&o.showURLs, flagSpec{name: "show-urls", help: "print every link's address after its text, as --color never does (also the showUrls setting)"})
+}
+
+// renderOptions are markii render's flags.
+type renderOptions struct {
+	layout layoutFlags
+	run    bool
+	images choiceFlag
+	// notRunNotice, not a flag, asks a static render to say, when the
+	// note has scripts, that they were not run (markii view on a pipe).
+	notRunNotice bool
+}
+
+func (o *renderOptions) bind(fs *flagSet) {
+	o.layout.bind(fs)
+	o.images.choices = imageChoices
+	fs.bool(&o.run, flagSpec{name: "run", help: "first run the note's scripts unattended, with grants you already gave (never asks)"})
+	fs.choice(&o.images, flagSpec{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)"})
+}
+
+var renderCommand = commandOf(command{
 	summary: "write a note to stdout for pipes and golden files",
 	args:    "[FILE|-]",
 	maxArgs: 1,
-	flags: append(slices.Clone(layoutFlags),
-		flagSpec{name: "run", isBool: true, help: "first run the note's scripts unattended, with grants you already gave (never asks)"},
-		flagSpec{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)", choices: imageChoices},
-	),
-	run: runRender,
-}
+}, (*renderOptions).bind, runRender)
 
 // runRender implements `markii render [FILE|-]`.
-func runRender(c *invocation) error {
-	if c.bool("run") && c.set["values"] {
+func runRender(c *invocation, o *renderOptions) error {
+	if o.run && o.layout.values.set {
 		return usagef("--run shows the values the run produced; it cannot be combined with --values")
 	}
-	path := "-"
-	if len(c.args) > 0 {
-		path = c.args[0]
-	}
 	// The note is read while the terminal is asked for its background.
-	load := func() (*note, error) { return &note{Source: fixtures.Tour, Name: "tour"}, nil }
-	if len(c.args) > 0 || !isTerminal(c.stdio.In) {
-		load = loadNoteAsync(path, c.stdio.In)
-	}
-	opt, err := c.layoutOptions("auto", "auto")
+	load := c.renderSource()
+	opt, err := c.layoutOptions(&o.layout, "auto", "auto")
 	if err != nil {
 		return err
 	}
-	level := opt.Level
-
-	var warnings []string
 	n, err := load()
 	if err != nil {
 		return err
 	}
-	warnings = n.Warnings
-	w := bufio.NewWriterSize(c.stdio.Out, 64<<10)
-	var buf []byte
-	var enc ansi.Encoder
-	// A block's lines are encoded a batch at a time, so that a note of
-	// one long paragraph does not grow buf to the size of its output.
-	emit := func(lines []ansi.Line) error {
-		for len(lines) > 0 {
-			n := min(len(lines), emitBatch)
-			buf = enc.AppendLines(buf[:0], lines[:n], level)
-			lines = lines[n:]
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	var diags []string
-	var scriptsFailed error
-	scripts := 0
-	if c.bool("run") || c.imagesFlag("off").on || mayNamePackComponent(n.Source) {
-		doc := render.Parse(n.Source)
-		n.Source = nil
-		warnings = append(warnings, c.noteExtras(&opt, n, doc, c.imagesFlag("off"), opt.Width)...)
-		scripts = len(doc.Scripts)
-		if c.bool("run") && len(doc.Scripts) > 0 {
-			opt.Values, scriptsFailed, err = runBeforeRender(c, n, doc)
-			if err != nil {
-				return err
-			}
-		}
-		diags, err = render.Stream(doc, opt, emit)
+	out := newLineWriter(c.stdio.Out, opt.Level)
+	var r rendered
+	if o.run || imageModeOf(o.images.or("off")).on || mayNamePackComponent(n.Source) {
+		r, err = c.renderWhole(o, n, opt, out.emit)
 	} else {
-		// The note is parsed, laid out and written a piece at a time, so
-		// only a sliver of a long note's parse is ever in memory; with a
-		// live heap that small, collecting less often is a clear win.
-		defer debug.SetGCPercent(debug.SetGCPercent(renderGCPercent))
-		var s *render.Streamer
-		err = render.ParseChunks(n.Source, func(doc *render.Document) error {
-			if s == nil {
-				warnings = append(warnings, c.noteExtras(&opt, n, doc, imageMode{}, opt.Width)...)
-				s = render.NewStreamer(opt, emit)
-			}
-			scripts += len(doc.Scripts)
-			return s.Add(doc)
-		})
-		n.Source = nil
-		diags = s.Diagnostics()
+		r = c.renderChunks(n, opt, out.emit)
 	}
-	if c.notRunNotice && scripts > 0 {
+	if err != nil && !finishes(err) {
+		return err
+	}
+	if o.notRunNotice && r.scripts > 0 {
 		defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
 	}
-	if err == nil {
-		err = w.Flush()
+	if r.writeErr == nil {
+		r.writeErr = out.flush()
 	}
-	if err != nil {
-		return failf("cannot write the output: %s", osReason(err))
+	if r.writeErr != nil {
+		return failf("cannot write the output: %s", osReason(r.writeErr))
 	}
-	if !c.bool("quiet") {
-		for _, d := range append(warnings, diags...) {
-			fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
+	if !o.layout.quiet {
+		c.printDiagnostics(append(n.Warnings, r.diagnostics...))
+	}
+	return err
+}
+
+// renderSource is the note render reads: the file or standard input
+// named, else standard input when it is not a terminal, else the tour.
+func (c *invocation) renderSource() func() (*note, error) {
+	if len(c.args) > 0 {
+		return loadNoteAsync(c.args[0], c.stdio.In)
+	}
+	if !isTerminal(c.stdio.In) {
+		return loadNoteAsync("-", c.stdio.In)
+	}
+	return func() (*note, error) { return &note{Source: fixtures.Tour, Name: "tour"}, nil }
+}
+
+// rendered is what a render leaves to report: its diagnostics, how many
+// scripts the note has, and the error that stopped the output.
+type rendered struct {
+	diagnostics []string
+	scripts     int
+	writeErr    error
+}
+
+// renderWhole parses the whole note before it lays it out: for --run,
+// --images and pack components, which need the whole note first. A
+// failed script or values that could not be saved come back as an error
+// that finishes the output first.
+func (c *invocation) renderWhole(o *renderOptions, n *note, opt render.Options, emit func([]ansi.Line) error) (rendered, error) {
+	var r rendered
+	doc := render.Parse(n.Source)
+	n.Source = nil
+	r.diagnostics = c.noteExtras(&opt, n, doc, imageModeOf(o.images.or("off")), opt.Width)
+	r.scripts = len(doc.Scripts)
+	var runErr error
+	if o.run && len(doc.Scripts) > 0 {
+		opt.Values, runErr = runBeforeRender(c, n, doc)
+		if runErr != nil && !finishes(runErr) {
+			return r, runErr
 		}
 	}
-	return scriptsFailed
+	diags, err := render.Stream(doc, opt, emit)
+	r.diagnostics, r.writeErr = append(r.diagnostics, diags...), err
+	return r, runErr
 }
+
+// renderChunks parses, lays out and writes the note a piece at a time,
+// so only a sliver of a long note's parse is ever in memory; with a live
+// heap that small, collecting less often is a clear win.
+func (c *invocation) renderChunks(n *note, opt render.Options, emit func([]ansi.Line) error) rendered {
+	defer debug.SetGCPercent(debug.SetGCPercent(renderGCPercent))
+	var r rendered
+	var s *render.Streamer
+	r.writeErr = render.ParseChunks(n.Source, func(doc *render.Document) error {
+		if s == nil {
+			r.diagnostics = c.noteExtras(&opt, n, doc, imageMode{}, opt.Width)
+			s = render.NewStreamer(opt, emit)
+		}
+		r.scripts += len(doc.Scripts)
+		return s.Add(doc)
+	})
+	n.Source = nil
+	r.diagnostics = append(r.diagnostics, s.Diagnostics()...)
+	return r
+}
+
+// printDiagnostics prints each diagnostic as one line on stderr.
+func (c *invocation) printDiagnostics(diags []string) {
+	for _, d := range diags {
+		fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
+	}
+}
+
+// lineWriter encodes laid-out lines at one color level and writes them
+// through a buffer.
+type lineWriter struct {
+	w     *bufio.Writer
+	level ansi.Level
+	enc   ansi.Encoder
+	buf   []byte
+}
+
+func newLineWriter(w io.Writer, level ansi.Level) *lineWriter {
+	return &lineWriter{w: bufio.NewWriterSize(w, 64<<10), level: level}
+}
+
+// emit writes lines. A block's lines are encoded a batch at a time, so
+// that a note of one long paragraph does not grow the buffer to the size
+// of its output.
+func (lw *lineWriter) emit(lines []ansi.Line) error {
+	for len(lines) > 0 {
+		n := min(len(lines), emitBatch)
+		lw.buf = lw.enc.AppendLines(lw.buf[:0], lines[:n], lw.level)
+		lines = lines[n:]
+		if _, err := lw.w.Write(lw.buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flush writes what is buffered.
+func (lw *lineWriter) flush() error { return lw.w.Flush() }
 
 // layoutOptions reads the layout flags every command that draws a note
 // shares: --width (default: the terminal's width when stdout is a
 // terminal, at most the settings' width cap, else 80), --color (default
 // defColor), --theme (default defTheme), --now and --values.
-func (c *invocation) layoutOptions(defColor, defTheme string) (render.Options, error) {
+func (c *invocation) layoutOptions(o *layoutFlags, defColor, defTheme string) (render.Options, error) {
 	outTTY := isTerminal(c.stdio.Out)
-	width := defaultWidth
-	if f, ok := c.stdio.Out.(*os.File); ok && outTTY {
-		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
-			width = min(w, c.startSettings.WidthCap())
-		}
+	opt := render.Options{
+		Level:    colorLevel(o.color.or(defColor), c.getenv, outTTY),
+		Now:      time.Now(),
+		Width:    o.width.or(c.terminalWidth(outTTY)),
+		NoEmoji:  o.noEmoji,
+		ShowURLs: o.showURLs || c.startSettings.ShowURLs,
 	}
-	opt := render.Options{Level: colorLevel(c.str("color", defColor), c.getenv, outTTY), Now: time.Now()}
 	var err error
-	opt.NoEmoji = c.bool("no-emoji")
-	opt.ShowURLs = c.bool("show-urls") || c.startSettings.ShowURLs
-	if opt.Width, err = c.positiveInt("width", width); err != nil {
-		return opt, err
-	}
 	dark := func() bool { return terminalIsDark(c.stdio.Out.(*os.File)) }
-	if opt.Theme, err = loadTheme(themeName(c.str("theme", defTheme), outTTY, dark)); err != nil {
+	if opt.Theme, err = c.loadTheme(themeName(o.theme.or(defTheme), outTTY, dark)); err != nil {
 		return opt, err
 	}
-	if c.set["now"] {
-		if opt.Now, err = time.Parse(time.RFC3339, c.vals["now"]); err != nil {
-			return opt, usagef("--now wants an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q", c.vals["now"])
+	if o.now.set {
+		if opt.Now, err = time.Parse(time.RFC3339, o.now.value); err != nil {
+			return opt, usagef("--now wants an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q", o.now.value)
 		}
 	}
-	if c.set["values"] {
-		if opt.Values, err = loadValues(c.vals["values"]); err != nil {
+	if o.values.set {
+		if opt.Values, err = loadValues(o.values.value); err != nil {
 			return opt, err
 		}
 	}
 	return opt, nil
 }
 
+// terminalWidth is the layout width when none is given: the terminal's,
+// at most the settings' width cap, when stdout is one, else 80.
+func (c *invocation) terminalWidth(outTTY bool) int {
+	if f, ok := c.stdio.Out.(*os.File); ok && outTTY {
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			return min(w, c.startSettings.WidthCap())
+		}
+	}
+	return defaultWidth
+}
+
 // runBeforeRender runs doc's scripts for `markii render --run`: at the auto
 // tier, so it never asks and reaches only hosts granted by hand for exactly
 // this code, and read-only. It returns the values to draw (what this device
 // now stores for the note, or the run's own outcomes for a note without
-// identity), and an exit-2 error when a script failed, after saying which
-// on stderr, or an exit-1 error when the values could not be saved.
-func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Values, error, error) {
+// identity). When a script failed, after saying which on stderr, or the
+// values could not be saved, the values come with an exit-2 or exit-1
+// error that lets the note be written first (finishes); any other error
+// means there is nothing to draw.
+func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Values, error) {
 	svc, err := c.runService(n)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	res, err := svc.Run(context.Background(), run.Request{
 		Note: runnable(n, doc), Trigger: script.Auto, Notices: c.stdio.Err,
 	})
 	if errors.Is(err, run.ErrScriptsDisabled) {
 		fmt.Fprintf(c.stdio.Err, "markii: %s\n", err)
-		return c.storedValues(n), nil, nil
+		return c.storedValues(n), nil
 	}
 	if res == nil {
-		return nil, nil, notStarted(err)
+		return nil, notStarted(err)
 	}
 	if err != nil {
-		return nil, nil, failf("the scripts could not run: %v", err)
+		return nil, failf("the scripts could not run: %v", err)
 	}
-	failed := reportFailures(c, res.Outcomes)
+	failed := reportFailures(c.stdio.Err, res.Outcomes, false)
 	vals := render.Values{}
 	if n.Key != "" {
 		vals = c.storedValues(n)
@@ -216,12 +298,12 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Value
 		}
 	}
 	if err := saveFailure(res); err != nil {
-		return vals, err, nil
+		return vals, finishing(err)
 	}
 	if failed > 0 {
-		return vals, &exitError{code: ExitScripts}, nil
+		return vals, &exitError{code: ExitScripts, finish: true}
 	}
-	return vals, nil, nil
+	return vals, nil
 }
 
 // entryOf is the value entry a run's outcome makes, before it is merged

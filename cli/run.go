@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
@@ -12,16 +13,19 @@ import (
 	"github.com/markii/markii/sanitize"
 )
 
-var runCommand = &command{
+// runOptions are markii run's flags.
+type runOptions struct{ json, verbose bool }
+
+func (o *runOptions) bind(fs *flagSet) {
+	fs.bool(&o.json, flagSpec{name: "json", help: "print the outcomes as a JSON array"})
+	fs.bool(&o.verbose, flagSpec{name: "verbose", help: "also print each failure's full message"})
+}
+
+var runCommand = commandOf(command{
 	summary: "run a note's scripts once and store their values",
 	args:    "NOTE",
 	maxArgs: 1,
-	flags: []flagSpec{
-		{name: "json", isBool: true, help: "print the outcomes as a JSON array"},
-		{name: "verbose", isBool: true, help: "also print each failure's full message"},
-	},
-	run: runNote,
-}
+}, (*runOptions).bind, runNote)
 
 // runResult is one line of `markii run --json`.
 type runResult struct {
@@ -32,7 +36,7 @@ type runResult struct {
 	Value   json.RawMessage `json:"value"`
 }
 
-func runNote(c *invocation) error {
+func runNote(c *invocation, o *runOptions) error {
 	if len(c.args) == 0 {
 		return usagef("markii run needs a note to run (markii run NOTE)")
 	}
@@ -56,12 +60,12 @@ func runNote(c *invocation) error {
 	if err != nil {
 		return failf("the scripts could not run: %v", err)
 	}
-	if c.bool("verbose") {
+	if o.verbose {
 		for _, d := range append(res.Diagnostics, res.HostDiagnostics...) {
 			fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
 		}
 	}
-	if c.bool("json") {
+	if o.json {
 		results := make([]runResult, 0, len(res.Outcomes))
 		for _, o := range res.Outcomes {
 			r := runResult{Name: o.Name, Outcome: outcomeLine(o), Value: json.RawMessage("null")}
@@ -82,7 +86,7 @@ func runNote(c *invocation) error {
 			fmt.Fprintf(c.stdio.Out, "%s: %s\n", sanitize.Line(o.Name), outcomeLine(o))
 		}
 	}
-	failed := reportFailures(c, res.Outcomes)
+	failed := reportFailures(c.stdio.Err, res.Outcomes, o.verbose)
 	if err := saveFailure(res); err != nil {
 		return err
 	}
@@ -94,16 +98,16 @@ func runNote(c *invocation) error {
 
 // reportFailures says on stderr which scripts failed, with --verbose each
 // failure's message too, and returns how many failed.
-func reportFailures(c *invocation, outcomes []script.Outcome) int {
+func reportFailures(w io.Writer, outcomes []script.Outcome, verbose bool) int {
 	failed := 0
 	for _, o := range outcomes {
 		if o.Kind == script.Ok {
 			continue
 		}
 		failed++
-		fmt.Fprintf(c.stdio.Err, "markii: script %q failed (%s)\n", sanitize.Line(o.Name), o.Kind)
-		if c.bool("verbose") && o.Detail != "" {
-			fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(o.Name), sanitize.Line(o.Detail))
+		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Name), o.Kind)
+		if verbose && o.Detail != "" {
+			fmt.Fprintf(w, "markii: %s: %s\n", sanitize.Line(o.Name), sanitize.Line(o.Detail))
 		}
 	}
 	return failed

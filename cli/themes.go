@@ -22,14 +22,14 @@ const themesDir = "themes"
 
 // loadTheme returns the theme called name: a built-in one, else the
 // user's file themes/NAME.json in the config directory, validated.
-func loadTheme(name string) (theme.Theme, error) {
+func (c *invocation) loadTheme(name string) (theme.Theme, error) {
 	if t, err := theme.ByName(name); err == nil {
 		return t, nil
 	}
 	if !themeFileName(name) {
 		return theme.Theme{}, usagef("unknown theme %q: a theme is dark, light, high-contrast or the name of a file in your config's themes folder", name)
 	}
-	dir, err := userThemesDir()
+	dir, err := userThemesDir(c.getenv)
 	if err != nil {
 		return theme.Theme{}, usagef("unknown theme %q (built-in: %s): %s", name, strings.Join(theme.Names, ", "), err)
 	}
@@ -58,8 +58,10 @@ func themeFileName(name string) bool {
 	return true
 }
 
-func userThemesDir() (string, error) {
-	dir, err := config.Dir(runtime.GOOS, os.Getenv)
+// userThemesDir is the themes folder in the config directory getenv
+// names, where the settings are read from too.
+func userThemesDir(getenv func(string) string) (string, error) {
+	dir, err := config.Dir(runtime.GOOS, getenv)
 	if err != nil {
 		return "", err
 	}
@@ -90,11 +92,11 @@ func readThemeFile(path, name string) (theme.Theme, error) {
 // listThemes prints `markii --list-themes`: the built-in themes, then
 // each theme file in the config's themes folder with its path, or why it
 // cannot be used.
-func listThemes(w io.Writer) {
+func listThemes(w io.Writer, getenv func(string) string) {
 	for _, n := range theme.Names {
 		fmt.Fprintf(w, "%-16s built-in\n", n)
 	}
-	dir, names := themeFiles()
+	dir, names := themeFiles(getenv)
 	for _, n := range names {
 		path := filepath.Join(dir, n+".json")
 		if _, err := readThemeFile(path, n); err != nil {
@@ -107,8 +109,8 @@ func listThemes(w io.Writer) {
 
 // themeFiles is the config's themes folder and the names of the theme
 // files in it that do not shadow a built-in theme, sorted.
-func themeFiles() (string, []string) {
-	dir, err := userThemesDir()
+func themeFiles(getenv func(string) string) (string, []string) {
+	dir, err := userThemesDir(getenv)
 	if err != nil {
 		return "", nil
 	}
@@ -131,7 +133,7 @@ func themeFiles() (string, []string) {
 
 // themeNames are the names --theme takes: the built-in themes and the
 // theme files, for completion.
-func themeNames() []string {
-	_, files := themeFiles()
+func themeNames(getenv func(string) string) []string {
+	_, files := themeFiles(getenv)
 	return append(append([]string{}, theme.Names...), files...)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -94,13 +93,15 @@ func isCommand(root *cobra.Command, name string) bool {
 	return false
 }
 
-// cobraCommand is the command as a node of the command tree.
+// cobraCommand is the command as a node of the command tree, its flags
+// bound to a fresh value of its options.
 func (spec *command) cobraCommand(name string, stdio Stdio) *cobra.Command {
+	var common struct{ help, version bool }
 	cc := &cobra.Command{
 		Use:   strings.TrimPrefix(spec.usageLine(name), "markii "),
 		Short: spec.summary,
 		Args: func(cc *cobra.Command, args []string) error {
-			if version, _ := cc.Flags().GetBool("version"); version || len(args) <= spec.maxArgs {
+			if common.version || len(args) <= spec.maxArgs {
 				return nil
 			}
 			return &usageError{
@@ -117,71 +118,28 @@ func (spec *command) cobraCommand(name string, stdio Stdio) *cobra.Command {
 			}
 			return noteExtensions, cobra.ShellCompDirectiveFilterFileExt
 		},
-		RunE: func(cc *cobra.Command, args []string) error {
-			inv := &invocation{name: name, args: args, vals: map[string]string{}, set: map[string]bool{}, stdio: stdio}
-			cc.Flags().Visit(func(f *pflag.Flag) {
-				if f.Value.Type() == "bool" && f.Value.String() != "true" {
-					return // --name=false
-				}
-				inv.set[f.Name] = true
-				inv.vals[f.Name] = f.Value.String()
-			})
-			if inv.bool("version") {
-				fmt.Fprintf(stdio.Out, "markii %s\n", Version)
-				return nil
-			}
-			if err := inv.resolveAliases(spec.flags); err != nil {
-				return err
-			}
-			var err error
-			if inv.startSettings, err = inv.commandSettings(); err != nil {
-				return err
-			}
-			return spec.run(inv)
-		},
 	}
-	fs := cc.Flags()
-	fs.SortFlags = false
-	for _, f := range append(append([]flagSpec{}, spec.flags...), commonFlags...) {
-		switch {
-		case f.isBool:
-			fs.BoolP(f.name, f.short, false, f.usage())
-		case f.choices != nil:
-			fs.VarP(&choiceValue{choices: f.choices}, f.name, f.short, f.usage())
-			_ = cc.RegisterFlagCompletionFunc(f.name, cobra.FixedCompletions(f.choices, cobra.ShellCompDirectiveNoFileComp))
-		default:
-			fs.StringP(f.name, f.short, "", f.usage())
-			if suggest := f.suggest; suggest != nil {
-				_ = cc.RegisterFlagCompletionFunc(f.name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-					return suggest(), cobra.ShellCompDirectiveNoFileComp
-				})
-			} else if f.value != "FILE" {
-				_ = cc.RegisterFlagCompletionFunc(f.name, cobra.NoFileCompletions)
-			}
+	cc.Flags().SortFlags = false
+	flags := &flagSet{cc: cc, stdio: stdio}
+	run := spec.bind(flags)
+	flags.bool(&common.help, flagSpec{name: "help", short: "h", help: "show this help"})
+	flags.bool(&common.version, flagSpec{name: "version", short: "V", help: "print the version"})
+	cc.RunE = func(cc *cobra.Command, args []string) error {
+		if common.version {
+			fmt.Fprintf(stdio.Out, "markii %s\n", Version)
+			return nil
 		}
-		if f.value != "" {
-			_ = fs.SetAnnotation(f.name, placeholderKey, []string{f.value})
+		if err := flags.check(); err != nil {
+			return err
 		}
+		inv := &invocation{name: name, args: args, stdio: stdio}
+		var err error
+		if inv.startSettings, err = inv.commandSettings(); err != nil {
+			return err
+		}
+		return run(inv)
 	}
 	return cc
-}
-
-// choiceValue is a flag whose value is one of a closed list.
-type choiceValue struct {
-	value   string
-	choices []string
-}
-
-func (v *choiceValue) String() string { return v.value }
-func (v *choiceValue) Type() string   { return "string" }
-
-// Set refuses a value that is not one of the choices.
-func (v *choiceValue) Set(s string) error {
-	if !slices.Contains(v.choices, s) {
-		return fmt.Errorf("must be one of %s, not %q", strings.Join(v.choices, ", "), s)
-	}
-	v.value = s
-	return nil
 }
 
 // flagError turns pflag's parse errors into markii's one-line usage

@@ -148,13 +148,17 @@ func TestFlagForms(t *testing.T) {
 	}
 }
 
-// parsedView is the invocation markii view hands its command after
-// parsing args.
-func parsedView(t *testing.T, args ...string) *invocation {
+// parsedView is the options markii view hands its command after parsing
+// args.
+func parsedView(t *testing.T, args ...string) *viewOptions {
 	t.Helper()
 	spec := *viewCommand
-	var got *invocation
-	spec.run = func(c *invocation) error { got = c; return nil }
+	var got *viewOptions
+	spec.bind = func(fs *flagSet) func(*invocation) error {
+		o := &viewOptions{}
+		o.bind(fs)
+		return func(*invocation) error { got = o; return nil }
+	}
 	var out, errOut bytes.Buffer
 	cc := spec.cobraCommand("view", newTestEnv(t).stdio(&out, &errOut))
 	cc.SetArgs(args)
@@ -169,17 +173,17 @@ func parsedView(t *testing.T, args ...string) *invocation {
 // --images off; with another --images value it is a usage error.
 func TestNoImagesIsImagesOff(t *testing.T) {
 	t.Parallel()
-	if on := parsedView(t, "n.mk.md").imagesFlag("blocks").on; !on {
+	if on := imageModeOf(parsedView(t, "n.mk.md").render.images.or("blocks")).on; !on {
 		t.Fatal("the viewer's pictures are off by default")
 	}
 	alias, off := parsedView(t, "--no-images", "n.mk.md"), parsedView(t, "--images", "off", "n.mk.md")
-	if !reflect.DeepEqual(alias.set, off.set) || !reflect.DeepEqual(alias.vals, off.vals) {
-		t.Fatalf("--no-images parsed as %v %v, --images off as %v %v", alias.set, alias.vals, off.set, off.vals)
+	if !reflect.DeepEqual(alias, off) {
+		t.Fatalf("--no-images parsed as %+v, --images off as %+v", alias, off)
 	}
-	if alias.imagesFlag("blocks").on {
+	if imageModeOf(alias.render.images.or("blocks")).on {
 		t.Fatal("--no-images left the viewer's pictures on")
 	}
-	if both := parsedView(t, "--no-images", "--images", "off", "n.mk.md"); both.imagesFlag("blocks").on {
+	if both := parsedView(t, "--no-images", "--images", "off", "n.mk.md"); imageModeOf(both.render.images.or("blocks")).on {
 		t.Fatal("--no-images --images off left the pictures on")
 	}
 	stdout, stderr, code := runCLI(t, "view", "--no-images", "--images", "blocks", "n.mk.md")

@@ -10,112 +10,122 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/config"
-	"github.com/markii/markii/runtime/isolate"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/viewer"
 )
 
-var viewCommand = &command{
+// viewOptions are markii view's flags: render's, which a view that is
+// not full-screen hands on, and the viewer's own.
+type viewOptions struct {
+	render  renderOptions
+	static  bool
+	noRun   bool
+	verbose bool
+}
+
+func (o *viewOptions) bind(fs *flagSet) {
+	o.render.layout.bind(fs)
+	o.render.images.choices = imageChoices
+	fs.bool(&o.render.run, flagSpec{name: "run", help: "run the note's scripts unattended when the viewer opens, with grants you already gave (never asks)"})
+	fs.choice(&o.render.images, flagSpec{name: "images", value: "HOW", help: "blocks (default: the note's own images as half-block cells at 256 colors or truecolor; kitty and iterm draw as blocks in the viewer) or off; on a pipe, as markii render (default off)"})
+	fs.bool(&o.static, flagSpec{name: "static", help: "write the note like markii render even on a terminal"})
+	fs.bool(&o.noRun, flagSpec{name: "no-run", help: "never run the note's scripts from the viewer"})
+	fs.bool(&o.verbose, flagSpec{name: "verbose", help: "print run diagnostics after the viewer closes"})
+	fs.alias("no-images", &o.render.images, "images", "off")
+}
+
+var viewCommand = commandOf(command{
 	summary: "read a note full-screen: scroll, search, tabs, folds and script runs",
 	args:    "[FILE|DIR|-]",
 	maxArgs: 1,
-	flags: append(slices.Clone(layoutFlags),
-		flagSpec{name: "run", isBool: true, help: "run the note's scripts unattended when the viewer opens, with grants you already gave (never asks)"},
-		flagSpec{name: "images", value: "HOW", help: "blocks (default: the note's own images as half-block cells at 256 colors or truecolor; kitty and iterm draw as blocks in the viewer) or off; on a pipe, as markii render (default off)", choices: imageChoices},
-		flagSpec{name: "static", isBool: true, help: "write the note like markii render even on a terminal"},
-		flagSpec{name: "no-run", isBool: true, help: "never run the note's scripts from the viewer"},
-		flagSpec{name: "verbose", isBool: true, help: "print run diagnostics after the viewer closes"},
-		flagSpec{name: "no-images", isBool: true, alias: &flagValue{name: "images", value: "off"}},
-	),
-	run: runView,
-}
+}, (*viewOptions).bind, runView)
+
+// viewMode is how markii view shows what it was given.
+type viewMode int
+
+const (
+	// viewScreen is the full-screen viewer on a note or a library.
+	viewScreen viewMode = iota
+	// viewPiped is the full-screen viewer on a note piped in: the note is
+	// read from standard input and the keys from the terminal, as less
+	// does.
+	viewPiped
+	// viewStatic writes the note exactly as markii render does.
+	viewStatic
+	// viewList prints a library's notes, one a line.
+	viewList
+)
 
 // runView implements `markii view [FILE|DIR|-]`: the full-screen viewer
 // on a terminal, and exactly `markii render` anywhere else. A folder that
 // is not a bundle is a library: the viewer lists its notes.
-func runView(c *invocation) error {
-	var lib *viewer.Library
-	if len(c.args) > 0 && isLibrary(c.args[0]) {
-		var err error
-		if lib, err = viewer.ScanLibrary(c.args[0], viewer.DefaultLibraryLimits); err != nil {
-			return failf("cannot read %s: %s", c.args[0], osReason(err))
-		}
-	}
-	// A note piped in is read from standard input and the keys from the
-	// terminal, as less does.
-	piped := lib == nil && (len(c.args) == 0 || c.args[0] == "-") && !isTerminal(c.stdio.In)
-	if c.bool("static") || (!isTerminal(c.stdio.In) && !piped) || !isTerminal(c.stdio.Out) {
-		if lib != nil {
-			return writeLibrary(c.stdio.Out, lib)
-		}
-		c.notRunNotice = !c.bool("no-run") && !c.bool("static")
-		return runRender(c)
-	}
-	viewer.WarmUp()
-	// The note is read while the terminal is asked for its background.
-	var load func() (*note, error)
-	switch {
-	case lib != nil:
-	case piped:
-		load = loadNoteAsync("-", c.stdio.In)
-	case len(c.args) > 0:
-		load = loadNoteAsync(c.args[0], c.stdio.In)
-	}
-	out := c.stdio.Out.(*os.File)
-	layout, err := c.layoutOptions("auto", "auto")
+func runView(c *invocation, o *viewOptions) error {
+	mode, lib, err := c.viewMode(o)
 	if err != nil {
 		return err
 	}
-	settings, err := c.settings()
+	switch mode {
+	case viewList:
+		return writeLibrary(c.stdio.Out, lib)
+	case viewStatic:
+		ro := o.render
+		ro.notRunNotice = !o.noRun && !o.static
+		return runRender(c, &ro)
+	}
+	return c.runViewer(o, lib, mode == viewPiped)
+}
+
+// viewMode chooses how view shows its argument: full-screen when both
+// standard input (or, for a piped note, the terminal) and standard
+// output are terminals and --static is not given, else as render does,
+// or as a list for a library. lib is the library the argument names, if
+// it names one.
+func (c *invocation) viewMode(o *viewOptions) (mode viewMode, lib *viewer.Library, err error) {
+	if len(c.args) > 0 && isLibrary(c.args[0]) {
+		if lib, err = viewer.ScanLibrary(c.args[0], viewer.DefaultLibraryLimits); err != nil {
+			return 0, nil, failf("cannot read %s: %s", c.args[0], osReason(err))
+		}
+	}
+	inTTY := isTerminal(c.stdio.In)
+	piped := lib == nil && (len(c.args) == 0 || c.args[0] == "-") && !inTTY
+	switch {
+	case o.static || (!inTTY && !piped) || !isTerminal(c.stdio.Out):
+		if lib != nil {
+			return viewList, lib, nil
+		}
+		return viewStatic, nil, nil
+	case piped:
+		return viewPiped, nil, nil
+	}
+	return viewScreen, lib, nil
+}
+
+// runViewer runs the full-screen viewer on lib, or else on the note
+// given (the tour when none is).
+func (c *invocation) runViewer(o *viewOptions, lib *viewer.Library, piped bool) error {
+	viewer.WarmUp()
+	// The note is read while the terminal is asked for its background.
+	var load func() (*note, error)
+	if lib == nil {
+		load = c.renderSource()
+	}
+	s, opt, err := c.viewerOptions(o, lib)
 	if err != nil {
-		return failf("%v", err)
-	}
-	s := &viewSession{c: c, layout: layout, settings: settings,
-		pictures: viewPictures{c: c, on: c.imagesFlag("blocks").on, level: layout.Level, theme: layout.Theme}}
-	s.packs, s.packWarnings = c.installedPacks()
-	opt := viewer.Options{
-		Level:           layout.Level,
-		Theme:           layout.Theme,
-		Width:           layout.Width,
-		FixedWidth:      c.set["width"],
-		ShowURLs:        layout.ShowURLs,
-		NoEmoji:         layout.NoEmoji,
-		MaxWidth:        c.startSettings.WidthCap(),
-		Load:            s.pictures.load,
-		Packs:           s.packs,
-		Watch:           true,
-		ScriptsDisabled: settings.ScriptsDisabled,
-		RunOnOpen:       settings.RunOnOpen || c.bool("run"),
-		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
-		Editor:          editorCommand(os.Getenv),
-		Library:         lib,
-		Open:            s.open,
-	}
-	if c.set["now"] {
-		now := layout.Now
-		opt.Now = func() time.Time { return now }
-	}
-	if settings.OpenLinksInBrowser {
-		opt.OpenBrowser = openBrowser
+		return err
 	}
 	keys := c.stdio.In
 	if lib == nil {
-		// With no file, the viewer shows the built-in tour.
-		n := &note{Source: fixtures.Tour, Name: "tour"}
-		if load != nil {
-			if n, err = load(); err != nil {
-				return err
-			}
+		n, err := load()
+		if err != nil {
+			return err
 		}
 		if piped {
 			tty, err := openTerminal()
@@ -132,11 +142,53 @@ func runView(c *invocation) error {
 			fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(problem.Error()))
 		}
 	}
-	res, err := viewer.Run(opt, keys, out)
+	res, err := viewer.Run(opt, keys, c.stdio.Out.(*os.File))
 	if err != nil {
 		return failf("%v", err)
 	}
-	return reportView(c, res)
+	return reportView(c.stdio.Err, res, o.render.layout.quiet, o.verbose)
+}
+
+// viewerOptions builds the viewer's options from the flags and the
+// settings, and the session that makes each note it shows.
+func (c *invocation) viewerOptions(o *viewOptions, lib *viewer.Library) (*viewSession, viewer.Options, error) {
+	layout, err := c.layoutOptions(&o.render.layout, "auto", "auto")
+	if err != nil {
+		return nil, viewer.Options{}, err
+	}
+	settings, err := c.settings()
+	if err != nil {
+		return nil, viewer.Options{}, failf("%v", err)
+	}
+	s := &viewSession{c: c, layout: layout, settings: settings, givenValues: o.render.layout.values.set, noRun: o.noRun,
+		pictures: viewPictures{c: c, on: imageModeOf(o.render.images.or("blocks")).on, level: layout.Level, theme: layout.Theme}}
+	s.packs, s.packWarnings = c.installedPacks()
+	opt := viewer.Options{
+		Level:           layout.Level,
+		Theme:           layout.Theme,
+		Width:           layout.Width,
+		FixedWidth:      o.render.layout.width.set,
+		ShowURLs:        layout.ShowURLs,
+		NoEmoji:         layout.NoEmoji,
+		MaxWidth:        c.startSettings.WidthCap(),
+		Load:            s.pictures.load,
+		Packs:           s.packs,
+		Watch:           true,
+		ScriptsDisabled: settings.ScriptsDisabled,
+		RunOnOpen:       settings.RunOnOpen || o.render.run,
+		RefreshInterval: time.Duration(settings.RefreshIntervalSeconds) * time.Second,
+		Editor:          editorCommand(c.getenv),
+		Library:         lib,
+		Open:            s.open,
+	}
+	if o.render.layout.now.set {
+		now := layout.Now
+		opt.Now = func() time.Time { return now }
+	}
+	if settings.OpenLinksInBrowser {
+		opt.OpenBrowser = openBrowser
+	}
+	return s, opt, nil
 }
 
 // openTerminal opens the controlling terminal to read keys from when
@@ -192,6 +244,10 @@ type viewSession struct {
 	pictures     viewPictures
 	packs        map[string]string
 	packWarnings []string
+	// givenValues says --values was given: its values are shown instead
+	// of the stored ones; noRun is --no-run.
+	givenValues bool
+	noRun       bool
 }
 
 // note returns n as the viewer shows it and the runner of its scripts;
@@ -200,10 +256,10 @@ func (s *viewSession) note(n *note) (vn *viewer.Note, runner viewer.Runner, prob
 	vn = s.c.viewerNote(n)
 	s.pictures.add(vn, n)
 	vn.Diagnostics = append(vn.Diagnostics, s.packWarnings...)
-	if s.c.set["values"] {
+	if s.givenValues {
 		vn.Values = s.layout.Values
 	}
-	if s.c.bool("no-run") {
+	if s.noRun {
 		return vn, nil, nil
 	}
 	svc, err := s.c.runService(n)
@@ -241,9 +297,8 @@ func editorCommand(getenv func(string) string) []string {
 // on stderr: render diagnostics (unless --quiet), one line per script that
 // failed in the last run, and with --verbose each failure's message and
 // the host's notices. A failed script makes the exit code 2.
-func reportView(c *invocation, res *viewer.Result) error {
-	w := c.stdio.Err
-	if !c.bool("quiet") {
+func reportView(w io.Writer, res *viewer.Result, quiet, verbose bool) error {
+	if !quiet {
 		for _, d := range res.Diagnostics {
 			fmt.Fprintf(w, "markii: %s\n", sanitize.Line(d))
 		}
@@ -255,11 +310,11 @@ func reportView(c *invocation, res *viewer.Result) error {
 		}
 		failed++
 		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Script), o.Outcome.Kind)
-		if c.bool("verbose") && o.Outcome.Detail != "" {
+		if verbose && o.Outcome.Detail != "" {
 			fmt.Fprintf(w, "markii: %s: %s\n", sanitize.Line(o.Script), sanitize.Line(o.Outcome.Detail))
 		}
 	}
-	if c.bool("verbose") {
+	if verbose {
 		for _, n := range res.Notices {
 			fmt.Fprintf(w, "markii: %s\n", sanitize.Line(n))
 		}
@@ -336,7 +391,7 @@ type noteRunner struct {
 // (a pass over a long note) nor the worker's start delays that frame.
 func (r *noteRunner) Prepare() {
 	if mayHaveScripts(r.source) {
-		isolate.Prewarm()
+		r.service.Prepare()
 	}
 }
 

@@ -160,8 +160,7 @@ func TestReportViewAfterClose(t *testing.T) {
 		Diagnostics: []string{"figure: refused image source"},
 	}
 	var errb bytes.Buffer
-	c := &invocation{set: map[string]bool{"verbose": true}, vals: map[string]string{}, stdio: Stdio{Getenv: env.getenv, Err: &errb}}
-	err := reportView(c, res)
+	err := reportView(&errb, res, false, true)
 	if code := report(Stdio{Getenv: env.getenv, Err: &errb}, err); code != ExitScripts {
 		t.Fatalf("exit %d, want 2", code)
 	}
@@ -173,9 +172,8 @@ func TestReportViewAfterClose(t *testing.T) {
 		t.Fatalf("stderr:\n%q\nwant:\n%q", errb.String(), want)
 	}
 	errb.Reset()
-	quiet := &invocation{set: map[string]bool{"quiet": true}, vals: map[string]string{}, stdio: Stdio{Getenv: env.getenv, Err: &errb}}
 	res.Outcomes = res.Outcomes[:1]
-	if err := reportView(quiet, res); err != nil || errb.Len() != 0 {
+	if err := reportView(&errb, res, true, false); err != nil || errb.Len() != 0 {
 		t.Fatalf("quiet, no failures: err %v, stderr %q", err, errb.String())
 	}
 }

@@ -50,6 +50,16 @@ type Service struct {
 	warnOnce sync.Once
 }
 
+// Prepare readies the service's next run: through the isolate, it keeps
+// a confined worker started and idle, so the run does not wait for a
+// process start. The viewer calls it once, after its first frame, for a
+// note that may hold scripts.
+func (s *Service) Prepare() {
+	if s.Runner == nil {
+		isolate.Prewarm()
+	}
+}
+
 // Note is the executable part of a parsed note.
 type Note struct {
 	// Key is the note's document key; "" for a note without identity
