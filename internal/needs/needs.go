@@ -36,10 +36,11 @@ var (
 	BashTool           = Tool{Name: "bash", Package: "bash", Command: "bash"}
 	BashCompletionTool = Tool{Name: "bash-completion", Package: "bash-completion", File: "/usr/share/bash-completion/bash_completion"}
 	ChromiumTool       = Tool{Name: "chromium", Package: "chromium", Command: "chromium"}
+	SSHKeygenTool      = Tool{Name: "ssh-keygen", Package: "openssh-client", Command: "ssh-keygen"}
 )
 
 // Tools lists every optional tool, in the order the README names them.
-var Tools = []Tool{TmuxTool, BashTool, BashCompletionTool, GroffTool, ChromiumTool}
+var Tools = []Tool{TmuxTool, BashTool, BashCompletionTool, GroffTool, ChromiumTool, SSHKeygenTool}
 
 // fileRoot prefixes a Tool's File; the package's own test points it at an
 // empty directory to stand for a machine without the file.
@@ -82,6 +83,10 @@ func Need(t testing.TB, tl Tool) string {
 
 // Tmux returns tmux's path, or skips (fails) the test as Need does.
 func Tmux(t testing.TB) string { t.Helper(); return Need(t, TmuxTool) }
+
+// SSHKeygen returns ssh-keygen's path, or skips (fails) the test as Need
+// does.
+func SSHKeygen(t testing.TB) string { t.Helper(); return Need(t, SSHKeygenTool) }
 
 // Groff returns groff's path, or skips (fails) the test as Need does.
 func Groff(t testing.TB) string { t.Helper(); return Need(t, GroffTool) }

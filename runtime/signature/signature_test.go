@@ -19,6 +19,8 @@ import (
 
 	"github.com/hiddeco/sshsig"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/markii/markii/internal/needs"
 )
 
 type testKey struct {
@@ -319,10 +321,7 @@ func writePrivate(t *testing.T, dir string, k testKey) string {
 // TestSSHKeygenInterop: ssh-keygen -Y verify accepts what Sign writes, and
 // Verify accepts what ssh-keygen -Y sign writes.
 func TestSSHKeygenInterop(t *testing.T) {
-	keygen, err := exec.LookPath("ssh-keygen")
-	if err != nil {
-		t.Skip("ssh-keygen not found; install openssh-client to run this test")
-	}
+	keygen := needs.SSHKeygen(t)
 	for _, kind := range []string{"ed25519", "p256"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
