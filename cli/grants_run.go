@@ -6,17 +6,38 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/grants"
 )
 
 // consentPrompter is how a manual run started from the command line asks
-// for grants: on the terminal when stdin and errOut are both terminals;
-// otherwise nil, and every prompt is denied without asking.
+// for grants: on the terminal when stdin and errOut are both terminals,
+// each question wrapped at word boundaries to the terminal's width when it
+// is asked; otherwise nil, and every prompt is denied without asking.
 func consentPrompter(stdin io.Reader, errOut io.Writer) grants.Prompter {
 	if isTerminal(stdin) && isTerminal(errOut) {
-		return grants.NewTerminalPrompter(stdin, errOut)
+		p := grants.NewTerminalPrompter(stdin, errOut)
+		p.Wrap = func(line string) []string {
+			return render.WrapText(line, promptWidth(errOut))
+		}
+		return p
 	}
 	return nil
+}
+
+// promptWidth is the width a question is wrapped to: the terminal's
+// columns, less one so a full row never makes the terminal wrap on its
+// own; 80 when the size cannot be read.
+func promptWidth(w io.Writer) int {
+	if iw, ok := w.(inertWriter); ok {
+		w = iw.File()
+	}
+	if f, ok := w.(*os.File); ok && f != nil {
+		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 1 {
+			return cols - 1
+		}
+	}
+	return 80
 }
 
 // isTerminal reports whether a stream is an *os.File on a terminal.

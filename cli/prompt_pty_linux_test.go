@@ -56,7 +56,18 @@ type terminalRun struct {
 // pseudo-terminal after typeAhead was typed into it; its exit status
 // follows as a line "exit N".
 func startOnTerminal(t *testing.T, home, note, typeAhead string) *terminalRun {
+	return startOnTerminalSized(t, home, note, typeAhead, 0)
+}
+
+// startOnTerminalSized is startOnTerminal on a terminal cols columns wide
+// (0 leaves the size unset).
+func startOnTerminalSized(t *testing.T, home, note, typeAhead string, cols int) *terminalRun {
 	ptm, pts := openPTY(t)
+	if cols > 0 {
+		if err := unix.IoctlSetWinsize(int(pts.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 24, Col: uint16(cols)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if typeAhead != "" {
 		if _, err := ptm.Write([]byte(typeAhead)); err != nil {
 			t.Fatal(err)
@@ -171,5 +182,77 @@ func TestPromptIgnoresTypedAhead(t *testing.T) {
 	r.typeKeys("y\n")
 	if out := r.finish(); !strings.Contains(out, "exit 0") || hitsA.Load() != 1 || len(stored()) != 1 {
 		t.Fatalf("control: a real yes was not heard: %d hits, grants %v\n%s", hitsA.Load(), stored(), out)
+	}
+}
+
+// TestPromptOneQuestionForBuiltAddresses is the weather note's pattern with
+// its host replaced by a local server: the script writes the host and
+// builds the rest of the address while it runs. One question is asked; it
+// names the host, says what happens to requests to other hosts, and is
+// wrapped at word boundaries to the terminal's 40 columns. A yes sends
+// exactly one request and stores the grant; a no sends none and stores
+// nothing. A note whose address is built entirely at run time asks
+// nothing and says the request cannot be granted.
+func TestPromptOneQuestionForBuiltAddresses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts markii on a pseudo-terminal")
+	}
+	srv, hits := countingServer(t)
+	weather := writeNote(t, "```lua {name=temp}\nlocal params = {\"latitude=52.5\", \"current=temperature_2m\"}\n"+
+		"local url = \""+srv.URL+"/v1/forecast?\" .. table.concat(params, \"&\")\nreturn net.fetch_json(url).v\n```\n")
+	stored := func(home string) map[string]grants.Record {
+		all, _, err := grants.NewStore(state.Open(filepath.Join(home, "state", "markii"), state.Options{})).All()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return all
+	}
+
+	home := t.TempDir()
+	r := startOnTerminalSized(t, home, weather, "", 40)
+	r.waitFor("[y/N]", 1)
+	r.typeKeys("y\n")
+	out := r.finish()
+	if !strings.Contains(out, "exit 0") || hits.Load() != 1 || strings.Count(out, "[y/N]") != 1 {
+		t.Fatalf("yes: %d requests\n%s", hits.Load(), out)
+	}
+	var rec grants.Record
+	for _, v := range stored(home) {
+		rec = v
+	}
+	if len(stored(home)) != 1 || len(rec.AllowedHosts) != 1 || rec.AllowedHosts[0] != "127.0.0.1" {
+		t.Fatalf("stored %v", stored(home))
+	}
+	question := out[:strings.Index(out, "[y/N]")]
+	for _, row := range strings.Split(strings.ReplaceAll(question, "\r", ""), "\n") {
+		if len([]rune(row)) > 40 {
+			t.Fatalf("a row wider than the terminal: %q\n%s", row, question)
+		}
+	}
+	for _, want := range []string{"127.0.0.1", "any other host is denied"} {
+		if !strings.Contains(strings.Join(strings.Fields(question), " "), want) {
+			t.Fatalf("the question lacks %q:\n%s", want, question)
+		}
+	}
+	words := strings.Fields(grants.Question([]string{"127.0.0.1"}, true, false))
+	if got := strings.Fields(question); strings.Join(got, " ") != strings.Join(words, " ") {
+		t.Fatalf("the question's words were split or lost:\n%q\nwant\n%q", got, words)
+	}
+
+	home = t.TempDir()
+	r = startOnTerminalSized(t, home, weather, "", 40)
+	r.waitFor("[y/N]", 1)
+	r.typeKeys("n\n")
+	out = r.finish()
+	if hits.Load() != 1 || len(stored(home)) != 0 || strings.Count(out, "[y/N]") != 1 {
+		t.Fatalf("no: %d requests, grants %v\n%s", hits.Load(), stored(home), out)
+	}
+
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	built := writeNote(t, "```lua {name=temp}\nreturn net.fetch_json(\"http://127.0.0.1\" .. \":"+port+"/x\").v\n```\n")
+	r = startOnTerminalSized(t, home, built, "", 80)
+	out = r.finish()
+	if strings.Contains(out, "[y/N]") || hits.Load() != 1 || !strings.Contains(out, "cannot be granted") {
+		t.Fatalf("built address: %d requests\n%s", hits.Load(), out)
 	}
 }

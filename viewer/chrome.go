@@ -116,58 +116,48 @@ func (c *chrome) bar(left, right string, width int) string {
 }
 
 // dialog draws a box with lines of text centered in width; lipgloss only
-// lays out the border (no colors).
-func (c *chrome) dialog(lines []string, width int) []string {
+// lays out the border (no colors). Lines wrap at word boundaries by
+// display cells (render.WrapText), so the legend keeps its spacing and a
+// host is never cut. fits reports whether the whole box fits in width
+// columns and height rows.
+func (c *chrome) dialog(lines []string, width, height int) (box []string, fits bool) {
 	inner := min(max(width-6, 10), 72)
 	body := make([]string, 0, len(lines))
 	for _, l := range lines {
 		body = append(body, wrapPlain(sanitize.Inline(l), inner)...)
 	}
-	box := lipgloss.NewStyle().
+	b := lipgloss.NewStyle().
 		Border(lipgloss.RoundedBorder()).
 		Padding(0, 1).
-		Width(inner + 2).
+		// The width lipgloss takes counts the border and the padding.
+		Width(inner + 4).
 		Render(strings.Join(body, "\n"))
-	out := strings.Split(box, "\n")
+	out := strings.Split(b, "\n")
+	fits = len(out) <= height && ansi.Width(out[0]) <= width
 	indent := strings.Repeat(" ", max((width-ansi.Width(out[0]))/2, 0))
 	for i := range out {
 		out[i] = c.encode(indent+out[i], ansi.Style{})
 	}
-	return out
+	return out, fits
 }
 
-// wrapPlain breaks plain text into lines of at most width cells.
+// tooSmall draws msg wrapped to width, at most height rows, bold, in place
+// of a dialog that does not fit.
+func (c *chrome) tooSmall(msg string, width, height int) []string {
+	rows := wrapPlain(sanitize.Inline(msg), max(width, 1))
+	if len(rows) > max(height, 1) {
+		rows = rows[:max(height, 1)]
+	}
+	for i, r := range rows {
+		rows[i] = c.encode(fit(r, width), ansi.Style{Bold: true})
+	}
+	return rows
+}
+
+// wrapPlain breaks plain text into lines of at most width cells at word
+// boundaries, with markii's own wrapper.
 func wrapPlain(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		for ansi.Width(w) > width {
-			if line != "" {
-				out = append(out, line)
-				line = ""
-			}
-			cut := fit(w, width)
-			cut = strings.TrimSuffix(cut, "…")
-			if cut == "" {
-				cut = w[:1]
-			}
-			out = append(out, cut)
-			w = w[len(cut):]
-		}
-		switch {
-		case line == "":
-			line = w
-		case ansi.Width(line)+1+ansi.Width(w) <= width:
-			line += " " + w
-		default:
-			out = append(out, line)
-			line = w
-		}
-	}
-	if line != "" || len(out) == 0 {
-		out = append(out, line)
-	}
-	return out
+	return render.WrapText(s, width)
 }
 
 // wrapEntries breaks each entry into rows of at most width cells,

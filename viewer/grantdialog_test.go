@@ -113,3 +113,95 @@ func TestGrantDialogIsDrawnOverAnOpenPane(t *testing.T) {
 		t.Fatalf("answers %v", r.answers)
 	}
 }
+
+// TestGrantDialogFitsOrRefusesYes draws the one question of a note that
+// names a host and builds addresses at run time at three sizes. Where it
+// fits, every row of the box is whole words (each row's words are the
+// question's words in order, none split), the host shows in full and the
+// legend keeps its spacing; at 20×5 the dialog says the terminal is too
+// small and a yes is refused until a resize lets the whole question show.
+// While it waits, the status bar says so instead of "running 0/0".
+func TestGrantDialogFitsOrRefusesYes(t *testing.T) {
+	q := grants.Question([]string{"api.open-meteo.example"}, true, false)
+	var words []string
+	for _, l := range grants.QuestionLines(q) {
+		words = append(words, strings.Fields(l)...)
+	}
+	for _, size := range [][2]int{{120, 40}, {80, 24}, {20, 5}} {
+		r := &scriptedRunner{question: q, askFirst: true}
+		m := newTest(t, scriptNote, size[0], size[1], func(o *Options) { o.Runner = r })
+		d := newDriver(m)
+		d.key("r")
+		d.until(t, "the question", func() bool { return m.run.asking != nil })
+		s := screen(m)
+		if size[0] >= 80 {
+			if !strings.Contains(status(m), "waiting for your answer: 1 question") {
+				t.Fatalf("%v: status %q", size, status(m))
+			}
+			var got []string
+			for _, row := range strings.Split(s, "\n") {
+				i, j := strings.Index(row, "│ "), strings.LastIndex(row, " │")
+				if i < 0 || j <= i {
+					continue
+				}
+				inner := strings.TrimSpace(row[i+len("│ ") : j])
+				if inner == "y allow    n or esc deny" {
+					continue
+				}
+				got = append(got, strings.Fields(inner)...)
+			}
+			if strings.Join(got, " ") != strings.Join(words, " ") {
+				t.Fatalf("%v: the dialog's words are not the question's, whole and in order:\n%s", size, s)
+			}
+			mustContain(t, m, "api.open-meteo.example", "y allow    n or esc deny")
+			d.untilDialog(t)
+			d.key("y")
+			d.until(t, "the run to end", func() bool { return !m.run.active() })
+			if len(r.answers) != 1 || !r.answers[0] {
+				t.Fatalf("%v: answers %v", size, r.answers)
+			}
+			continue
+		}
+		mustContain(t, m, "Too small for the", "enlarge")
+		mustLack(t, m, "Allow")
+		d.deliverFor(5 * dialogArmDelay)
+		screen(m)
+		d.key("y")
+		if m.run.asking == nil || len(r.answers) != 0 {
+			t.Fatalf("%v: a yes was taken for a question not on screen (answers %v)", size, r.answers)
+		}
+		d.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+		mustContain(t, m, "api.open-meteo.example", "Allow?")
+		d.untilDialog(t)
+		d.key("y")
+		d.until(t, "the run to end", func() bool { return !m.run.active() })
+		if len(r.answers) != 1 || !r.answers[0] {
+			t.Fatalf("after the resize: answers %v", r.answers)
+		}
+		// A refusal is always safe: n answers a question too large to show.
+		r = &scriptedRunner{question: q, askFirst: true}
+		m = newTest(t, scriptNote, size[0], size[1], func(o *Options) { o.Runner = r })
+		d = newDriver(m)
+		d.key("r")
+		d.until(t, "the question", func() bool { return m.run.asking != nil })
+		screen(m)
+		d.key("n")
+		d.until(t, "the run to end", func() bool { return !m.run.active() })
+		if len(r.answers) != 1 || r.answers[0] {
+			t.Fatalf("n on a small terminal: answers %v", r.answers)
+		}
+	}
+}
+
+// TestRunProgressCountsBeforeThePlan: while grants are being decided the
+// run has no plan yet; the status bar counts the page's scripts, not 0/0.
+func TestRunProgressCountsBeforeThePlan(t *testing.T) {
+	r := &scriptedRunner{hang: true}
+	m := newTest(t, scriptNote, 100, 24, func(o *Options) { o.Runner = r })
+	m.run.gen++
+	m.run.cancel = func() {}
+	m.run.done = map[string]Progress{}
+	if s := m.runStatus(); !strings.HasSuffix(s, "running 0/2") {
+		t.Fatalf("status before the plan: %q", s)
+	}
+}

@@ -346,14 +346,23 @@ func (m *Model) frame() (out string) {
 	}
 	if q := m.run.asking; q != nil {
 		// The grant dialog is drawn over whatever is open.
-		box := m.chrome.dialog(q.lines(), m.width)
-		at := max((h-len(box))/2, 0)
+		// A question that does not fit whole is not shown in part: the
+		// reader is told to enlarge the terminal, and a yes is refused
+		// until it fits.
+		box, fits := m.chrome.dialog(q.lines(), m.width, len(lines))
+		if !fits {
+			box = m.chrome.tooSmall(tooSmall, m.width, len(lines))
+		}
+		at := max((len(lines)-len(box))/2, 0)
 		for i, l := range box {
 			if at+i < len(lines) {
 				lines[at+i] = l
 			}
 		}
-		q.drawn = true
+		q.small = !fits
+		if fits && !q.drawn {
+			q.drawn = true
+		}
 	}
 	var b strings.Builder
 	for _, l := range lines {

@@ -53,6 +53,12 @@ type question struct {
 	drawn, armed bool
 	// dropped counts keys dropped before the dialog was armed.
 	dropped int
+	// small is set while the last frame could not show the whole
+	// question: a yes is refused until the terminal is large enough; no
+	// and esc still answer.
+	small bool
+	// refused counts yeses refused while the question did not fit.
+	refused int
 }
 
 // dialogArmDelay is how long a drawn grant dialog ignores keys: a few
@@ -67,13 +73,20 @@ func armDialog(q *question) tea.Cmd {
 	return tea.Tick(dialogArmDelay, func(time.Time) tea.Msg { return dialogArmMsg{q} })
 }
 
+// dialogLegend is the dialog's key legend; its inner spacing is kept.
+const dialogLegend = "y allow    n or esc deny"
+
 func (q *question) lines() []string {
-	out := append(grants.QuestionLines(q.text), "", "y allow    n or esc deny")
+	out := append(grants.QuestionLines(q.text), "", dialogLegend)
 	if q.dropped > 0 {
 		out = append(out, "(keys typed before this question was shown were ignored)")
 	}
 	return out
 }
+
+// tooSmall is what the dialog says instead of the question when the
+// terminal cannot show all of it.
+const tooSmall = "Too small for the question: enlarge the terminal. n denies."
 
 // Messages of a run; gen tells a current run's messages from a cancelled
 // one's.
@@ -351,8 +364,16 @@ func (r *runState) summary(err error) string {
 // runStatus is the script part of the status bar.
 func (m *Model) runStatus() string {
 	if m.run.active() {
+		if m.run.asking != nil {
+			return "waiting for your answer: 1 question"
+		}
 		n := len(m.run.planned)
-		return fmt.Sprintf("%s running %d/%d", m.run.spin.View(), len(m.run.done), n)
+		if n == 0 {
+			// Before the run's plan arrives (grants are decided first),
+			// the page's own count of scripts is the total.
+			n = m.pg.scripts
+		}
+		return fmt.Sprintf("%s running %d/%d", m.run.spin.View(), len(m.run.done), max(n, len(m.run.done)))
 	}
 	if m.run.last != "" {
 		return m.run.last
@@ -371,6 +392,19 @@ func (m *Model) runStatus() string {
 // denies and quits. Until the dialog is armed only Ctrl-C counts.
 func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	q := m.run.asking
+	if q.small {
+		// The question cannot be read: a yes would grant what the reader
+		// never saw. A refusal is always safe.
+		switch msg.String() {
+		case "y", "Y":
+			q.refused++
+			return nil
+		case "n", "N", "esc":
+			m.run.asking = nil
+			q.reply <- false
+			return nil
+		}
+	}
 	if !q.armed && msg.String() != "ctrl+c" {
 		q.dropped++
 		return nil

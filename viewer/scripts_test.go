@@ -22,8 +22,11 @@ type scriptedRunner struct {
 	mu       sync.Mutex
 	triggers []script.Trigger
 	answers  []bool
-	// question, when set, is asked once per run before the scripts.
+	// question, when set, is asked once per run before the scripts;
+	// askFirst asks it before the plan is reported, as the run service
+	// does (grants are decided before the plan exists).
 	question string
+	askFirst bool
 	// hang makes every run wait for its context to end.
 	hang      bool
 	cancelled atomic.Int32
@@ -39,7 +42,9 @@ func (r *scriptedRunner) Run(ctx context.Context, trigger script.Trigger, ask As
 	r.triggers = append(r.triggers, trigger)
 	r.mu.Unlock()
 	r.runs.Add(1)
-	report(Progress{Kind: ProgressPlan, Scripts: []string{"stars", "forks"}})
+	if !r.askFirst {
+		report(Progress{Kind: ProgressPlan, Scripts: []string{"stars", "forks"}})
+	}
 	if r.question != "" {
 		ok, err := ask(ctx, r.question)
 		if err != nil {
@@ -48,6 +53,9 @@ func (r *scriptedRunner) Run(ctx context.Context, trigger script.Trigger, ask As
 		r.mu.Lock()
 		r.answers = append(r.answers, ok)
 		r.mu.Unlock()
+	}
+	if r.askFirst {
+		report(Progress{Kind: ProgressPlan, Scripts: []string{"stars", "forks"}})
 	}
 	if r.hang {
 		<-ctx.Done()

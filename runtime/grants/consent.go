@@ -24,41 +24,67 @@ const MaxHostPrompts = 10
 // so they carry no control character.
 
 // rememberedLine says what a yes means: how long it lasts, how far it
-// reaches and who else may use it.
-func rememberedLine(where string) string {
+// reaches and who else may use it. oneRun is set for a note without
+// identity (read from standard input): nothing about it is stored, so a
+// yes lasts for the run it was given for and no unattended run can use it.
+func rememberedLine(where string, oneRun bool) string {
+	if oneRun {
+		return "A yes lasts for this run only (a note read from standard input is not remembered) and covers every path and port on " + where + "."
+	}
 	return "A yes is remembered for this exact code (any change asks again), covers every path and port on " +
 		where + ", and may be used by unattended runs if you turned those on in your settings."
 }
 
-// HostQuestion is the prompt for one host: what the scripts can do, a
-// warning when host is an address on the user's own machine or network,
-// and what a yes means.
-func HostQuestion(host string) string {
-	lines := []string{"This note's scripts can send data to " + host + "."}
-	if w := localWarning([]string{host}); w != "" {
-		lines = append(lines, w)
-	}
-	lines = append(lines, rememberedLine(host), "Allow?")
-	return strings.Join(lines, "\n")
-}
+// runtimeLine says what happens to a request whose address the code builds
+// while it runs: the host checks it when it is made, so it goes out only to
+// a host the answer allowed, and any other host is denied.
+const runtimeLine = "Some requests build their address while the scripts run: such a request goes out only to a host named here, and a request to any other host is denied when it is made."
 
-// maxListedHosts is how many hosts the consolidated prompt names.
-const maxListedHosts = 10
+// HostQuestion is the prompt for one host of a note whose addresses are
+// all written in the code: what the scripts can do, a warning when host is
+// an address on the user's own machine or network, and what a yes means.
+func HostQuestion(host string) string { return Question([]string{host}, false, false) }
 
 // ManyHostsQuestion is the consolidated prompt for more than
-// MaxHostPrompts hosts: it names the first maxListedHosts and counts the
-// rest, warns about local addresses among them, and says what a yes means.
-func ManyHostsQuestion(hosts []string) string {
-	shown := hosts[:min(len(hosts), maxListedHosts)]
-	list := strings.Join(shown, ", ")
-	if rest := len(hosts) - len(shown); rest > 0 {
-		list += fmt.Sprintf(" and %d more", rest)
+// MaxHostPrompts hosts (see Question).
+func ManyHostsQuestion(hosts []string) string { return Question(hosts, false, false) }
+
+// maxListedHosts is how many hosts one question names; the rest are
+// counted.
+const maxListedHosts = 10
+
+// Question is the one question asked about hosts: it names them (the
+// first maxListedHosts, and counts the rest), warns about local addresses
+// among them, says what happens to requests whose address the code builds
+// while it runs (runtime), says what a yes means (oneRun: the note has no
+// identity and nothing is remembered) and asks. A yes to it allows exactly
+// the hosts it was built from.
+func Question(hosts []string, runtime, oneRun bool) string {
+	var lines []string
+	where := "each of them"
+	if len(hosts) == 1 {
+		where = hosts[0]
+		lines = append(lines, "This note's scripts can send data to "+hosts[0]+".")
+	} else {
+		shown := hosts[:min(len(hosts), maxListedHosts)]
+		list := strings.Join(shown, ", ")
+		if rest := len(hosts) - len(shown); rest > 0 {
+			list += fmt.Sprintf(" and %d more", rest)
+		}
+		lines = append(lines, fmt.Sprintf("This note's scripts can send data to %d hosts: %s.", len(hosts), list))
 	}
-	lines := []string{fmt.Sprintf("This note requests network access to many hosts (%d): %s.", len(hosts), list)}
 	if w := localWarning(hosts); w != "" {
 		lines = append(lines, w)
 	}
-	lines = append(lines, rememberedLine("each of them"), "Allow all or deny all?")
+	if runtime {
+		lines = append(lines, runtimeLine)
+	}
+	lines = append(lines, rememberedLine(where, oneRun))
+	if len(hosts) == 1 {
+		lines = append(lines, "Allow?")
+	} else {
+		lines = append(lines, fmt.Sprintf("Allow all %d?", len(hosts)))
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -142,10 +168,6 @@ func QuestionLines(question string) []string {
 	return lines
 }
 
-// RuntimeAddressQuestion is the gate shown when the code also builds
-// addresses at run time and at least one literal host was found.
-const RuntimeAddressQuestion = "This note builds network addresses at run time, which can't be listed in advance and will be denied; only the hosts written directly in the note can be granted. Allow those?"
-
 // NonInteractiveReason is printed once when prompts cannot be shown.
 const NonInteractiveReason = "A grant cannot be given non-interactively; run markii in a terminal to allow network access."
 
@@ -166,6 +188,9 @@ type Request struct {
 	// BundleGrants are the bundle file grants the manifest declares; they
 	// are forwarded without a separate prompt.
 	BundleGrants []string
+	// OneRun is set for a note without identity (read from standard
+	// input): the question says a yes lasts for this run only.
+	OneRun bool
 }
 
 // Decision is what a run may use.
@@ -208,12 +233,15 @@ func Stored(store *Store, docKey, key string) (Decision, error) {
 }
 
 // Consent runs the manual-trigger flow: a stored grant for this exact
-// closure is used as it is; otherwise each literal host is asked about
-// (one consolidated prompt above MaxHostPrompts), then, when the code also
-// builds addresses at run time and something was allowed, the run-time
-// address gate, whose refusal withdraws every answer. Only an outcome that
-// allows something is stored; a full decline stores nothing and asks again
-// next time. A prompter error stops the flow with nothing allowed.
+// closure is used as it is; otherwise the literal hosts are asked about.
+// Every question is one decision about exactly the hosts it names, and no
+// later question changes an earlier answer: a note whose addresses are all
+// written in the code gets one question per host (one question for all of
+// them above MaxHostPrompts); a note that also builds addresses at run time
+// gets one question naming every grantable host and saying that a request
+// to any other host is denied. Only an outcome that allows something is
+// stored; a full decline stores nothing and asks again next time. A
+// prompter error stops the flow with nothing allowed.
 func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decision, error) {
 	bundle, ok := normalizeBundleGrants(req.BundleGrants)
 	if !ok {
@@ -256,8 +284,8 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 		return yes, nil
 	}
 	var allowed []string
-	if len(hosts) > MaxHostPrompts {
-		yes, err := ask(ManyHostsQuestion(hosts))
+	if len(hosts) > MaxHostPrompts || req.Scan.RuntimeAddresses {
+		yes, err := ask(Question(hosts, req.Scan.RuntimeAddresses, req.OneRun))
 		if err != nil {
 			return Decision{BundleGrants: bundle, Asked: d.Asked}, err
 		}
@@ -266,22 +294,13 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 		}
 	} else {
 		for _, h := range hosts {
-			yes, err := ask(HostQuestion(h))
+			yes, err := ask(Question([]string{h}, false, req.OneRun))
 			if err != nil {
 				return Decision{BundleGrants: bundle, Asked: d.Asked}, err
 			}
 			if yes {
 				allowed = append(allowed, h)
 			}
-		}
-	}
-	if len(allowed) > 0 && req.Scan.RuntimeAddresses {
-		yes, err := ask(RuntimeAddressQuestion)
-		if err != nil {
-			return Decision{BundleGrants: bundle, Asked: d.Asked}, err
-		}
-		if !yes {
-			allowed = nil
 		}
 	}
 	if len(allowed) == 0 {
@@ -315,9 +334,16 @@ func filterBundleGrants(list []string) []string {
 // rest of a paste) is discarded, and the answer is read straight from the
 // terminal one byte at a time, so no buffer reads ahead into the next
 // question's input.
+//
+// Wrap, when set, fits one line of the question to the terminal (the
+// command line passes markii's own wrapper at the terminal's width); the
+// answer legend follows the last row.
 type TerminalPrompter struct {
 	in  io.Reader
 	out io.Writer
+	// Wrap breaks one sanitized line of a question into rows; nil writes
+	// each line as it is.
+	Wrap func(line string) []string
 }
 
 // NewTerminalPrompter returns a prompter reading answers from in and
@@ -337,7 +363,21 @@ func (t *TerminalPrompter) Ask(question string) (bool, error) {
 	if f, ok := t.in.(*os.File); ok {
 		discardPending(f)
 	}
-	if _, err := fmt.Fprintf(t.out, "%s [y/N] ", question); err != nil {
+	var q strings.Builder
+	lines := QuestionLines(question)
+	lines[len(lines)-1] += " [y/N]"
+	for i, l := range lines {
+		if i > 0 {
+			q.WriteByte('\n')
+		}
+		if t.Wrap == nil {
+			q.WriteString(l)
+			continue
+		}
+		q.WriteString(strings.Join(t.Wrap(l), "\n"))
+	}
+	q.WriteByte(' ')
+	if _, err := io.WriteString(t.out, q.String()); err != nil {
 		return false, err
 	}
 	var line []byte

@@ -196,10 +196,10 @@ func TestQuestionWording(t *testing.T) {
 	hosts = append(hosts, "127.0.0.1", "10.0.0.1")
 	got := strings.Split(ManyHostsQuestion(hosts), "\n")
 	want := []string{
-		"This note requests network access to many hosts (15): h00.example, h01.example, h02.example, h03.example, h04.example, h05.example, h06.example, h07.example, h08.example, h09.example and 5 more.",
+		"This note's scripts can send data to 15 hosts: h00.example, h01.example, h02.example, h03.example, h04.example, h05.example, h06.example, h07.example, h08.example, h09.example and 5 more.",
 		"Warning: 127.0.0.1, 10.0.0.1 are addresses on your own machine or network, not on the internet.",
 		"A yes is remembered for this exact code (any change asks again), covers every path and port on each of them, and may be used by unattended runs if you turned those on in your settings.",
-		"Allow all or deny all?",
+		"Allow all 15?",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("many hosts:\n%q\nwant:\n%q", got, want)
@@ -213,10 +213,42 @@ func TestQuestionWording(t *testing.T) {
 func TestConsentRuntimeGateAndManyHosts(t *testing.T) {
 	ctx := context.Background()
 	s, _ := stateWith(t, "")
-	yes := &person{answers: map[string]bool{HostQuestion("a.example"): true, RuntimeAddressQuestion: false}}
-	d, _ := Consent(ctx, yes, s, Request{DocKey: "d1", Key: goodKey, Scan: Result{Hosts: []string{"a.example"}, RuntimeAddresses: true}})
-	if len(d.Hosts) != 0 || d.Stored || yes.asked[len(yes.asked)-1] != RuntimeAddressQuestion {
-		t.Fatalf("declining the gate must withdraw every answer: %+v %q", d, yes.asked)
+	// Hosts written in the code and addresses built at run time: one
+	// question naming every grantable host and what happens to the rest;
+	// a yes grants exactly those hosts, a no grants nothing.
+	both := Result{Hosts: []string{"a.example", "b.example"}, RuntimeAddresses: true}
+	q := Question(both.Hosts, true, false)
+	yes := &person{answers: map[string]bool{q: true}}
+	d, _ := Consent(ctx, yes, s, Request{DocKey: "d1", Key: goodKey, Scan: both})
+	if !slices.Equal(yes.asked, []string{q}) || !slices.Equal(d.Hosts, both.Hosts) || !d.Stored {
+		t.Fatalf("one question, a yes grants what it listed: %+v %q", d, yes.asked)
+	}
+	if r, _, _ := s.Lookup("d1"); !slices.Equal(r.AllowedHosts, both.Hosts) {
+		t.Fatalf("stored %v", r.AllowedHosts)
+	}
+	wantQ := []string{
+		"This note's scripts can send data to 2 hosts: a.example, b.example.",
+		"Some requests build their address while the scripts run: such a request goes out only to a host named here, and a request to any other host is denied when it is made.",
+		"A yes is remembered for this exact code (any change asks again), covers every path and port on each of them, and may be used by unattended runs if you turned those on in your settings.",
+		"Allow all 2?",
+	}
+	if got := strings.Split(q, "\n"); !slices.Equal(got, wantQ) {
+		t.Fatalf("question:\n%q\nwant\n%q", got, wantQ)
+	}
+	no := &person{}
+	d, _ = Consent(ctx, no, s, Request{DocKey: "d1b", Key: goodKey, Scan: both})
+	if len(no.asked) != 1 || len(d.Hosts) != 0 || d.Stored {
+		t.Fatalf("a no grants nothing: %+v %q", d, no.asked)
+	}
+	if _, ok, _ := s.Lookup("d1b"); ok {
+		t.Fatal("a no stored a grant")
+	}
+	// A note without identity: the question says the grant lasts for this
+	// run only, and nothing about unattended runs.
+	one := &person{}
+	Consent(ctx, one, s, Request{DocKey: NoIdentity, Key: goodKey, Scan: Result{Hosts: []string{"a.example"}}, OneRun: true})
+	if len(one.asked) != 1 || !strings.Contains(one.asked[0], "A yes lasts for this run only") || strings.Contains(one.asked[0], "remembered for") || strings.Contains(one.asked[0], "unattended") {
+		t.Fatalf("stdin wording %q", one.asked)
 	}
 	// No literal host: no prompt at all, not even the gate.
 	none := &person{}
@@ -231,7 +263,7 @@ func TestConsentRuntimeGateAndManyHosts(t *testing.T) {
 	}
 	many := &person{answers: map[string]bool{ManyHostsQuestion(hosts): true}}
 	d, _ = Consent(ctx, many, s, Request{DocKey: "d3", Key: goodKey, Scan: Result{Hosts: hosts}})
-	if len(many.asked) != 1 || !strings.HasPrefix(many.asked[0], "This note requests network access to many hosts (12): ha.example, hb.example,") || len(d.Hosts) != 12 {
+	if len(many.asked) != 1 || !strings.HasPrefix(many.asked[0], "This note's scripts can send data to 12 hosts: ha.example, hb.example,") || len(d.Hosts) != 12 {
 		t.Fatalf("many: %+v %q", d, many.asked)
 	}
 	// A host failing the shape check is never shown even if a caller

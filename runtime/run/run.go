@@ -206,7 +206,7 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 	p.closure.grants.Packs = packClosure(packs)
 
 	var grantState state.Entries = &state.Memory{}
-	docKey := "stdin"
+	docKey := grants.NoIdentity
 	if n.Key != "" && s.Store != nil {
 		p.store, docKey = s.Store, n.Key
 		grantState = s.Store.Grants()
