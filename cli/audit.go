@@ -10,18 +10,25 @@ import (
 	"github.com/markii/markii/sanitize"
 )
 
-var auditCommand = &command{
+// auditOptions are markii audit's flags.
+type auditOptions struct {
+	since        textFlag
+	host         textFlag
+	json, verify bool
+}
+
+func (o *auditOptions) bind(fs *flagSet) {
+	fs.text(&o.since, flagSpec{name: "since", value: "DURATION", help: "only records newer than this (e.g. 24h, 90m)"})
+	fs.text(&o.host, flagSpec{name: "host", value: "HOST", help: "only requests to this host"})
+	fs.bool(&o.json, flagSpec{name: "json", help: "print the records as JSON Lines"})
+	fs.bool(&o.verify, flagSpec{name: "verify", help: "check that no line was torn, edited or removed"})
+}
+
+var auditCommand = commandOf(command{
 	summary: "list what notes' scripts did: runs, requests, decisions, outcomes",
 	args:    "[NOTE]",
 	maxArgs: 1,
-	flags: []flagSpec{
-		{name: "since", value: "DURATION", help: "only records newer than this (e.g. 24h, 90m)"},
-		{name: "host", value: "HOST", help: "only requests to this host"},
-		{name: "json", isBool: true, help: "print the records as JSON Lines"},
-		{name: "verify", isBool: true, help: "check that no line was torn, edited or removed"},
-	},
-	run: auditRun,
-}
+}, (*auditOptions).bind, auditRun)
 
 // maxSince bounds --since.
 const maxSince = 100 * 365 * 24 * time.Hour
@@ -35,8 +42,8 @@ func (c *invocation) auditLog() (*audit.Log, error) {
 	return audit.ForStore(st, audit.Options{}), nil
 }
 
-func auditRun(c *invocation) error {
-	keep, err := c.auditFilter()
+func auditRun(c *invocation, o *auditOptions) error {
+	keep, err := c.auditFilter(o)
 	if err != nil {
 		return err
 	}
@@ -44,7 +51,7 @@ func auditRun(c *invocation) error {
 	if err != nil {
 		return err
 	}
-	if c.bool("verify") {
+	if o.verify {
 		return auditVerify(c, l)
 	}
 	recs, damaged, err := l.Read(keep)
@@ -54,7 +61,7 @@ func auditRun(c *invocation) error {
 	for _, d := range damaged {
 		fmt.Fprintf(c.stdio.Err, "markii: %s; it is skipped\n", sanitize.Line(d.String()))
 	}
-	if c.bool("json") {
+	if o.json {
 		enc := json.NewEncoder(c.stdio.Out)
 		for _, r := range recs {
 			if err := enc.Encode(r); err != nil {
@@ -74,12 +81,12 @@ func auditRun(c *invocation) error {
 
 // auditFilter reads NOTE, --since and --host into a record filter. A
 // run's opening record is kept with the records of the note it ran.
-func (c *invocation) auditFilter() (func(audit.Record) bool, error) {
+func (c *invocation) auditFilter(o *auditOptions) (func(audit.Record) bool, error) {
 	var since time.Time
-	if c.set["since"] {
-		d, err := time.ParseDuration(c.vals["since"])
+	if o.since.set {
+		d, err := time.ParseDuration(o.since.value)
 		if err != nil || d <= 0 || d > maxSince {
-			return nil, usagef("--since wants a positive duration such as 24h or 90m, up to 100 years, not %q", c.vals["since"])
+			return nil, usagef("--since wants a positive duration such as 24h or 90m, up to 100 years, not %q", o.since.value)
 		}
 		since = time.Now().Add(-d)
 	}
@@ -91,7 +98,7 @@ func (c *invocation) auditFilter() (func(audit.Record) bool, error) {
 		}
 		key = k
 	}
-	host := strings.ToLower(c.str("host", ""))
+	host := strings.ToLower(o.host.value)
 	runs := map[string]bool{}
 	return func(r audit.Record) bool {
 		if r.Time.Before(since) {

@@ -20,25 +20,31 @@ import (
 	"github.com/markii/markii/sanitize"
 )
 
-var signCommand = &command{
+// signOptions are markii sign's flags.
+type signOptions struct{ key textFlag }
+
+func (o *signOptions) bind(fs *flagSet) {
+	fs.text(&o.key, flagSpec{name: "key", value: "PATH", help: "the OpenSSH private key to sign with (required)"})
+}
+
+var signCommand = commandOf(command{
 	summary: "sign a note or bundle with an SSH key (Ed25519 or ECDSA P-256)",
 	args:    "NOTE|BUNDLE",
 	maxArgs: 1,
-	flags: []flagSpec{
-		{name: "key", value: "PATH", help: "the OpenSSH private key to sign with (required)"},
-	},
-	run: signNote,
+}, (*signOptions).bind, signNote)
+
+// verifyOptions are markii verify's flags.
+type verifyOptions struct{ statement bool }
+
+func (o *verifyOptions) bind(fs *flagSet) {
+	fs.bool(&o.statement, flagSpec{name: "statement", help: "print the statement a signature signs (for ssh-keygen -Y verify -n markii-note)"})
 }
 
-var verifyCommand = &command{
+var verifyCommand = commandOf(command{
 	summary: "check a note's or bundle's signature against your allowed_signers",
 	args:    "NOTE|BUNDLE",
 	maxArgs: 1,
-	flags: []flagSpec{
-		{name: "statement", isBool: true, help: "print the statement a signature signs (for ssh-keygen -Y verify -n markii-note)"},
-	},
-	run: verifyNote,
-}
+}, (*verifyOptions).bind, verifyNote)
 
 // signedNote loads the note a sign or verify command names, from a file
 // or a bundle (a note from stdin has no place for a signature).
@@ -56,8 +62,8 @@ func signedNote(c *invocation, verb string) (*note, run.Note, error) {
 	return n, runnable(n, render.Parse(n.Source)), nil
 }
 
-func signNote(c *invocation) error {
-	keyPath := c.str("key", "")
+func signNote(c *invocation, o *signOptions) error {
+	keyPath := o.key.value
 	if keyPath == "" {
 		return usagef("markii sign needs --key PATH, an OpenSSH Ed25519 or ECDSA P-256 private key")
 	}
@@ -167,12 +173,12 @@ func copyZip(w io.Writer, r *zip.ReadCloser, sig []byte) error {
 	return zw.Close()
 }
 
-func verifyNote(c *invocation) error {
+func verifyNote(c *invocation, o *verifyOptions) error {
 	n, rn, err := signedNote(c, "verify")
 	if err != nil {
 		return err
 	}
-	if c.bool("statement") {
+	if o.statement {
 		_, err := c.stdio.Out.Write(run.Statement(rn, n.Source).Bytes())
 		return err
 	}
