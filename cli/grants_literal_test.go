@@ -14,6 +14,7 @@ import (
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // The two published vault patterns whose address is a literal base with a
@@ -146,7 +147,7 @@ func TestConcatenatedAuthorityListsNothing(t *testing.T) {
 		if len(y.asked) != 0 {
 			t.Errorf("%s: asked %q", name, y.asked)
 		}
-		if o := res.Outcomes[0]; o.Kind != script.CapabilityDenied {
+		if o := res.Outcomes[0]; o.Kind != value.CapabilityDenied {
 			t.Errorf("%s: outcome %+v, want capability denied", name, o)
 		}
 	}

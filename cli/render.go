@@ -18,6 +18,7 @@ import (
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/sanitize"
+	"github.com/markii/markii/value"
 )
 
 // renderGCPercent is the garbage collector's target while a note is
@@ -270,7 +271,7 @@ func (c *invocation) terminalWidth(outTTY bool) int {
 // values could not be saved, the values come with an exit-2 or exit-1
 // error that lets the note be written first (finishes); any other error
 // means there is nothing to draw.
-func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Values, error) {
+func runBeforeRender(c *invocation, n *note, doc *render.Document) (value.Values, error) {
 	svc, err := c.runService(n)
 	if err != nil {
 		return nil, err
@@ -289,7 +290,7 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Value
 		return nil, failf("the scripts could not run: %v", err)
 	}
 	failed := reportFailures(c.stdio.Err, res.Outcomes, false)
-	vals := render.Values{}
+	vals := value.Values{}
 	if n.Key != "" {
 		vals = c.storedValues(n)
 	} else {
@@ -308,11 +309,11 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (render.Value
 
 // entryOf is the value entry a run's outcome makes, before it is merged
 // with what was stored.
-func entryOf(o script.Outcome) render.Entry {
-	if o.Kind == script.Ok {
-		return render.Entry{Value: o.Value, Status: render.Fresh}
+func entryOf(o script.Outcome) value.Entry {
+	if o.Kind == value.Ok {
+		return value.Entry{Value: o.Value, Status: value.Fresh}
 	}
-	return render.Entry{Status: render.Error, FailureKind: o.Kind}
+	return value.Entry{Status: value.Error, FailureKind: o.Kind}
 }
 
 // mayNamePackComponent reports whether src could hold a directive whose

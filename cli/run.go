@@ -11,6 +11,7 @@ import (
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/sanitize"
+	"github.com/markii/markii/value"
 )
 
 // runOptions are markii run's flags.
@@ -69,7 +70,7 @@ func runNote(c *invocation, o *runOptions) error {
 		results := make([]runResult, 0, len(res.Outcomes))
 		for _, o := range res.Outcomes {
 			r := runResult{Name: o.Name, Outcome: outcomeLine(o), Value: json.RawMessage("null")}
-			if o.Kind != script.Ok {
+			if o.Kind != value.Ok {
 				r.Kind, r.Detail = string(o.Kind), o.Detail
 			} else if len(o.Value) > 0 {
 				r.Value = o.Value
@@ -101,7 +102,7 @@ func runNote(c *invocation, o *runOptions) error {
 func reportFailures(w io.Writer, outcomes []script.Outcome, verbose bool) int {
 	failed := 0
 	for _, o := range outcomes {
-		if o.Kind == script.Ok {
+		if o.Kind == value.Ok {
 			continue
 		}
 		failed++
@@ -142,7 +143,7 @@ func runnable(n *note, doc *render.Document) run.Note {
 
 // storedValues reads the values this device stored for n, as the renderer
 // reads them; a note without identity (stdin) has none.
-func (c *invocation) storedValues(n *note) render.Values {
+func (c *invocation) storedValues(n *note) value.Values {
 	if n.Key == "" {
 		return nil
 	}
@@ -156,11 +157,7 @@ func (c *invocation) storedValues(n *note) render.Values {
 		fmt.Fprintf(c.stdio.Err, "markii: cannot read the stored values: %v\n", err)
 		return nil
 	}
-	out := make(render.Values, len(snap))
-	for k, e := range snap {
-		out[k] = render.Entry{Value: e.Value, Status: render.Status(e.Status), FailureKind: script.Kind(e.FailureKind).AsFailure()}
-	}
-	return out
+	return value.Values(snap)
 }
 
 // outcomeLine is the short, display-safe line for an outcome; it never

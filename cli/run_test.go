@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/runtime/state"
-	"github.com/markii/markii/runtime/values"
+	"github.com/markii/markii/value"
 )
 
 const runFixture = "# Run\n\n::stat{data=stars label=\"Stars\"}\n\n" +
@@ -38,10 +38,10 @@ func TestRunPrintsOutcomesAndPersists(t *testing.T) {
 		t.Fatalf("stderr: %s", errb.String())
 	}
 	snap := mustLoad(t, env.state(t), state.DocumentKey(notePath))
-	if e := snap["stars"]; e.Status != values.Fresh || string(e.Value) != "42" {
+	if e := snap["stars"]; e.Status != value.Fresh || string(e.Value) != "42" {
 		t.Fatalf("stars stored as %+v", e)
 	}
-	if e := snap["remote"]; e.Status != values.Error || e.FailureKind != "capability-denied" {
+	if e := snap["remote"]; e.Status != value.Error || e.FailureKind != "capability-denied" {
 		t.Fatalf("remote stored as %+v", e)
 	}
 	files, _ := filepath.Glob(filepath.Join(env.stateDir(t), "notes", "*.values.json"))
@@ -58,7 +58,7 @@ func TestRunPrintsOutcomesAndPersists(t *testing.T) {
 	out.Reset()
 	Main([]string{"run", notePath}, env.stdio(&out, &errb))
 	snap = mustLoad(t, env.state(t), state.DocumentKey(notePath))
-	if e := snap["stars"]; e.Status != values.Stale || string(e.Value) != "42" || e.FailureKind != "script-error" {
+	if e := snap["stars"]; e.Status != value.Stale || string(e.Value) != "42" || e.FailureKind != "script-error" {
 		t.Fatalf("failure wiped the good value: %+v", e)
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
-	"github.com/markii/markii/runtime/values"
+	"github.com/markii/markii/value"
 )
 
 // TestConcurrentMarkiiProcessesKeepEveryValueAndNoRevokedGrant: two real
@@ -126,7 +126,7 @@ func TestConcurrentMarkiiProcessesKeepEveryValueAndNoRevokedGrant(t *testing.T) 
 					t.Fatalf("round %d: the grant of %s was lost", round, p)
 				}
 				name := strings.TrimSuffix(filepath.Base(p), ".mk.md")
-				if e := mustLoad(t, env.state(t), fileURL(p))[name]; e.Status != values.Fresh || string(e.Value) != "7" {
+				if e := mustLoad(t, env.state(t), fileURL(p))[name]; e.Status != value.Fresh || string(e.Value) != "7" {
 					t.Fatalf("round %d: the value of %s is %+v", round, name, e)
 				}
 			}

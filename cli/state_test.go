@@ -12,7 +12,7 @@ import (
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
-	"github.com/markii/markii/runtime/values"
+	"github.com/markii/markii/value"
 )
 
 // TestLegacyStateIsMigratedAndStillWorks: a state file where earlier
@@ -47,7 +47,7 @@ func TestLegacyStateIsMigratedAndStillWorks(t *testing.T) {
 	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
 		t.Fatalf("the old state file is still there: %v", err)
 	}
-	if e := mustLoad(t, env.state(t), n.Key)["v"]; string(e.Value) != "42" || e.Status != values.Fresh {
+	if e := mustLoad(t, env.state(t), n.Key)["v"]; string(e.Value) != "42" || e.Status != value.Fresh {
 		t.Fatalf("the stored value became %+v", e)
 	}
 	out.Reset()

@@ -9,9 +9,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/markii/markii/render"
 	"github.com/markii/markii/render/valuefmt"
-	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // maxValuesFile is the largest --values file markii reads.
@@ -31,7 +30,7 @@ var entryKeys = map[string]bool{"value": true, "status": true, "failureKind": tr
 // must be fresh, stale, error or missing; failure kinds script-error,
 // capability-denied, tier-blocked or limit. Any other shape is an error
 // naming the member.
-func loadValues(path string) (render.Values, error) {
+func loadValues(path string) (value.Values, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -63,7 +62,7 @@ func unwrapPathError(err error) error {
 }
 
 // parseValues decodes the body of a values file.
-func parseValues(data []byte) (render.Values, error) {
+func parseValues(data []byte) (value.Values, error) {
 	if _, err := valuefmt.Decode(data); err != nil {
 		return nil, fmt.Errorf("not valid JSON (%v); write a JSON object of name to value", err)
 	}
@@ -75,7 +74,7 @@ func parseValues(data []byte) (render.Values, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
 		return nil, errors.New("the top level is not a JSON object; write an object of name to value")
 	}
-	values := render.Values{}
+	values := value.Values{}
 	for dec.More() {
 		kt, err := dec.Token()
 		if err != nil {
@@ -99,14 +98,14 @@ func parseValues(data []byte) (render.Values, error) {
 }
 
 // parseEntry reads one member: an entry object or a bare value.
-func parseEntry(raw json.RawMessage) (render.Entry, error) {
+func parseEntry(raw json.RawMessage) (value.Entry, error) {
 	var fields map[string]json.RawMessage
 	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) && json.Unmarshal(raw, &fields) == nil {
 		if _, hasStatus := fields["status"]; hasStatus && onlyEntryKeys(fields) {
 			return entryFromFields(fields)
 		}
 	}
-	return render.Entry{Value: raw, Status: render.Fresh}, nil
+	return value.Entry{Value: raw, Status: value.Fresh}, nil
 }
 
 func onlyEntryKeys(fields map[string]json.RawMessage) bool {
@@ -118,29 +117,29 @@ func onlyEntryKeys(fields map[string]json.RawMessage) bool {
 	return true
 }
 
-func entryFromFields(fields map[string]json.RawMessage) (render.Entry, error) {
+func entryFromFields(fields map[string]json.RawMessage) (value.Entry, error) {
 	var status string
 	if err := json.Unmarshal(fields["status"], &status); err != nil {
-		return render.Entry{}, errors.New(`"status" must be a string: fresh, stale, error or missing`)
+		return value.Entry{}, errors.New(`"status" must be a string: fresh, stale, error or missing`)
 	}
-	st := render.Status(status)
-	if render.ValidStatus(st) != st {
-		return render.Entry{}, fmt.Errorf(`status %q is not fresh, stale, error or missing (to store an object that has a "status" key, wrap it: {"value": …, "status": "fresh"})`, status)
+	st := value.Status(status)
+	if value.ValidStatus(st) != st {
+		return value.Entry{}, fmt.Errorf(`status %q is not fresh, stale, error or missing (to store an object that has a "status" key, wrap it: {"value": …, "status": "fresh"})`, status)
 	}
-	e := render.Entry{Status: st}
+	e := value.Entry{Status: st}
 	if v, ok := fields["value"]; ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 		e.Value = v
 	}
 	if k, ok := fields["failureKind"]; ok && !bytes.Equal(bytes.TrimSpace(k), []byte("null")) {
-		var kind script.Kind
+		var kind value.Kind
 		if err := json.Unmarshal(k, &kind); err != nil || !kind.IsFailure() {
-			return render.Entry{}, errors.New(`"failureKind" must be script-error, capability-denied, tier-blocked, limit, crashed or outcome-unknown`)
+			return value.Entry{}, errors.New(`"failureKind" must be script-error, capability-denied, tier-blocked, limit, crashed or outcome-unknown`)
 		}
 		e.FailureKind = kind
 	}
-	if (st == render.Fresh || st == render.Stale) && e.Value == nil {
+	if (st == value.Fresh || st == value.Stale) && e.Value == nil {
 		if _, ok := fields["value"]; !ok {
-			return render.Entry{}, fmt.Errorf(`status %s needs a "value"`, st)
+			return value.Entry{}, fmt.Errorf(`status %s needs a "value"`, st)
 		}
 		e.Value = json.RawMessage("null")
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 func writeValues(t *testing.T, body string) string {
@@ -34,24 +34,24 @@ func TestLoadValuesShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check := func(name string, status render.Status, value, kind string) {
+	check := func(name string, status value.Status, val, kind string) {
 		t.Helper()
 		e, ok := v[name]
 		if !ok {
 			t.Fatalf("%s not loaded", name)
 		}
-		if e.Status != status || strings.Join(strings.Fields(string(e.Value)), "") != value || e.FailureKind != script.Kind(kind) {
-			t.Errorf("%s = {%s %s %q}, want {%s %s %q}", name, e.Status, e.Value, e.FailureKind, status, value, kind)
+		if e.Status != status || strings.Join(strings.Fields(string(e.Value)), "") != val || e.FailureKind != value.Kind(kind) {
+			t.Errorf("%s = {%s %s %q}, want {%s %s %q}", name, e.Status, e.Value, e.FailureKind, status, val, kind)
 		}
 	}
-	check("stars", render.Fresh, "18234", "")
-	check("repo", render.Fresh, `{"name":"markii","status":"notanentrybecauseofname"}`, "")
-	check("plainobj", render.Fresh, `{"value":1}`, "")
-	check("weather", render.Stale, `{"temp":21.5}`, "")
-	check("broken", render.Error, "", "limit")
-	check("gone", render.Missing, "", "")
-	check("empty", render.Fresh, "null", "")
-	if got := render.NewValueReader(v).Resolve("weather.temp"); got.Status != render.Stale || got.Value != 21.5 {
+	check("stars", value.Fresh, "18234", "")
+	check("repo", value.Fresh, `{"name":"markii","status":"notanentrybecauseofname"}`, "")
+	check("plainobj", value.Fresh, `{"value":1}`, "")
+	check("weather", value.Stale, `{"temp":21.5}`, "")
+	check("broken", value.Error, "", "limit")
+	check("gone", value.Missing, "", "")
+	check("empty", value.Fresh, "null", "")
+	if got := render.NewValueReader(v).Resolve("weather.temp"); got.Status != value.Stale || got.Value != 21.5 {
 		t.Errorf("weather.temp = %+v", got)
 	}
 }

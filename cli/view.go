@@ -19,6 +19,7 @@ import (
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/sanitize"
+	"github.com/markii/markii/value"
 	"github.com/markii/markii/viewer"
 )
 
@@ -305,7 +306,7 @@ func reportView(w io.Writer, res *viewer.Result, quiet, verbose bool) error {
 	}
 	failed := 0
 	for _, o := range res.Outcomes {
-		if o.Outcome.Kind == script.Ok {
+		if o.Outcome.Kind == value.Ok {
 			continue
 		}
 		failed++
@@ -420,7 +421,7 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 			report(viewer.Progress{Kind: viewer.ProgressPlan, Scripts: plan.Scripts})
 		},
 		OnOutcome: func(o script.Outcome) {
-			report(viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: o, Entry: entryOf(o)})
+			report(viewer.Progress{Kind: viewer.ProgressDone, Script: o.Name, Outcome: o})
 		},
 	})
 	if res == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 	"github.com/markii/markii/viewer"
 )
 
@@ -41,10 +42,10 @@ func TestViewerRunAsksTheDialog(t *testing.T) {
 		if len(done) != 1 {
 			t.Fatalf("allow=%v: progress %+v", allow, done)
 		}
-		if allow && (done[0].Outcome.Kind != script.Ok || string(done[0].Entry.Value) != "7" || hits.Load() != 1) {
+		if allow && (done[0].Outcome.Kind != value.Ok || string(done[0].Outcome.Value) != "7" || hits.Load() != 1) {
 			t.Fatalf("allowed: %+v, %d hits", done[0], hits.Load())
 		}
-		if !allow && (done[0].Entry.FailureKind != script.CapabilityDenied || hits.Load() != 0) {
+		if !allow && (done[0].Outcome.Kind != value.CapabilityDenied || hits.Load() != 0) {
 			t.Fatalf("declined: %+v, %d hits", done[0], hits.Load())
 		}
 	}

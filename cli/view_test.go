@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/runtime/values"
+	"github.com/markii/markii/value"
 	"github.com/markii/markii/viewer"
 )
 
@@ -93,17 +93,17 @@ func TestViewRunnerReportsOutcomesAndStoresValues(t *testing.T) {
 	if strings.Join(plan, ",") != "stars,remote,broken" {
 		t.Fatalf("plan %v", plan)
 	}
-	if p := done["stars"]; p.Outcome.Kind != script.Ok || string(p.Entry.Value) != "42" {
+	if p := done["stars"]; p.Outcome.Kind != value.Ok || string(p.Outcome.Value) != "42" {
 		t.Fatalf("stars: %+v", p)
 	}
-	if p := done["remote"]; p.Outcome.Host != "api.github.com" || p.Entry.FailureKind != script.CapabilityDenied {
+	if p := done["remote"]; p.Outcome.Host != "api.github.com" || p.Outcome.Kind != value.CapabilityDenied {
 		t.Fatalf("remote: %+v", p)
 	}
-	if p := done["broken"]; p.Outcome.Kind != script.ScriptError {
+	if p := done["broken"]; p.Outcome.Kind != value.ScriptError {
 		t.Fatalf("broken: %+v", p)
 	}
 	snap := mustLoad(t, env.state(t), state.DocumentKey(path))
-	if e := snap["stars"]; e.Status != values.Fresh || string(e.Value) != "42" {
+	if e := snap["stars"]; e.Status != value.Fresh || string(e.Value) != "42" {
 		t.Fatalf("stars stored as %+v", e)
 	}
 }
@@ -132,7 +132,7 @@ func TestViewerNoteLoadsStoredValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := state.DocumentKey(path)
-	snap := values.Snapshot{"stars": {Value: []byte("7"), Status: values.Fresh}}
+	snap := values.Snapshot{"stars": {Value: []byte("7"), Status: value.Fresh}}
 	if err := values.Save(env.state(t), key, snap); err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +153,8 @@ func TestReportViewAfterClose(t *testing.T) {
 	env := newTestEnv(t)
 	res := &viewer.Result{
 		Outcomes: []viewer.Progress{
-			{Script: "ok", Outcome: script.Outcome{Name: "ok", Kind: script.Ok}},
-			{Script: "remote", Outcome: script.Outcome{Name: "remote", Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com", Detail: "net access to api.example.com\nwas not granted"}, Entry: render.Entry{FailureKind: "capability-denied"}},
+			{Script: "ok", Outcome: script.Outcome{Name: "ok", Kind: value.Ok}},
+			{Script: "remote", Outcome: script.Outcome{Name: "remote", Kind: value.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com", Detail: "net access to api.example.com\nwas not granted"}},
 		},
 		Notices:     []string{"declared host docs.example.com is not used by the code"},
 		Diagnostics: []string{"figure: refused image source"},

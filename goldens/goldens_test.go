@@ -18,7 +18,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/internal/golden"
-	"github.com/markii/markii/render"
+	"github.com/markii/markii/value"
 )
 
 // goldenCase is one rendering of a fixture.
@@ -97,7 +97,7 @@ func TestGoldens(t *testing.T) {
 }
 
 // valuesFor loads a fixture's values file, or returns nil when it has none.
-func valuesFor(fx fixture) (render.Values, error) {
+func valuesFor(fx fixture) (value.Values, error) {
 	if fx.ValuesPath == "" {
 		return nil, nil
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/markii/markii/internal/golden"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
 
 // levels are every color level, in the order goldens name them.
@@ -72,12 +73,12 @@ func listFixtures(t testing.TB) []fixture {
 // loadValues reads a values file in the shape `markii render --values`
 // accepts: a JSON object mapping a script name to its value, or to an
 // entry object {"value": …, "status": …, "failureKind": …}.
-func loadValues(data []byte) (render.Values, error) {
+func loadValues(data []byte) (value.Values, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, err
 	}
-	vals := render.Values{}
+	vals := value.Values{}
 	for name, msg := range raw {
 		vals[name] = entryFor(msg)
 	}
@@ -88,7 +89,7 @@ func loadValues(data []byte) (render.Values, error) {
 // does: an entry object when it is an object with a string status and no
 // keys besides value, status, failureKind, error and ranAt (a null value is
 // no value), otherwise a fresh plain value.
-func entryFor(msg json.RawMessage) render.Entry {
+func entryFor(msg json.RawMessage) value.Entry {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(msg, &obj) == nil && obj != nil {
 		var status string
@@ -102,7 +103,7 @@ func entryFor(msg json.RawMessage) render.Entry {
 				}
 			}
 			if entryShaped {
-				e := render.Entry{Status: render.Status(status)}
+				e := value.Entry{Status: value.Status(status)}
 				if v := obj["value"]; !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 					e.Value = v
 				}
@@ -113,11 +114,11 @@ func entryFor(msg json.RawMessage) render.Entry {
 			}
 		}
 	}
-	return render.Entry{Value: msg, Status: render.Fresh}
+	return value.Entry{Value: msg, Status: value.Fresh}
 }
 
 // renderNote runs the library path: Parse, Layout, Encode.
-func renderNote(src []byte, width int, level ansi.Level, values render.Values) []byte {
+func renderNote(src []byte, width int, level ansi.Level, values value.Values) []byte {
 	doc := render.Parse(src)
 	page := render.Layout(doc, render.Options{
 		Width:  width,

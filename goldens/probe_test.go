@@ -9,8 +9,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/ansi"
-	"github.com/markii/markii/render"
-	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // payload is one hostile byte sequence a note may carry.
@@ -205,7 +204,7 @@ name P
 }
 
 // probeValues carries p in value strings and in object keys.
-func probeValues(t testing.TB, p string) render.Values {
+func probeValues(t testing.TB, p string) value.Values {
 	t.Helper()
 	mk := func(v any) json.RawMessage {
 		b, err := json.Marshal(v)
@@ -215,15 +214,15 @@ func probeValues(t testing.TB, p string) render.Values {
 		return b
 	}
 	obj := map[string]any{"value": p, "label": p, "delta": p, "trend": p, "max": p, p: p}
-	return render.Values{
-		"hostile":     {Value: mk(p), Status: render.Fresh},
-		"hostileobj":  {Value: mk(obj), Status: render.Stale},
-		"hostilearr":  {Value: mk([]any{p, 1, p + "2"}), Status: render.Fresh},
-		"hostileobjs": {Value: mk([]any{map[string]any{"value": p}, map[string]any{"value": 2, "label": p}}), Status: render.Fresh},
-		"hostilerows": {Value: mk([]any{map[string]any{p: p, "name": p}, map[string]any{"name": "ok", p: 3}}), Status: render.Fresh},
-		"vals":        {Value: mk(map[string]any{p: p}), Status: render.Fresh},
-		"probe":       {Value: mk(p), Status: render.Error, FailureKind: script.Kind(p)},
-		p:             {Value: mk(p), Status: render.Status(p), FailureKind: script.Kind(p)},
+	return value.Values{
+		"hostile":     {Value: mk(p), Status: value.Fresh},
+		"hostileobj":  {Value: mk(obj), Status: value.Stale},
+		"hostilearr":  {Value: mk([]any{p, 1, p + "2"}), Status: value.Fresh},
+		"hostileobjs": {Value: mk([]any{map[string]any{"value": p}, map[string]any{"value": 2, "label": p}}), Status: value.Fresh},
+		"hostilerows": {Value: mk([]any{map[string]any{p: p, "name": p}, map[string]any{"name": "ok", p: 3}}), Status: value.Fresh},
+		"vals":        {Value: mk(map[string]any{p: p}), Status: value.Fresh},
+		"probe":       {Value: mk(p), Status: value.Error, FailureKind: value.Kind(p)},
+		p:             {Value: mk(p), Status: value.Status(p), FailureKind: value.Kind(p)},
 	}
 }
 

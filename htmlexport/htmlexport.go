@@ -35,6 +35,7 @@ import (
 	"github.com/markii/markii/render/highlight"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
 
 // Caps on the images embedded as data: URIs: one image, and all of them.
@@ -54,7 +55,7 @@ type Options struct {
 	// Theme is the palette of the style sheet and of component text.
 	Theme theme.Theme
 	// Values are the stored script values components show; nil means none.
-	Values render.Values
+	Values value.Values
 	// Now is the clock for relative dates.
 	Now time.Time
 	// Registry maps directive names to components; nil means the standard

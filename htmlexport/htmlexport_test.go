@@ -17,6 +17,7 @@ import (
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
 
 // hostile is a note full of what a stranger might write to make an
@@ -215,7 +216,7 @@ func TestExportDrawsMarkdownAndComponents(t *testing.T) {
 		":::row\n:::cell\nLeft.\n:::\n:::cell\nRight.\n:::\n:::\n\n" +
 		"Stars: :value[repo.stars]\n\n::divider\n\n## Report\n\n> [!TIP]\n> An alert.\n\n" +
 		"Noted[^a], noted again[^a], and[^b].\n\n[^b]: Bee.\n\n[^a]: Ay.\n\n## fn 1\n"
-	values := render.Values{"repo": {Status: render.Fresh, Value: []byte(`{"stars": 42}`)}}
+	values := value.Values{"repo": {Status: value.Fresh, Value: []byte(`{"stars": 42}`)}}
 	page := string(Render(render.Parse([]byte(src)), Options{Theme: theme.Light, Values: values}).HTML)
 	for _, want := range []string{
 		"<title>Report</title>",

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/value"
 )
 
 // Width presets of the reserved `width` attribute (SPEC §7.4).
@@ -77,7 +78,7 @@ func (c *Context) Level() ansi.Level { return c.l.opt.Level }
 func (c *Context) Styles() *Styles { return &c.l.st }
 
 // Values are the stored script values (nil when there are none).
-func (c *Context) Values() Values { return c.l.opt.Values }
+func (c *Context) Values() value.Values { return c.l.opt.Values }
 
 // Now is the clock the caller passed for relative dates.
 func (c *Context) Now() time.Time { return c.l.opt.Now }

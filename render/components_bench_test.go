@@ -8,6 +8,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
 
 // componentNotes generates two notes of about size bytes with the same
@@ -57,9 +58,9 @@ func componentNotes(size int) (plain, withComps []byte) {
 }
 
 // benchValues are the values the component note reads.
-var benchValues = Values{
-	"stars": {Value: raw(`18234`), Status: Fresh},
-	"users": {Value: raw(`[{"name":"Ada","role":"Analyst"}]`), Status: Fresh},
+var benchValues = value.Values{
+	"stars": {Value: raw(`18234`), Status: value.Fresh},
+	"users": {Value: raw(`[{"name":"Ada","role":"Analyst"}]`), Status: value.Fresh},
 }
 
 func benchRender(b *testing.B, src []byte) {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/value"
 )
 
 // inlineComponents are the standard components drawn inside a line.
@@ -70,16 +71,16 @@ func valueRef(c *Context) []ansi.Span {
 		shown = "{value}"
 	}
 	switch r.Status {
-	case Fresh, Stale:
+	case value.Fresh, value.Stale:
 		text := k.text(r.Value, k.str("format", ""), k.str("decimals", ""))
-		if r.Status == Fresh {
+		if r.Status == value.Fresh {
 			return []ansi.Span{{Text: text, Style: c.Style}}
 		}
 		return []ansi.Span{
 			{Text: text, Style: Over(c.Style, ansi.Style{Underline: true})},
 			{Text: " (stale)", Style: Over(c.Style, k.st.Dim)},
 		}
-	case Error:
+	case value.Error:
 		return []ansi.Span{
 			{Text: shown, Style: Over(c.Style, k.st.Failure(r.FailureKind))},
 			{Text: " (" + r.FailureKind.Phrase() + ")", Style: Over(c.Style, k.st.Dim)},

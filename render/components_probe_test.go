@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/markii/markii/ansi"
-	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
 
 // hostile are byte sequences a note or a script value may carry to attack
@@ -97,13 +97,13 @@ P
 			return b
 		}
 		obj := map[string]any{"value": p, "label": p, "delta": p, "trend": p, "max": p, p: p}
-		values := Values{
-			"s":    {Value: vals(p), Status: Fresh},
-			"o":    {Value: vals(obj), Status: Stale},
-			"arr":  {Value: vals([]any{p, 1, map[string]any{"value": 2, "label": p}}), Status: Fresh},
-			"rows": {Value: vals([]any{map[string]any{p: p, "name": p}, map[string]any{"name": "ok", p: []any{p}}}), Status: Fresh},
-			"err":  {Status: Error, FailureKind: script.Kind(p)},
-			p:      {Value: vals(p), Status: Status(p), FailureKind: script.Kind(p)},
+		values := value.Values{
+			"s":    {Value: vals(p), Status: value.Fresh},
+			"o":    {Value: vals(obj), Status: value.Stale},
+			"arr":  {Value: vals([]any{p, 1, map[string]any{"value": 2, "label": p}}), Status: value.Fresh},
+			"rows": {Value: vals([]any{map[string]any{p: p, "name": p}, map[string]any{"name": "ok", p: []any{p}}}), Status: value.Fresh},
+			"err":  {Status: value.Error, FailureKind: value.Kind(p)},
+			p:      {Value: vals(p), Status: value.Status(p), FailureKind: value.Kind(p)},
 		}
 		doc := Parse([]byte(src))
 		for _, level := range []ansi.Level{ansi.None, ansi.Color16, ansi.Color256, ansi.TrueColor} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
 
 // componentNow is the clock of the component tests.
@@ -15,7 +16,7 @@ var componentNow = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 
 // draw lays src out at width with no color and returns the lines as text
 // (trailing spaces kept) and the page.
-func draw(t *testing.T, src string, width int, values Values, live *LiveState) ([]string, *Page) {
+func draw(t *testing.T, src string, width int, values value.Values, live *LiveState) ([]string, *Page) {
 	t.Helper()
 	page := Layout(Parse([]byte(src)), Options{Width: width, Level: ansi.None, Theme: theme.Dark, Values: values, Now: componentNow, Live: live})
 	lines := make([]string, len(page.Lines))
@@ -30,7 +31,7 @@ func draw(t *testing.T, src string, width int, values Values, live *LiveState) (
 
 // drawText is draw joined into one string, one line per row, trailing
 // spaces trimmed.
-func drawText(t *testing.T, src string, width int, values Values) string {
+func drawText(t *testing.T, src string, width int, values value.Values) string {
 	t.Helper()
 	lines, _ := draw(t, src, width, values, nil)
 	for i := range lines {
@@ -39,7 +40,7 @@ func drawText(t *testing.T, src string, width int, values Values) string {
 	return strings.Join(lines, "\n")
 }
 
-func vals(t *testing.T, m map[string]Entry) Values { return Values(m) }
+func vals(t *testing.T, m map[string]value.Entry) value.Values { return value.Values(m) }
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
 
@@ -273,10 +274,10 @@ func TestDivider(t *testing.T) {
 }
 
 func TestStat(t *testing.T) {
-	v := vals(t, map[string]Entry{
-		"stars":  {Value: raw(`18234`), Status: Fresh},
-		"obj":    {Value: raw(`{"value":0.5,"label":"Rate","delta":"+1","trend":"up"}`), Status: Stale},
-		"broken": {Status: Error, FailureKind: "capability-denied"},
+	v := vals(t, map[string]value.Entry{
+		"stars":  {Value: raw(`18234`), Status: value.Fresh},
+		"obj":    {Value: raw(`{"value":0.5,"label":"Rate","delta":"+1","trend":"up"}`), Status: value.Stale},
+		"broken": {Status: value.Error, FailureKind: "capability-denied"},
 	})
 	cases := map[string]string{
 		"::stat{data=stars label=Stars format=compact}":                               "Stars\n18.2k",
@@ -311,10 +312,10 @@ func TestStat(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
-	v := vals(t, map[string]Entry{
-		"build": {Value: raw(`{"value":42,"max":60}`), Status: Fresh},
-		"n":     {Value: raw(`0.25`), Status: Stale},
-		"bad":   {Status: Error, FailureKind: "limit"},
+	v := vals(t, map[string]value.Entry{
+		"build": {Value: raw(`{"value":42,"max":60}`), Status: value.Fresh},
+		"n":     {Value: raw(`0.25`), Status: value.Stale},
+		"bad":   {Status: value.Error, FailureKind: "limit"},
 	})
 	cases := map[string]string{
 		"::progress{value=0.3}":                           "█████████░░░░░░░░░░░░░░░░░░░░░ 30%",
@@ -345,11 +346,11 @@ func TestChart(t *testing.T) {
 	for i := range many {
 		many[i] = "1"
 	}
-	v := vals(t, map[string]Entry{
-		"spark":  {Value: raw(`[1,"2",{"value":3},5,8,"x",13,21]`), Status: Fresh},
-		"series": {Value: raw(`[{"value":4,"label":"Mon"},{"value":-8,"label":"Tue"}]`), Status: Stale},
-		"many":   {Value: raw("[" + strings.Join(many, ",") + "]"), Status: Fresh},
-		"none":   {Value: raw(`"nope"`), Status: Fresh},
+	v := vals(t, map[string]value.Entry{
+		"spark":  {Value: raw(`[1,"2",{"value":3},5,8,"x",13,21]`), Status: value.Fresh},
+		"series": {Value: raw(`[{"value":4,"label":"Mon"},{"value":-8,"label":"Tue"}]`), Status: value.Stale},
+		"many":   {Value: raw("[" + strings.Join(many, ",") + "]"), Status: value.Fresh},
+		"none":   {Value: raw(`"nope"`), Status: value.Fresh},
 	})
 	cases := []struct {
 		src   string
@@ -380,15 +381,15 @@ func TestChart(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
-	v := vals(t, map[string]Entry{
-		"users":  {Value: raw(`[{"name":"Ada","role":"Analyst"},{"name":"Linus","since":1991}]`), Status: Fresh},
-		"matrix": {Value: raw(`[[1,2],[3]]`), Status: Fresh},
-		"tags":   {Value: raw(`["go","lua"]`), Status: Fresh},
-		"repo":   {Value: raw(`{"name":"markii","stars":18234}`), Status: Stale},
-		"prices": {Value: raw(`[{"p":3.5},{"p":1234.25},{"p":"n/a"}]`), Status: Fresh},
-		"broken": {Status: Error, FailureKind: "tier-blocked"},
-		"scalar": {Value: raw(`5`), Status: Fresh},
-		"md":     {Value: raw(`[{"**k**":"*v*"}]`), Status: Fresh},
+	v := vals(t, map[string]value.Entry{
+		"users":  {Value: raw(`[{"name":"Ada","role":"Analyst"},{"name":"Linus","since":1991}]`), Status: value.Fresh},
+		"matrix": {Value: raw(`[[1,2],[3]]`), Status: value.Fresh},
+		"tags":   {Value: raw(`["go","lua"]`), Status: value.Fresh},
+		"repo":   {Value: raw(`{"name":"markii","stars":18234}`), Status: value.Stale},
+		"prices": {Value: raw(`[{"p":3.5},{"p":1234.25},{"p":"n/a"}]`), Status: value.Fresh},
+		"broken": {Status: value.Error, FailureKind: "tier-blocked"},
+		"scalar": {Value: raw(`5`), Status: value.Fresh},
+		"md":     {Value: raw(`[{"**k**":"*v*"}]`), Status: value.Fresh},
 	})
 	cases := []struct {
 		src   string
@@ -470,12 +471,12 @@ func TestWrappers(t *testing.T) {
 }
 
 func TestValueReferences(t *testing.T) {
-	v := vals(t, map[string]Entry{
-		"stars":  {Value: raw(`18234`), Status: Fresh},
-		"old":    {Value: raw(`"then"`), Status: Stale},
-		"broken": {Status: Error, FailureKind: "limit"},
-		"md":     {Value: raw(`"**not bold** \u001b[31m"`), Status: Fresh},
-		"when":   {Value: raw(`"2026-08-31T12:00:00Z"`), Status: Fresh},
+	v := vals(t, map[string]value.Entry{
+		"stars":  {Value: raw(`18234`), Status: value.Fresh},
+		"old":    {Value: raw(`"then"`), Status: value.Stale},
+		"broken": {Status: value.Error, FailureKind: "limit"},
+		"md":     {Value: raw(`"**not bold** \u001b[31m"`), Status: value.Fresh},
+		"when":   {Value: raw(`"2026-08-31T12:00:00Z"`), Status: value.Fresh},
 	})
 	cases := map[string]string{
 		"S :value[stars] e":                         "S 18234 e",
@@ -528,7 +529,7 @@ func TestPackDiagnostic(t *testing.T) {
 
 func TestComponentsAtWidthOne(t *testing.T) {
 	src := ":::callout{title=T}\nx\n:::\n\n:::card{title=T}\nx\n:::\n\n::divider{label=L}\n\n::progress{value=1 label=L}\n\n::chart{kind=bar values=\"1,2\"}\n\n::chart{values=\"1,2\"}\n\n::table{data=t}\n\n::::row\n:::card\na\n:::\n:::card\nb\n:::\n::::\n\n::::tabs\n:::tab\nx\n:::\n::::\n\n:::details\nx\n:::"
-	v := Values{"t": {Value: raw(`[{"a":1,"b":2}]`), Status: Fresh}}
+	v := value.Values{"t": {Value: raw(`[{"a":1,"b":2}]`), Status: value.Fresh}}
 	for w := 1; w <= 6; w++ {
 		for _, live := range []*LiveState{nil, {Focus: 0}} {
 			page := Layout(Parse([]byte(src)), Options{Width: w, Level: ansi.TrueColor, Theme: theme.Dark, Values: v, Live: live})

@@ -24,7 +24,6 @@ func Layout(doc *Document, opt Options) *Page {
 		opt.Width = 1
 	}
 	l := newLayouter(opt)
-	l.page.Level = opt.Level
 	if doc != nil {
 		l.packNotice(doc)
 		l.page.Lines = l.blocks(doc.Blocks, opt.Width)

@@ -27,7 +27,6 @@ func NewPacker(opt Options) *Packer {
 		opt.Width = 1
 	}
 	l := newLayouter(opt)
-	l.page.Level = opt.Level
 	return &Packer{l: l, packed: new(ansi.PackedLines)}
 }
 

@@ -1,38 +1,12 @@
 package render
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/markii/markii/ansi"
-	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
-
-// Status is the state of a value a note reads.
-type Status string
-
-// The four value statuses of the Markii format.
-const (
-	Fresh   Status = "fresh"
-	Stale   Status = "stale"
-	Error   Status = "error"
-	Missing Status = "missing"
-)
-
-// Entry is one stored script value as the renderer reads it.
-type Entry struct {
-	// Value is the script's JSON value (nil when there is none).
-	Value json.RawMessage
-	// Status is fresh, stale or error; anything else reads as missing.
-	Status Status
-	// FailureKind is how the last failed run of this script ended (one of
-	// the script.Kind failure kinds; any other kind reads as script-error).
-	FailureKind script.Kind
-}
-
-// Values maps a script name to its stored entry.
-type Values map[string]Entry
 
 // Options are the inputs of Layout besides the document. Layout is a pure
 // function of the document and these options.
@@ -45,7 +19,7 @@ type Options struct {
 	// Theme is the palette.
 	Theme theme.Theme
 	// Values are the script values the note reads; nil means none.
-	Values Values
+	Values value.Values
 	// Now is the clock for `relative` dates.
 	Now time.Time
 	// Live, when set, lays out the interactive forms of tabs and details
@@ -173,7 +147,4 @@ type Page struct {
 	// Links are the page's links, in the order they appear on it.
 	Links       Links
 	Diagnostics []string
-	// Level is the color level the page was laid out for: the lines
-	// print hyperlink fallbacks and color-less forms for it.
-	Level ansi.Level
 }

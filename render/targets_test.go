@@ -12,9 +12,6 @@ func TestPageSaysWhereItsTargetsAre(t *testing.T) {
 		"Code `(https://c.example)` is not a link.\n\n:::details{title=\"More\"}\nBody\n:::\n"
 	for _, l := range []ansi.Level{ansi.None, ansi.TrueColor} {
 		p := Layout(Parse([]byte(src)), Options{Width: 24, Level: l, Live: &LiveState{Focus: -1}})
-		if p.Level != l {
-			t.Fatalf("page level %v, want %v", p.Level, l)
-		}
 		var details []Focusable
 		for _, f := range p.Focusables {
 			if f.Kind == FocusDetails {

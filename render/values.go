@@ -6,60 +6,50 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render/valuefmt"
-	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // Failure returns the style of a failure kind's marker: danger for script
 // errors, denials and crashes, warning for tier-blocked and for an unknown
 // outcome (the request may have taken effect), limit (violet) for limits,
 // and the dim style for anything else.
-func (s Styles) Failure(kind script.Kind) ansi.Style {
+func (s Styles) Failure(kind value.Kind) ansi.Style {
 	switch kind {
-	case script.ScriptError, script.CapabilityDenied, script.Crashed:
+	case value.ScriptError, value.CapabilityDenied, value.Crashed:
 		return s.Danger
-	case script.TierBlocked, script.OutcomeUnknown:
+	case value.TierBlocked, value.OutcomeUnknown:
 		return s.Warning
-	case script.LimitExceeded:
+	case value.LimitExceeded:
 		return s.Limit
 	}
 	return s.Dim
-}
-
-// ValidStatus returns st when it is one of the four statuses, else
-// Missing.
-func ValidStatus(st Status) Status {
-	switch st {
-	case Fresh, Stale, Error, Missing:
-		return st
-	}
-	return Missing
 }
 
 // Resolved is the outcome of reading a value path.
 type Resolved struct {
 	// Value is the value at the path as valuefmt.Decode produces it (nil,
 	// bool, float64, string, []any or valuefmt.Object); nil unless Status
-	// is Fresh or Stale.
+	// is value.Fresh or value.Stale.
 	Value any
 	// Status is the path's status: the root entry's when the path
-	// resolves, Missing when the root is absent, malformed or the path
+	// resolves, value.Missing when the root is absent, malformed or the path
 	// breaks part way.
-	Status Status
-	// FailureKind is the root entry's failure kind (script.Kind.AsFailure),
+	Status value.Status
+	// FailureKind is the root entry's failure kind (value.Kind.AsFailure),
 	// carried even when the path breaks part way.
-	FailureKind script.Kind
+	FailureKind value.Kind
 }
 
 // HasValue reports whether r carries a usable value (fresh or stale).
-func (r Resolved) HasValue() bool { return r.Status == Fresh || r.Status == Stale }
+func (r Resolved) HasValue() bool { return r.Status == value.Fresh || r.Status == value.Stale }
 
 // Suffix is the quiet state marker a data-bound component appends: "
 // (stale)", " (<failure phrase>)" for an error, or "" otherwise.
 func (r Resolved) Suffix() string {
 	switch r.Status {
-	case Stale:
+	case value.Stale:
 		return " (stale)"
-	case Error:
+	case value.Error:
 		return " (" + r.FailureKind.Phrase() + ")"
 	}
 	return ""
@@ -68,7 +58,7 @@ func (r Resolved) Suffix() string {
 // SuffixStyle is the style of Suffix: the failure color for an error,
 // else dim.
 func (r Resolved) SuffixStyle(s Styles) ansi.Style {
-	if r.Status == Error {
+	if r.Status == value.Error {
 		return s.Failure(r.FailureKind)
 	}
 	return s.Dim
@@ -77,20 +67,20 @@ func (r Resolved) SuffixStyle(s Styles) ansi.Style {
 // decodedEntry is a store entry with its JSON decoded once.
 type decodedEntry struct {
 	value       any
-	status      Status
-	failureKind script.Kind
+	status      value.Status
+	failureKind value.Kind
 }
 
-// ValueReader resolves value paths against a Values store, decoding each
+// ValueReader resolves value paths against a value.Values store, decoding each
 // entry's JSON at most once. It is not safe for concurrent use; a layout
 // makes its own.
 type ValueReader struct {
-	values  Values
+	values  value.Values
 	decoded map[string]decodedEntry
 }
 
 // NewValueReader returns a reader over values (nil means no values).
-func NewValueReader(values Values) *ValueReader {
+func NewValueReader(values value.Values) *ValueReader {
 	return &ValueReader{values: values}
 }
 
@@ -104,9 +94,9 @@ func (r *ValueReader) root(name string) (decodedEntry, bool) {
 	if !ok {
 		return decodedEntry{}, false
 	}
-	e := decodedEntry{status: ValidStatus(raw.Status), failureKind: raw.FailureKind.AsFailure()}
+	e := decodedEntry{status: value.ValidStatus(raw.Status), failureKind: raw.FailureKind.AsFailure()}
 	switch e.status {
-	case Fresh, Stale:
+	case value.Fresh, value.Stale:
 		if len(raw.Value) == 0 {
 			e.value = nil
 			break
@@ -114,7 +104,7 @@ func (r *ValueReader) root(name string) (decodedEntry, bool) {
 		v, err := valuefmt.Decode(raw.Value)
 		if err != nil {
 			// A malformed entry reads as missing.
-			e.status = Missing
+			e.status = value.Missing
 			break
 		}
 		e.value = v
@@ -133,16 +123,16 @@ func (r *ValueReader) root(name string) (decodedEntry, bool) {
 // missing.
 func (r *ValueReader) Resolve(path string) Resolved {
 	if path == "" || strings.HasPrefix(path, "@") {
-		return Resolved{Status: Missing}
+		return Resolved{Status: value.Missing}
 	}
 	name, rest, more := strings.Cut(path, ".")
 	e, ok := r.root(name)
 	if !ok {
-		return Resolved{Status: Missing}
+		return Resolved{Status: value.Missing}
 	}
-	if e.status != Fresh && e.status != Stale {
+	if e.status != value.Fresh && e.status != value.Stale {
 		if more {
-			return Resolved{Status: Missing, FailureKind: e.failureKind}
+			return Resolved{Status: value.Missing, FailureKind: e.failureKind}
 		}
 		return Resolved{Status: e.status, FailureKind: e.failureKind}
 	}
@@ -152,7 +142,7 @@ func (r *ValueReader) Resolve(path string) Resolved {
 		key, rest, more = strings.Cut(rest, ".")
 		next, ok := ownKey(cur, key)
 		if !ok {
-			return Resolved{Status: Missing, FailureKind: e.failureKind}
+			return Resolved{Status: value.Missing, FailureKind: e.failureKind}
 		}
 		cur = next
 	}

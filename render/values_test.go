@@ -6,7 +6,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render/valuefmt"
-	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // styleNamed is a style distinguishable by n, for checking which style a
@@ -14,55 +14,55 @@ import (
 func styleNamed(n int) ansi.Style { return ansi.Style{FG: ansi.Color{R: uint8(n), Set: true}} }
 
 func TestValueReaderResolve(t *testing.T) {
-	values := Values{
-		"repo":    {Value: json.RawMessage(`{"name":"markii","stars":18234,"tags":["go","lua"],"__proto__":{"x":1},"":"empty key"}`), Status: Fresh},
-		"old":     {Value: json.RawMessage(`{"n":1}`), Status: Stale},
-		"broken":  {Status: Error, FailureKind: "limit"},
-		"weird":   {Status: Error, FailureKind: "made-up"},
+	values := value.Values{
+		"repo":    {Value: json.RawMessage(`{"name":"markii","stars":18234,"tags":["go","lua"],"__proto__":{"x":1},"":"empty key"}`), Status: value.Fresh},
+		"old":     {Value: json.RawMessage(`{"n":1}`), Status: value.Stale},
+		"broken":  {Status: value.Error, FailureKind: "limit"},
+		"weird":   {Status: value.Error, FailureKind: "made-up"},
 		"bogus":   {Value: json.RawMessage(`1`), Status: "done"},
-		"bad":     {Value: json.RawMessage(`{"a":`), Status: Fresh},
-		"nothing": {Status: Missing},
-		"nullish": {Value: json.RawMessage(`null`), Status: Fresh},
-		"list":    {Value: json.RawMessage(`[10,20,30]`), Status: Fresh},
+		"bad":     {Value: json.RawMessage(`{"a":`), Status: value.Fresh},
+		"nothing": {Status: value.Missing},
+		"nullish": {Value: json.RawMessage(`null`), Status: value.Fresh},
+		"list":    {Value: json.RawMessage(`[10,20,30]`), Status: value.Fresh},
 	}
 	r := NewValueReader(values)
 	cases := []struct {
 		path   string
 		value  any
-		status Status
-		kind   script.Kind
+		status value.Status
+		kind   value.Kind
 	}{
-		{"repo.name", "markii", Fresh, ""},
-		{"repo.stars", 18234.0, Fresh, ""},
-		{"repo.tags.1", "lua", Fresh, ""},
-		{"repo.tags.01", nil, Missing, ""},
-		{"repo.tags.+1", nil, Missing, ""},
-		{"repo.tags.-1", nil, Missing, ""},
-		{"repo.tags.2", nil, Missing, ""},
-		{"repo.tags.length", 2.0, Fresh, ""},
-		{"repo.__proto__.x", 1.0, Fresh, ""},
-		{"repo.constructor", nil, Missing, ""},
-		{"repo.toString", nil, Missing, ""},
-		{"repo.hasOwnProperty", nil, Missing, ""},
-		{"repo.", "empty key", Fresh, ""},
-		{"repo.name.length", nil, Missing, ""},
-		{"repo.nope.deeper", nil, Missing, ""},
-		{"old.n", 1.0, Stale, ""},
-		{"old.m", nil, Missing, ""},
-		{"broken", nil, Error, "limit"},
-		{"broken.x", nil, Missing, "limit"},
-		{"weird", nil, Error, "script-error"},
-		{"bogus", nil, Missing, ""},
-		{"bad", nil, Missing, ""},
-		{"nothing", nil, Missing, ""},
-		{"nullish", nil, Fresh, ""},
-		{"list.0", 10.0, Fresh, ""},
-		{"absent", nil, Missing, ""},
-		{"@repo.name", nil, Missing, ""},
-		{"@repo", nil, Missing, ""},
-		{"", nil, Missing, ""},
-		{"constructor", nil, Missing, ""},
-		{"__proto__", nil, Missing, ""},
+		{"repo.name", "markii", value.Fresh, ""},
+		{"repo.stars", 18234.0, value.Fresh, ""},
+		{"repo.tags.1", "lua", value.Fresh, ""},
+		{"repo.tags.01", nil, value.Missing, ""},
+		{"repo.tags.+1", nil, value.Missing, ""},
+		{"repo.tags.-1", nil, value.Missing, ""},
+		{"repo.tags.2", nil, value.Missing, ""},
+		{"repo.tags.length", 2.0, value.Fresh, ""},
+		{"repo.__proto__.x", 1.0, value.Fresh, ""},
+		{"repo.constructor", nil, value.Missing, ""},
+		{"repo.toString", nil, value.Missing, ""},
+		{"repo.hasOwnProperty", nil, value.Missing, ""},
+		{"repo.", "empty key", value.Fresh, ""},
+		{"repo.name.length", nil, value.Missing, ""},
+		{"repo.nope.deeper", nil, value.Missing, ""},
+		{"old.n", 1.0, value.Stale, ""},
+		{"old.m", nil, value.Missing, ""},
+		{"broken", nil, value.Error, "limit"},
+		{"broken.x", nil, value.Missing, "limit"},
+		{"weird", nil, value.Error, "script-error"},
+		{"bogus", nil, value.Missing, ""},
+		{"bad", nil, value.Missing, ""},
+		{"nothing", nil, value.Missing, ""},
+		{"nullish", nil, value.Fresh, ""},
+		{"list.0", 10.0, value.Fresh, ""},
+		{"absent", nil, value.Missing, ""},
+		{"@repo.name", nil, value.Missing, ""},
+		{"@repo", nil, value.Missing, ""},
+		{"", nil, value.Missing, ""},
+		{"constructor", nil, value.Missing, ""},
+		{"__proto__", nil, value.Missing, ""},
 	}
 	for _, c := range cases {
 		got := r.Resolve(c.path)
@@ -76,7 +76,7 @@ func TestValueReaderResolve(t *testing.T) {
 }
 
 func TestValueReaderNilValues(t *testing.T) {
-	if got := NewValueReader(nil).Resolve("x"); got.Status != Missing {
+	if got := NewValueReader(nil).Resolve("x"); got.Status != value.Missing {
 		t.Errorf("nil store: %+v", got)
 	}
 }
@@ -84,7 +84,7 @@ func TestValueReaderNilValues(t *testing.T) {
 func TestFailurePhrasesAndStyles(t *testing.T) {
 	s := Styles{Danger: styleNamed(1), Warning: styleNamed(2), Limit: styleNamed(3), Dim: styleNamed(4)}
 	cases := []struct {
-		kind   script.Kind
+		kind   value.Kind
 		phrase string
 		style  int
 	}{
@@ -105,18 +105,13 @@ func TestFailurePhrasesAndStyles(t *testing.T) {
 			t.Errorf("Failure(%q) = %+v", c.kind, got)
 		}
 	}
-	if got := (Resolved{Status: Error, FailureKind: "limit"}).Suffix(); got != " (limit exceeded)" {
+	if got := (Resolved{Status: value.Error, FailureKind: "limit"}).Suffix(); got != " (limit exceeded)" {
 		t.Errorf("error suffix %q", got)
 	}
-	if got := (Resolved{Status: Stale}).Suffix(); got != " (stale)" {
+	if got := (Resolved{Status: value.Stale}).Suffix(); got != " (stale)" {
 		t.Errorf("stale suffix %q", got)
 	}
-	if got := (Resolved{Status: Fresh}).Suffix() + (Resolved{Status: Missing}).Suffix(); got != "" {
+	if got := (Resolved{Status: value.Fresh}).Suffix() + (Resolved{Status: value.Missing}).Suffix(); got != "" {
 		t.Errorf("fresh/missing suffix %q", got)
-	}
-	for _, st := range []Status{"", "done", "FRESH", "Missing "} {
-		if ValidStatus(st) != Missing {
-			t.Errorf("ValidStatus(%q) should be missing", st)
-		}
 	}
 }

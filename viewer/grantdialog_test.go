@@ -7,9 +7,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestGrantDialogSaysWhatAYesMeans draws the real per-host question in the
@@ -38,9 +38,9 @@ type ungrantableRunner struct{}
 
 func (ungrantableRunner) Run(ctx context.Context, trigger script.Trigger, ask Asker, report func(Progress)) error {
 	report(Progress{Kind: ProgressPlan, Scripts: []string{"stars"}})
-	o := script.Outcome{Name: "stars", Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com",
+	o := script.Outcome{Name: "stars", Kind: value.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com",
 		Reason: script.DenialUngrantable, Detail: "network access to api.example.com was not granted"}
-	report(Progress{Kind: ProgressDone, Script: "stars", Outcome: o, Entry: render.Entry{Status: render.Error, FailureKind: "capability-denied"}})
+	report(Progress{Kind: ProgressDone, Script: "stars", Outcome: o})
 	return nil
 }
 

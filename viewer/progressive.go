@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/value"
 )
 
 // A long note is shown at once from its beginning while the whole note is
@@ -56,7 +57,7 @@ func (rd *reader) layoutFull() tea.Cmd {
 	src := rd.note.Source
 	opt := rd.pg.opt
 	opt.Width = width
-	opt.Values = make(render.Values, len(rd.values))
+	opt.Values = make(value.Values, len(rd.values))
 	for k, v := range rd.values {
 		opt.Values[k] = v
 	}

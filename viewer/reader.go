@@ -10,6 +10,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/value"
 )
 
 // reader is the model of the note on screen: the page, the reader's
@@ -25,7 +26,7 @@ type reader struct {
 	// first is the note the viewer was opened with; only its scripts run.
 	first  *Note
 	pg     *page
-	values render.Values
+	values value.Values
 
 	// width is the terminal's width and height the rows the note gets,
 	// both set by the root; pageWidth is the width the note is laid out
@@ -174,7 +175,7 @@ func (rd *reader) contents() (items []string, cur int) {
 
 // storeValue keeps a script's new value and shows it when the first
 // note is on screen.
-func (rd *reader) storeValue(name string, e render.Entry) tea.Cmd {
+func (rd *reader) storeValue(name string, e value.Entry) tea.Cmd {
 	rd.values[name] = e
 	if rd.note == rd.first {
 		return rd.relayout(func() { rd.pg.opt.Values = rd.values }, -1)
@@ -217,14 +218,14 @@ func (rd *reader) earlierValues(ran bool) bool {
 		return false
 	}
 	for _, e := range rd.pg.opt.Values {
-		if e.Status == render.Fresh {
+		if e.Status == value.Fresh {
 			return true
 		}
 	}
 	return false
 }
 
-func (rd *reader) newPage(n *Note, values render.Values) *page {
+func (rd *reader) newPage(n *Note, values value.Values) *page {
 	rd.loadGen++
 	rd.loading = false
 	opt := rd.pageOptions(values)
@@ -232,7 +233,7 @@ func (rd *reader) newPage(n *Note, values render.Values) *page {
 	return newPage(n.Source, opt)
 }
 
-func (rd *reader) pageOptions(values render.Values) render.Options {
+func (rd *reader) pageOptions(values value.Values) render.Options {
 	return render.Options{
 		Width:    rd.pageWidth,
 		Level:    rd.opt.Level,
@@ -813,8 +814,8 @@ func attributesOnly(line ansi.Line) ansi.Line {
 // update as runs report. Values a run of an earlier session left fresh
 // are drawn as they are; the status bar says once that they are from
 // earlier (see earlierValues) instead of a stale mark on every value.
-func storedValues(v render.Values) render.Values {
-	out := make(render.Values, len(v))
+func storedValues(v value.Values) value.Values {
+	out := make(value.Values, len(v))
 	for k, e := range v {
 		out[k] = e
 	}

@@ -9,9 +9,9 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 const manualTrigger = script.Manual
@@ -314,7 +314,8 @@ func (r *runState) scheduleRefresh(every time.Duration) tea.Cmd {
 }
 
 // progress applies one report: a finished script's value updates the
-// page in place.
+// page in place, merged with what the page showed by value.Merge, the
+// rule the store keeps too (a failure keeps the old value, marked stale).
 func (m *Model) progress(p Progress) tea.Cmd {
 	switch p.Kind {
 	case ProgressPlan:
@@ -324,19 +325,8 @@ func (m *Model) progress(p Progress) tea.Cmd {
 	case ProgressDone:
 		m.run.done[p.Script] = p
 		m.run.ran = true
-		e := p.Entry
-		if e.Status == "" {
-			e.Status = render.Fresh
-		}
-		if p.Outcome.Kind != script.Ok && e.Status != render.Error {
-			if old, ok := m.reader.values[p.Script]; ok && e.Value == nil {
-				e.Value = old.Value
-			}
-			e.Status = render.Error
-			if e.FailureKind == "" {
-				e.FailureKind = p.Outcome.Kind.AsFailure()
-			}
-		}
+		o := p.Outcome
+		e := value.Merge(m.reader.values[p.Script], o.Kind, o.Value, m.opt.Now().UnixMilli(), m.run.trigger == manualTrigger)
 		return m.reader.storeValue(p.Script, e)
 	}
 	return nil
@@ -346,7 +336,7 @@ func (m *Model) progress(p Progress) tea.Cmd {
 func (r *runState) summary(err error) string {
 	failed := 0
 	for _, p := range r.done {
-		if p.Outcome.Kind != script.Ok {
+		if p.Outcome.Kind != value.Ok {
 			failed++
 		}
 	}
@@ -476,7 +466,7 @@ func (r *runState) outcomeLines() []string {
 		switch {
 		case !ok:
 			out = append(out, "  "+n+": not finished")
-		case p.Outcome.Kind == script.Ok:
+		case p.Outcome.Kind == value.Ok:
 			out = append(out, "  "+n+": ok")
 		default:
 			line := "  " + n + ": " + p.Outcome.Summary()

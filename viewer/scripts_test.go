@@ -10,8 +10,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // scriptedRunner is a Runner whose scripts are Go functions: the viewer's
@@ -66,11 +66,11 @@ func (r *scriptedRunner) Run(ctx context.Context, trigger script.Trigger, ask As
 	if v == "" {
 		v = "42"
 	}
-	report(Progress{Kind: ProgressDone, Script: "stars", Outcome: script.Outcome{Name: "stars", Kind: script.Ok}, Entry: render.Entry{Value: json.RawMessage(v), Status: render.Fresh}})
+	report(Progress{Kind: ProgressDone, Script: "stars", Outcome: script.Outcome{Name: "stars", Kind: value.Ok, Value: json.RawMessage(v)}})
 	if r.fail {
-		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: script.Outcome{Name: "forks", Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com", Detail: "net access to api.example.com was not granted"}, Entry: render.Entry{Status: render.Error, FailureKind: "capability-denied"}})
+		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: script.Outcome{Name: "forks", Kind: value.CapabilityDenied, Capability: script.CapNet, Host: "api.example.com", Detail: "net access to api.example.com was not granted"}})
 	} else {
-		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: script.Outcome{Name: "forks", Kind: script.Ok}, Entry: render.Entry{Value: json.RawMessage("7"), Status: render.Fresh}})
+		report(Progress{Kind: ProgressDone, Script: "forks", Outcome: script.Outcome{Name: "forks", Kind: value.Ok, Value: json.RawMessage("7")}})
 	}
 	report(Progress{Kind: ProgressNotice, Notice: "declared host docs.example.com is not used by the code"})
 	return nil
@@ -158,7 +158,7 @@ func TestRunUpdatesValuesInPlace(t *testing.T) {
 	r := &scriptedRunner{}
 	m := newTest(t, scriptNote, 80, 12, func(o *Options) {
 		o.Runner = r
-		o.Note.Values = render.Values{"stars": {Value: json.RawMessage("1"), Status: render.Fresh}}
+		o.Note.Values = value.Values{"stars": {Value: json.RawMessage("1"), Status: value.Fresh}}
 	})
 	// A value from an earlier session is drawn once, the status bar says
 	// so once, and no value carries a mark of its own.
@@ -186,6 +186,29 @@ func TestFailuresShowQuietMarkersAndDiagnostics(t *testing.T) {
 	d.key("esc")
 	if m.pane != nil {
 		t.Fatal("esc did not close the diagnostics")
+	}
+}
+
+// TestFailedRefreshKeepsTheValueStale: a failed run keeps the value the
+// page showed, marked stale, as the store and render --run keep it; it
+// never replaces it with the error.
+func TestFailedRefreshKeepsTheValueStale(t *testing.T) {
+	r := &scriptedRunner{}
+	m := newTest(t, scriptNote, 100, 16, func(o *Options) {
+		o.Runner = r
+		o.Note.Values = value.Values{"forks": {Value: json.RawMessage("5"), Status: value.Fresh}}
+	})
+	d := newDriver(m)
+	d.key("r")
+	d.until(t, "the first run to end", func() bool { return r.runs.Load() == 1 && !m.run.active() })
+	mustContain(t, m, "forks: 7.")
+	r.fail = true
+	d.key("r")
+	d.until(t, "the failed run to end", func() bool { return r.runs.Load() == 2 && !m.run.active() })
+	mustContain(t, m, "forks: 7 (stale).", "1 failed (D shows why)")
+	mustLack(t, m, "{forks}")
+	if e := m.reader.values["forks"]; e.Status != value.Stale || string(e.Value) != "7" || e.FailureKind != value.CapabilityDenied {
+		t.Fatalf("forks after a failed refresh: %+v", e)
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/theme"
+	"github.com/markii/markii/value"
 )
 
 // Note is a loaded note as the viewer shows it.
@@ -35,7 +36,7 @@ type Note struct {
 	// Source is the document's bytes.
 	Source []byte
 	// Values are the stored script values the note reads.
-	Values render.Values
+	Values value.Values
 	// Watch lists the files and folders whose change reloads the note
 	// (the file itself, or a bundle and its scripts).
 	Watch []string
@@ -81,10 +82,9 @@ type Progress struct {
 	Scripts []string
 	// Script is the script a ProgressDone reports.
 	Script string
-	// Entry is the script's new stored value (ProgressDone).
-	Entry render.Entry
 	// Outcome is how the script ended (ProgressDone), as the runtime
-	// classified it; the viewer makes its display text.
+	// classified it; the viewer makes its display text and merges its
+	// value into the page's with value.Merge.
 	Outcome script.Outcome
 	// Notice is the notice text (ProgressNotice).
 	Notice string

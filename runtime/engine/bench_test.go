@@ -6,6 +6,7 @@ import (
 
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -32,9 +33,9 @@ func BenchmarkNewState(b *testing.B) {
 func BenchmarkTrivialScript(b *testing.B) {
 	req := &script.Request{Tier: script.TierManual, Blocks: []script.Block{{Name: "t", Source: trivialSource}}}
 	for b.Loop() {
-		var kind script.Kind
+		var kind value.Kind
 		Run(context.Background(), req, DenyAll{}, func(o script.Outcome) { kind = o.Kind })
-		if kind != script.Ok {
+		if kind != value.Ok {
 			b.Fatal(kind)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -44,7 +45,7 @@ func Run(ctx context.Context, req *script.Request, host script.Host, emit func(s
 	earlier := map[string]json.RawMessage{}
 	for i, b := range req.Blocks {
 		if ctx.Err() != nil {
-			emit(script.Outcome{Name: b.Name, Kind: script.LimitExceeded, Limit: script.LimitTimeout,
+			emit(script.Outcome{Name: b.Name, Kind: value.LimitExceeded, Limit: script.LimitTimeout,
 				Detail: "the run's time ran out before this script started"})
 			continue
 		}
@@ -65,7 +66,7 @@ func Run(ctx context.Context, req *script.Request, host script.Host, emit func(s
 		o := r.run()
 		o.Name = b.Name
 		emit(o)
-		if o.Kind == script.Ok {
+		if o.Kind == value.Ok {
 			earlier[b.Name] = o.Value
 		}
 	}
@@ -127,7 +128,7 @@ func (r *scriptRun) run() (o script.Outcome) {
 	defer r.mem.close()
 	defer func() {
 		if p := recover(); p != nil {
-			o = script.Outcome{Kind: script.Crashed, Detail: fmt.Sprintf("the interpreter failed: %v", p)}
+			o = script.Outcome{Kind: value.Crashed, Detail: fmt.Sprintf("the interpreter failed: %v", p)}
 		}
 	}()
 
@@ -161,19 +162,19 @@ func (r *scriptRun) run() (o script.Outcome) {
 	perr := L.PCall(0, 1, nil)
 	stopWatch()
 	if k := r.meter.breach(); k != "" {
-		return script.Outcome{Kind: script.LimitExceeded, Limit: k, Detail: limitMessage(k)}
+		return script.Outcome{Kind: value.LimitExceeded, Limit: k, Detail: limitMessage(k)}
 	}
 	if perr != nil {
 		return r.failure(perr)
 	}
 	raw, merr := marshal(L.Get(-1), r.limits.MarshalDepth, r.limits.MarshalNodes, r.limits.Memory, r.meter.charge)
 	if k := r.meter.breach(); k != "" {
-		return script.Outcome{Kind: script.LimitExceeded, Limit: k, Detail: limitMessage(k)}
+		return script.Outcome{Kind: value.LimitExceeded, Limit: k, Detail: limitMessage(k)}
 	}
 	if merr != nil {
 		return scriptError("the return " + merr.Error())
 	}
-	return script.Outcome{Kind: script.Ok, Value: raw}
+	return script.Outcome{Kind: value.Ok, Value: raw}
 }
 
 // failure classifies a script that ended in an error, from the records.
@@ -185,9 +186,9 @@ func (r *scriptRun) failure(err error) script.Outcome {
 	switch {
 	case r.denial != nil:
 		d := r.denial
-		kind := script.CapabilityDenied
+		kind := value.CapabilityDenied
 		if d.TierBlocked {
-			kind = script.TierBlocked
+			kind = value.TierBlocked
 		}
 		detail := d.Reason
 		if r.req.Tier == script.TierAuto {
@@ -195,7 +196,7 @@ func (r *scriptRun) failure(err error) script.Outcome {
 		}
 		return script.Outcome{Kind: kind, Capability: d.Capability, Host: d.Host, Reason: d.Why, Detail: detail}
 	case r.unknown != nil:
-		return script.Outcome{Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: r.unknown.Host, Detail: r.unknown.Reason}
+		return script.Outcome{Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: r.unknown.Host, Detail: r.unknown.Reason}
 	case r.laterRead != "":
 		return scriptError(r.laterRead)
 	case r.poisoned:
@@ -205,7 +206,7 @@ func (r *scriptRun) failure(err error) script.Outcome {
 }
 
 func scriptError(detail string) script.Outcome {
-	return script.Outcome{Kind: script.ScriptError, Detail: detail}
+	return script.Outcome{Kind: value.ScriptError, Detail: detail}
 }
 
 func chunkName(name string) string {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestCompileIsOneUnstoppableCall documents an in-process limit that cannot
@@ -23,7 +24,7 @@ func TestCompileIsOneUnstoppableCall(t *testing.T) {
 	took := time.Since(start)
 	// The clock expired during the compile; the first VM instruction then
 	// fails with the timeout, which is the in-process limit's best effort.
-	if o.Kind != script.LimitExceeded || o.Limit != script.LimitTimeout {
+	if o.Kind != value.LimitExceeded || o.Limit != script.LimitTimeout {
 		t.Fatalf("outcome %+v after %v", o, took)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // meteredLimits lowers the instruction budget (a request may lower limits)
@@ -86,7 +87,7 @@ func runMetered(t *testing.T, src string) (runaway, after script.Outcome, elapse
 // baseline's time, and the script after it still runs.
 func TestBuiltinLoopsAreMetered(t *testing.T) {
 	o, _, baseline := runMetered(t, plainLoop)
-	if o.Kind != script.LimitExceeded || o.Limit != script.LimitInstructions {
+	if o.Kind != value.LimitExceeded || o.Limit != script.LimitInstructions {
 		t.Fatalf("the baseline ended %q/%q", o.Kind, o.Limit)
 	}
 	bound := max(builtinLoopFloor, builtinLoopRatio*baseline)
@@ -95,13 +96,13 @@ func TestBuiltinLoopsAreMetered(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			runaway, after, elapsed := runMetered(t, c.src)
 			t.Logf("%s: %v (%.2f× the baseline)", c.name, elapsed.Round(time.Millisecond), float64(elapsed)/float64(baseline))
-			if runaway.Kind != script.LimitExceeded || runaway.Limit != script.LimitInstructions {
+			if runaway.Kind != value.LimitExceeded || runaway.Limit != script.LimitInstructions {
 				t.Errorf("runaway ended %q/%q (%s), want limit-exceeded/instructions", runaway.Kind, runaway.Limit, runaway.Detail)
 			}
 			if elapsed > bound {
 				t.Errorf("took %v, over %v", elapsed, bound)
 			}
-			if after.Kind != script.Ok || string(after.Value) != "2" {
+			if after.Kind != value.Ok || string(after.Value) != "2" {
 				t.Errorf("the next script ended %+v", after)
 			}
 		})
@@ -132,7 +133,7 @@ func TestPatternsThroughTheEngine(t *testing.T) {
 		eq(ok, false, "malformed") eq(tostring(err):find("missing ']'", 1, true) ~= nil, true, "malformed message")
 		return "ok"`
 	o := runProbe(t, probe{src: src})
-	if o.Kind != script.Ok || string(o.Value) != `"ok"` {
+	if o.Kind != value.Ok || string(o.Value) != `"ok"` {
 		t.Fatalf("%q: %s %s", o.Kind, o.Detail, o.Value)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 func runBlocks(t *testing.T, req *script.Request) []script.Outcome {
@@ -41,10 +42,10 @@ func TestPreparedStateServesOneScript(t *testing.T) {
 	if preparedWaiting() {
 		t.Fatal("the prepared state was not taken")
 	}
-	if out[0].Kind != script.Ok || string(out[0].Value) != "true" {
+	if out[0].Kind != value.Ok || string(out[0].Value) != "true" {
 		t.Fatalf("first script: %+v", out[0])
 	}
-	if out[1].Kind != script.Ok || string(out[1].Value) != "[true,true,true,true,true]" {
+	if out[1].Kind != value.Ok || string(out[1].Value) != "[true,true,true,true,true]" {
 		t.Fatalf("second script: %+v %s", out[1], out[1].Value)
 	}
 
@@ -56,7 +57,7 @@ func TestPreparedStateServesOneScript(t *testing.T) {
 		{Name: "b", Lang: "lua", Source: `return doc.truncated`},
 	}}
 	out = runBlocks(t, req)
-	if out[0].Kind != script.ScriptError || out[1].Kind != script.Ok || string(out[1].Value) != "false" {
+	if out[0].Kind != value.ScriptError || out[1].Kind != value.Ok || string(out[1].Value) != "false" {
 		t.Fatalf("outcomes %+v", out)
 	}
 	if preparedWaiting() {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestValueStackGrowsThenFailsFast: the value stack starts small, so a
@@ -24,11 +24,11 @@ func TestValueStackGrowsThenFailsFast(t *testing.T) {
 		end
 		return f(` + itoa(levels) + `)`
 	}
-	grows := probe{name: "grows past the first step", src: deep(30), kind: script.Ok, value: "3000"}
+	grows := probe{name: "grows past the first step", src: deep(30), kind: value.Ok, value: "3000"}
 	checkProbe(t, grows, runProbe(t, grows))
 
 	start := time.Now()
-	overflow := probe{name: "past the cap", src: deep(150), kind: script.Crashed, detail: "the interpreter failed"}
+	overflow := probe{name: "past the cap", src: deep(150), kind: value.Crashed, detail: "the interpreter failed"}
 	checkProbe(t, overflow, runProbe(t, overflow))
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("overflow took %s", took)
@@ -36,7 +36,7 @@ func TestValueStackGrowsThenFailsFast(t *testing.T) {
 
 	// unpack into the largest result a builtin may push, twice over, on a
 	// stack that started at one step.
-	wide := probe{name: "wide unpack", kind: script.Ok, value: "4000",
+	wide := probe{name: "wide unpack", kind: value.Ok, value: "4000",
 		src: `local t = {} for i = 1, 2000 do t[i] = i end
 			local function n(...) return select('#', ...) end
 			return n(table.unpack(t)) + n(table.unpack(t))`}

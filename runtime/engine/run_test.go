@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 func runAll(t *testing.T, req *script.Request, host script.Host) map[string][]script.Outcome {
@@ -33,10 +34,10 @@ func TestOrchestration(t *testing.T) {
 		{Name: "f", Source: `error("` + LaterValueSentence + `")`},
 	}}
 	got := runAll(t, req, nil)
-	if o := got["b"][0]; o.Kind != script.Ok || string(o.Value) != `[1,true,true]` {
+	if o := got["b"][0]; o.Kind != value.Ok || string(o.Value) != `[1,true,true]` {
 		t.Fatalf("b = %+v %s", o, o.Value)
 	}
-	if o := got["c"][0]; o.Kind != script.ScriptError || o.Detail != LaterValueSentence {
+	if o := got["c"][0]; o.Kind != value.ScriptError || o.Detail != LaterValueSentence {
 		t.Fatalf("c = %+v", o)
 	}
 	if len(got["d"]) != 2 {
@@ -45,7 +46,7 @@ func TestOrchestration(t *testing.T) {
 	if o := got["e"][0]; string(o.Value) != `"second"` {
 		t.Fatalf("last duplicate did not win: %s", o.Value)
 	}
-	if o := got["f"][0]; o.Kind != script.ScriptError || !strings.HasPrefix(o.Detail, "f:1:") {
+	if o := got["f"][0]; o.Kind != value.ScriptError || !strings.HasPrefix(o.Detail, "f:1:") {
 		t.Fatalf("forged sentence = %+v", o)
 	}
 }
@@ -56,10 +57,10 @@ func TestForgedLimitsAreClamped(t *testing.T) {
 		Blocks: []script.Block{{Name: "deep", Source: `local t = {} local c = t for i = 1, 40 do c.x = {} c = c.x end return t`},
 			{Name: "rep", Source: `return #string.rep("a", 64 * 1024 * 1024)`}}}
 	got := runAll(t, req, nil)
-	if o := got["deep"][0]; o.Kind != script.ScriptError || !strings.Contains(o.Detail, "depth") {
+	if o := got["deep"][0]; o.Kind != value.ScriptError || !strings.Contains(o.Detail, "depth") {
 		t.Fatalf("raised depth ceiling: %+v", o)
 	}
-	if o := got["rep"][0]; o.Kind != script.LimitExceeded || o.Limit != script.LimitMemory {
+	if o := got["rep"][0]; o.Kind != value.LimitExceeded || o.Limit != script.LimitMemory {
 		t.Fatalf("raised memory ceiling: %+v", o)
 	}
 }
@@ -86,11 +87,11 @@ func TestDocListingCaps(t *testing.T) {
 			dropped = again[1].attributes[("k"):rep(200)] == nil}`}}}
 	o := runAll(t, req, nil)["x"][0]
 	want := `{"attrs":32,"big":1024,"dropped":true,"hugeText":8192,"n":2000,"name":"stat","proto":"x","text":"ab[31mc\td\ne","truncated":true}`
-	if o.Kind != script.Ok || string(o.Value) != want {
+	if o.Kind != value.Ok || string(o.Value) != want {
 		t.Fatalf("got %+v %s\nwant %s", o, o.Value, want)
 	}
 	filter := runAll(t, &script.Request{Blocks: []script.Block{{Name: "x", Source: `return doc.directives("stat")`}}}, nil)["x"][0]
-	if filter.Kind != script.ScriptError {
+	if filter.Kind != value.ScriptError {
 		t.Fatalf("string filter: %+v", filter)
 	}
 }
@@ -153,23 +154,23 @@ func TestCacheAndRequireThroughAHost(t *testing.T) {
 		{Name: "cyclic write", Source: `return cache.get("c", 60, function() local t = {} t.t = t return t end)`},
 	}}
 	got := runAll(t, req, h)
-	check := func(name string, kind script.Kind, value string) {
+	check := func(name string, kind value.Kind, value string) {
 		t.Helper()
 		o := got[name][0]
 		if o.Kind != kind || (value != "" && string(o.Value) != value) {
 			t.Errorf("%s = %+v %s", name, o, o.Value)
 		}
 	}
-	check("util", script.Ok, `[42,true]`)
-	check("cycle", script.ScriptError, "")
-	check("missing", script.ScriptError, "")
-	check("nilmod", script.Ok, `[true,1]`)
-	check("miss", script.Ok, `{"a":[1,2]}`)
-	check("hit", script.Ok, `{"a":[1,2]}`)
-	check("stale", script.Ok, `"recomputed"`)
-	check("future", script.Ok, `"recomputed"`)
-	check("bad", script.Ok, `"recomputed"`)
-	check("cyclic write", script.ScriptError, "")
+	check("util", value.Ok, `[42,true]`)
+	check("cycle", value.ScriptError, "")
+	check("missing", value.ScriptError, "")
+	check("nilmod", value.Ok, `[true,1]`)
+	check("miss", value.Ok, `{"a":[1,2]}`)
+	check("hit", value.Ok, `{"a":[1,2]}`)
+	check("stale", value.Ok, `"recomputed"`)
+	check("future", value.Ok, `"recomputed"`)
+	check("bad", value.Ok, `"recomputed"`)
+	check("cyclic write", value.ScriptError, "")
 	if _, ok := h.cache["c"]; ok {
 		t.Error("a cyclic value reached the cache")
 	}

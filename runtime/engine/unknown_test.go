@@ -6,6 +6,7 @@ import (
 
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // lostHost answers every fetch as an effectful request whose answer was
@@ -22,13 +23,13 @@ func TestLostEffectfulRequestIsOutcomeUnknown(t *testing.T) {
 		{Name: "caught", Source: `local ok = pcall(net.post, "https://api.example.com/x", "{}") return ok`},
 		{Name: "forged", Source: `error("outcome-unknown")`},
 	}}, lostHost{})
-	if o := got["sent"][0]; o.Kind != script.OutcomeUnknown || o.Host != "api.example.com" || o.Capability != script.CapNet {
+	if o := got["sent"][0]; o.Kind != value.OutcomeUnknown || o.Host != "api.example.com" || o.Capability != script.CapNet {
 		t.Errorf("sent: %+v, want outcome-unknown for api.example.com", o)
 	}
-	if o := got["caught"][0]; o.Kind != script.Ok || string(o.Value) != "false" {
+	if o := got["caught"][0]; o.Kind != value.Ok || string(o.Value) != "false" {
 		t.Errorf("caught: %+v, want ok(false): a script that handles the error decides its own value", o)
 	}
-	if o := got["forged"][0]; o.Kind != script.ScriptError {
+	if o := got["forged"][0]; o.Kind != value.ScriptError {
 		t.Errorf("forged: %+v, want script-error", o)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
+	"github.com/markii/markii/value"
 )
 
 // server is a real HTTP server on 127.0.0.1 that counts every request.
@@ -117,10 +118,10 @@ func TestGrantedAndDeclinedHosts(t *testing.T) {
 	if len(p.asked) != 2 || p.asked[1] != grants.HostQuestion("localhost") {
 		t.Fatalf("asked %q", p.asked)
 	}
-	if out["stars"].Kind != script.Ok || string(out["stars"].Value) != "42" {
+	if out["stars"].Kind != value.Ok || string(out["stars"].Value) != "42" {
 		t.Fatalf("stars: %+v", out["stars"])
 	}
-	if o := out["leak"]; o.Kind != script.CapabilityDenied || o.Capability != script.CapNet || o.Host != "localhost" {
+	if o := out["leak"]; o.Kind != value.CapabilityDenied || o.Capability != script.CapNet || o.Host != "localhost" {
 		t.Fatalf("leak: %+v", o)
 	}
 	if d := h.Denials(); len(d) != 1 || d[0].Host != "localhost" || d[0].Capability != script.CapNet {
@@ -132,7 +133,7 @@ func TestGrantedAndDeclinedHosts(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		for _, trig := range []script.Trigger{script.Auto, script.Scheduled} {
 			out, _ = n.run(trig, silent)
-			if out["stars"].Kind != script.Ok || out["leak"].Kind != script.CapabilityDenied {
+			if out["stars"].Kind != value.Ok || out["leak"].Kind != value.CapabilityDenied {
 				t.Fatalf("%s tick: %+v", trig, out)
 			}
 		}
@@ -154,7 +155,7 @@ func TestFirstUnattendedRunsReachNothing(t *testing.T) {
 	p := &person{allow: map[string]bool{grants.HostQuestion("127.0.0.1"): true}}
 	for _, trig := range []script.Trigger{script.Scheduled, script.Auto, script.Scheduled} {
 		out, _ := n.run(trig, p)
-		if o := out["a"]; o.Kind != script.CapabilityDenied || o.Host != "127.0.0.1" {
+		if o := out["a"]; o.Kind != value.CapabilityDenied || o.Host != "127.0.0.1" {
 			t.Fatalf("%s: %+v", trig, o)
 		}
 	}
@@ -168,10 +169,10 @@ func TestScriptSwappedAfterGrant(t *testing.T) {
 	url := fmt.Sprintf("http://127.0.0.1:%s/", srv.port())
 	n := newNote(t, lua("a", `return net.fetch_json("`+url+`").v`))
 	p := &person{allow: map[string]bool{grants.HostQuestion("127.0.0.1"): true}}
-	if out, _ := n.run(script.Manual, p); out["a"].Kind != script.Ok {
+	if out, _ := n.run(script.Manual, p); out["a"].Kind != value.Ok {
 		t.Fatalf("manual: %+v", out["a"])
 	}
-	if out, _ := n.run(script.Scheduled, p); out["a"].Kind != script.Ok {
+	if out, _ := n.run(script.Scheduled, p); out["a"].Kind != value.Ok {
 		t.Fatalf("tick before the swap: %+v", out["a"])
 	}
 	before := srv.n.Load()
@@ -184,12 +185,12 @@ return net.fetch_json("` + url + `").v`,
 	for _, code := range swaps {
 		n.blocks = []script.Block{lua("a", code)}
 		out, _ := n.run(script.Scheduled, p)
-		if o := out["a"]; o.Kind != script.CapabilityDenied {
+		if o := out["a"]; o.Kind != value.CapabilityDenied {
 			t.Fatalf("swapped %q: %+v", code, o)
 		}
 	}
 	n.blocks = []script.Block{lua("b", `return net.fetch_json("`+url+`").v`)}
-	if out, _ := n.run(script.Auto, p); out["b"].Kind != script.CapabilityDenied {
+	if out, _ := n.run(script.Auto, p); out["b"].Kind != value.CapabilityDenied {
 		t.Fatalf("renamed: %+v", out["b"])
 	}
 	if srv.n.Load() != before || len(p.asked) != 1 {
@@ -203,7 +204,7 @@ func TestTierBlocksEffects(t *testing.T) {
 	n := newNote(t, lua("p", post))
 	p := &person{allow: map[string]bool{grants.HostQuestion("127.0.0.1"): true}}
 	out, _ := n.run(script.Manual, p)
-	if out["p"].Kind != script.Ok || string(out["p"].Value) != "200" {
+	if out["p"].Kind != value.Ok || string(out["p"].Value) != "200" {
 		t.Fatalf("manual post: %+v", out["p"])
 	}
 	if srv.n.Load() != 1 {
@@ -211,7 +212,7 @@ func TestTierBlocksEffects(t *testing.T) {
 	}
 	for _, trig := range []script.Trigger{script.Auto, script.Scheduled} {
 		out, _ = n.run(trig, p)
-		if out["p"].Kind != script.TierBlocked {
+		if out["p"].Kind != value.TierBlocked {
 			t.Fatalf("%s: %+v", trig, out)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // runWithBundle runs blocks against a real directory bundle holding files.
@@ -50,7 +51,7 @@ func TestEverySpellingOfAModuleRunsItOnce(t *testing.T) {
 		local c = require("scripts//m")
 		local d = require("scripts/./m")
 		return {runs, a == b and b == c and c == d}`})
-	if o := got["spellings"]; o.Kind != script.Ok || string(o.Value) != `[1,true]` {
+	if o := got["spellings"]; o.Kind != value.Ok || string(o.Value) != `[1,true]` {
 		t.Fatalf("got %+v %s, want the module run once and one value", o, o.Value)
 	}
 }
@@ -63,7 +64,7 @@ func TestRequireOfANonStringIsAScriptError(t *testing.T) {
 		script.Block{Name: "table", Source: `return require({})`},
 		script.Block{Name: "none", Source: `return require()`})
 	for _, name := range []string{"number", "table", "none"} {
-		if o := got[name]; o.Kind != script.ScriptError {
+		if o := got[name]; o.Kind != value.ScriptError {
 			t.Errorf("%s: %q (%s), want a script error", name, o.Kind, o.Detail)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // The benchmarks time one trivial script per operation and report the
@@ -71,7 +72,7 @@ func benchRuns(b *testing.B, before func(), run Runner) {
 		before()
 		ok := false
 		start := time.Now()
-		err := run(context.Background(), trivial, host, func(o script.Outcome) { ok = o.Kind == script.Ok })
+		err := run(context.Background(), trivial, host, func(o script.Outcome) { ok = o.Kind == value.Ok })
 		times = append(times, time.Since(start))
 		if err != nil || !ok {
 			b.Fatalf("run %d failed: %v", i, err)

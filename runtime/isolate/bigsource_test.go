@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // A script as large as a note can be runs in the isolate whatever its
@@ -24,10 +25,10 @@ func TestNoteSizedScriptRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out[0].Kind != script.Ok || string(out[0].Value) != "15000000" {
+		if out[0].Kind != value.Ok || string(out[0].Value) != "15000000" {
 			t.Errorf("%q: big = %s %.200s", fill, out[0].Kind, out[0].Detail)
 		}
-		if out[1].Kind != script.Ok {
+		if out[1].Kind != value.Ok {
 			t.Errorf("%q: after = %+v", fill, out[1])
 		}
 		t.Logf("%q × %d: %v", fill, size, took)
@@ -74,7 +75,7 @@ func TestScriptsOverTheFrameCapAreScriptErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, o := range out {
-		if o.Kind != script.ScriptError || !strings.Contains(o.Detail, "too large to run") {
+		if o.Kind != value.ScriptError || !strings.Contains(o.Detail, "too large to run") {
 			t.Errorf("%s = %s: %.200s", o.Name, o.Kind, o.Detail)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestWorkerFramesMatchMessages: every message a worker sends encodes to
@@ -18,8 +19,8 @@ func TestWorkerFramesMatchMessages(t *testing.T) {
 		{V: ProtocolVersion, Run: 7, Type: msgHeartbeat},
 		{V: ProtocolVersion, Run: 7, Type: msgCall, ID: 3, Call: &call{Op: opFetch, Fetch: &script.FetchRequest{Method: "POST", URL: "https://api.example/x", Body: `{"a":1}`}}},
 		{V: ProtocolVersion, Run: 7, Type: msgCall, ID: 4, Call: &call{Op: opCachePut, Key: "k", Value: json.RawMessage(`[1,2]`)}},
-		{V: ProtocolVersion, Run: 7, Type: msgOutcome, Outcome: &script.Outcome{Name: "a", Kind: script.Ok, Value: json.RawMessage(`{"x":[1,"two",null]}`)}},
-		{V: ProtocolVersion, Run: 7, Type: msgOutcome, Outcome: &script.Outcome{Name: "b", Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "h.example", Detail: "no"}},
+		{V: ProtocolVersion, Run: 7, Type: msgOutcome, Outcome: &script.Outcome{Name: "a", Kind: value.Ok, Value: json.RawMessage(`{"x":[1,"two",null]}`)}},
+		{V: ProtocolVersion, Run: 7, Type: msgOutcome, Outcome: &script.Outcome{Name: "b", Kind: value.CapabilityDenied, Capability: script.CapNet, Host: "h.example", Detail: "no"}},
 		{V: ProtocolVersion, Run: 7, Type: msgBreach, Limit: script.LimitMemory},
 		{V: ProtocolVersion, Run: 7, Type: msgDone, Error: "the run's time ran out"},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 const (
@@ -35,7 +36,7 @@ const (
 	rssInterval = 10 * time.Millisecond
 )
 
-var memoryEnding = ending{kind: script.LimitExceeded, limit: script.LimitMemory,
+var memoryEnding = ending{kind: value.LimitExceeded, limit: script.LimitMemory,
 	detail: "the scripts used more memory than allowed and were stopped"}
 
 // memoryKillRSS is the peak resident size above which a worker that died or
@@ -55,7 +56,7 @@ var lastRunID atomic.Uint64
 // ending is how a run ended when it did not end by the worker's own "done":
 // the kind given to every script that has no outcome yet.
 type ending struct {
-	kind   script.Kind
+	kind   value.Kind
 	limit  script.LimitKind
 	detail string
 }
@@ -118,7 +119,7 @@ func execute(ctx context.Context, p *proc, req *script.Request, host script.Host
 	defer s.cancelCall()
 
 	if err := p.awaitReady(ctx); err != nil {
-		s.settle(ending{kind: script.Crashed, detail: err.Error()})
+		s.settle(ending{kind: value.Crashed, detail: err.Error()})
 		return err
 	}
 	if err := p.send(&message{Type: msgRun, Run: s.run, Req: &s.req}); err != nil {
@@ -126,7 +127,7 @@ func execute(ctx context.Context, p *proc, req *script.Request, host script.Host
 		if errors.As(err, &big) {
 			// Nothing was sent: the scripts are too large to hand over,
 			// which is not the worker's fault.
-			s.settle(ending{kind: script.ScriptError, detail: fmt.Sprintf(
+			s.settle(ending{kind: value.ScriptError, detail: fmt.Sprintf(
 				"the note's scripts are too large to run: they take %d bytes to hand to the sandbox, over its %d-byte cap", big.Size, big.Limit)})
 			return nil
 		}
@@ -185,7 +186,7 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 				return memoryEnding, nil
 			case msgDone:
 				if s.next < len(s.req.Blocks) {
-					return ending{kind: script.Crashed, detail: "the script isolate finished without a result for this script"}, nil
+					return ending{kind: value.Crashed, detail: "the script isolate finished without a result for this script"}, nil
 				}
 				s.p.kill()
 				return ending{}, nil
@@ -194,7 +195,7 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 			}
 		case <-deadline.C:
 			s.p.kill()
-			return ending{kind: script.LimitExceeded, limit: script.LimitTimeout,
+			return ending{kind: value.LimitExceeded, limit: script.LimitTimeout,
 				detail: fmt.Sprintf("the scripts ran past the %s limit for the whole note and were stopped", s.limit.RunTime)}, nil
 		case <-rss.C:
 			// The host's own memory bound, beside the worker's monitor and
@@ -211,10 +212,10 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 			if s.peakRSS >= memoryKillRSS(s.limit) {
 				return memoryEnding, nil
 			}
-			return ending{kind: script.Crashed, detail: "the script isolate stopped responding and was stopped"}, nil
+			return ending{kind: value.Crashed, detail: "the script isolate stopped responding and was stopped"}, nil
 		case <-ctx.Done():
 			s.p.kill()
-			return ending{kind: script.Crashed, detail: "the run was cancelled"}, ctx.Err()
+			return ending{kind: value.Crashed, detail: "the run was cancelled"}, ctx.Err()
 		}
 	}
 }
@@ -231,7 +232,7 @@ func (s *session) sampleRSS() {
 func (s *session) violation(err error) ending {
 	s.p.kill()
 	s.untrusted = true
-	return ending{kind: script.Crashed, detail: "the script isolate sent an invalid message and was stopped: " + err.Error()}
+	return ending{kind: value.Crashed, detail: "the script isolate sent an invalid message and was stopped: " + err.Error()}
 }
 
 // accept checks an outcome against the host's records and emits it.
@@ -262,36 +263,36 @@ func (s *session) accept(o *script.Outcome) error {
 // errors.
 func reconcile(o script.Outcome, d *script.Denial, u *script.UnknownOutcome, l script.Limits) script.Outcome {
 	switch o.Kind {
-	case script.Ok:
+	case value.Ok:
 		if err := checkValue(o.Value, l); err != nil {
-			return script.Outcome{Name: o.Name, Kind: script.ScriptError, Detail: err.Error()}
+			return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: err.Error()}
 		}
-		return script.Outcome{Name: o.Name, Kind: script.Ok, Value: o.Value}
-	case script.Crashed:
-		return script.Outcome{Name: o.Name, Kind: script.Crashed, Detail: o.Detail}
-	case script.LimitExceeded:
+		return script.Outcome{Name: o.Name, Kind: value.Ok, Value: o.Value}
+	case value.Crashed:
+		return script.Outcome{Name: o.Name, Kind: value.Crashed, Detail: o.Detail}
+	case value.LimitExceeded:
 		switch o.Limit {
 		case script.LimitInstructions, script.LimitTimeout, script.LimitMemory:
 			return script.Outcome{Name: o.Name, Kind: o.Kind, Limit: o.Limit, Detail: o.Detail}
 		}
-	case script.CapabilityDenied, script.TierBlocked:
+	case value.CapabilityDenied, value.TierBlocked:
 		out := script.Outcome{Name: o.Name, Kind: o.Kind, Capability: o.Capability, Host: o.Host, Reason: o.Reason, Detail: o.Detail}
 		if d != nil {
-			out.Kind = script.CapabilityDenied
+			out.Kind = value.CapabilityDenied
 			if d.TierBlocked {
-				out.Kind = script.TierBlocked
+				out.Kind = value.TierBlocked
 			}
 			out.Capability = d.Capability
 			out.Host = d.Host
 			out.Reason = d.Why
 		}
 		return out
-	case script.OutcomeUnknown:
+	case value.OutcomeUnknown:
 		if u != nil {
-			return script.Outcome{Name: o.Name, Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: u.Host, Detail: u.Reason}
+			return script.Outcome{Name: o.Name, Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: u.Host, Detail: u.Reason}
 		}
 	}
-	return script.Outcome{Name: o.Name, Kind: script.ScriptError, Detail: o.Detail}
+	return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: o.Detail}
 }
 
 // serve performs one capability call in the host, records a refusal, and
@@ -343,9 +344,9 @@ func (s *session) record(block int, c *call, err error) *reply {
 			s.denials[block] = &rec
 		}
 		s.mu.Unlock()
-		kind := script.CapabilityDenied
+		kind := value.CapabilityDenied
 		if d.TierBlocked {
-			kind = script.TierBlocked
+			kind = value.TierBlocked
 		}
 		return &reply{Failure: kind, Error: d.Reason}
 	case errors.As(err, &u):
@@ -358,7 +359,7 @@ func (s *session) record(block int, c *call, err error) *reply {
 			s.lost[block] = &rec
 		}
 		s.mu.Unlock()
-		return &reply{Failure: script.OutcomeUnknown, Error: u.Reason}
+		return &reply{Failure: value.OutcomeUnknown, Error: u.Reason}
 	}
 	return &reply{Error: err.Error()}
 }
@@ -473,11 +474,11 @@ func (s *session) endFromExit(cause error) ending {
 			s.peakRSS >= memoryKillRSS(s.limit):
 			return memoryEnding
 		case usage.signaled && usage.cpu >= cpuLimit-cpuLimit/10:
-			return ending{kind: script.LimitExceeded, limit: script.LimitTimeout,
+			return ending{kind: value.LimitExceeded, limit: script.LimitTimeout,
 				detail: "the scripts used more processor time than allowed and were stopped"}
 		}
 	}
-	return ending{kind: script.Crashed, detail: detail}
+	return ending{kind: value.Crashed, detail: detail}
 }
 
 // cpuSeconds is the RLIMIT_CPU a worker sets for a run of the given length:

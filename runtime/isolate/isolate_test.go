@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 func TestTrivialScriptRunsInWorker(t *testing.T) {
@@ -26,10 +27,10 @@ func TestTrivialScriptRunsInWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.Ok || string(out[0].Value) != "2" {
+	if out[0].Kind != value.Ok || string(out[0].Value) != "2" {
 		t.Fatalf("a = %+v", out[0])
 	}
-	if out[1].Kind != script.Ok || string(out[1].Value) != "20" {
+	if out[1].Kind != value.Ok || string(out[1].Value) != "20" {
 		t.Fatalf("b = %+v", out[1])
 	}
 }
@@ -41,7 +42,7 @@ func TestWorkerIsSeparateConfinedProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.Ok {
+	if out[0].Kind != value.Ok {
 		t.Fatalf("probe = %+v", out[0])
 	}
 	if runtime.GOOS != "linux" {
@@ -98,7 +99,7 @@ func TestCapabilitiesArePerformedByHost(t *testing.T) {
 	}
 	want := []string{"42", `"hello"`, "42", `"fresh"`, `"fresh"`}
 	for i, w := range want {
-		if out[i].Kind != script.Ok || string(out[i].Value) != w {
+		if out[i].Kind != value.Ok || string(out[i].Value) != w {
 			t.Errorf("%s = %+v, want ok %s", out[i].Name, out[i], w)
 		}
 	}
@@ -119,15 +120,15 @@ func TestDenialIsClassifiedFromHostRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.CapabilityDenied || out[0].Capability != script.CapNet || out[0].Host != "127.0.0.1" {
+	if out[0].Kind != value.CapabilityDenied || out[0].Capability != script.CapNet || out[0].Host != "127.0.0.1" {
 		t.Errorf("denied = %+v", out[0])
 	}
-	if out[1].Kind != script.ScriptError {
+	if out[1].Kind != value.ScriptError {
 		t.Errorf("a caught denial followed by another error = %+v, want script-error", out[1])
 	}
 	// The worker claimed a denial of another host; the host's record wins.
 	out2, _, _ := runOn(t, pool, request(script.Limits{}, script.Block{Name: "claim", Lang: "test-deny-then-claim", Source: srv.URL}), host)
-	if out2[0].Kind != script.CapabilityDenied || out2[0].Host != "127.0.0.1" {
+	if out2[0].Kind != value.CapabilityDenied || out2[0].Host != "127.0.0.1" {
 		t.Errorf("claim = %+v, want the host's record (127.0.0.1)", out2[0])
 	}
 }
@@ -163,11 +164,11 @@ func TestValuesBeforeKillAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.Ok || string(out[0].Value) != `"kept"` {
+	if out[0].Kind != value.Ok || string(out[0].Value) != `"kept"` {
 		t.Errorf("first = %+v", out[0])
 	}
 	for _, o := range out[1:] {
-		if o.Kind != script.LimitExceeded || o.Limit != script.LimitTimeout {
+		if o.Kind != value.LimitExceeded || o.Limit != script.LimitTimeout {
 			t.Errorf("%s = %+v, want limit/timeout", o.Name, o)
 		}
 	}
@@ -190,7 +191,7 @@ func TestCancelledContextEndsRun(t *testing.T) {
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("cancel took %s", took)
 	}
-	if out := rec.outcomes(); len(out) != 1 || out[0].Kind != script.Crashed {
+	if out := rec.outcomes(); len(out) != 1 || out[0].Kind != value.Crashed {
 		t.Fatalf("outcomes = %+v", out)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestManyRunsLeaveNothingBehind runs 1,000 scripts (100 with -short)
@@ -36,7 +37,7 @@ func TestManyRunsLeaveNothingBehind(t *testing.T) {
 	start := time.Now()
 	for i := 0; i < n; i++ {
 		out, err, _ := runOn(t, pool, req, nil)
-		if err != nil || out[0].Kind != script.Ok || string(out[0].Value) != `"1,4,9,16,25,36,49,64,81,100"` {
+		if err != nil || out[0].Kind != value.Ok || string(out[0].Value) != `"1,4,9,16,25,36,49,64,81,100"` {
 			t.Fatalf("run %d: %v %+v", i, err, out)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestMain dispatches worker mode: /proc/self/exe is this test binary, so
@@ -58,7 +59,7 @@ func testRunner(ctx context.Context, req *script.Request, host script.Host, emit
 		switch b.Lang {
 		case "test-limits":
 			v, _ := json.Marshal(req.Limits)
-			emit(script.Outcome{Name: b.Name, Kind: script.Ok, Value: v})
+			emit(script.Outcome{Name: b.Name, Kind: value.Ok, Value: v})
 		case "test-spin":
 			// Busy in Go, deaf to the context: only the host can end it.
 			for n := 0; ; n++ {
@@ -79,17 +80,17 @@ func testRunner(ctx context.Context, req *script.Request, host script.Host, emit
 			// One allocation far past the kernel's data limit.
 			huge := make([]byte, min(3<<30, math.MaxInt))
 			huge[len(huge)-1] = 1
-			emit(script.Outcome{Name: b.Name, Kind: script.Ok, Value: json.RawMessage(fmt.Sprint(len(huge)))})
+			emit(script.Outcome{Name: b.Name, Kind: value.Ok, Value: json.RawMessage(fmt.Sprint(len(huge)))})
 		case "test-probe":
 			v, _ := json.Marshal(probeConfinement())
-			emit(script.Outcome{Name: b.Name, Kind: script.Ok, Value: v})
+			emit(script.Outcome{Name: b.Name, Kind: value.Ok, Value: v})
 		case "test-deny-then-claim":
 			// The host refuses; the worker then reports a different host.
 			_, err := host.Fetch(ctx, script.FetchRequest{Method: "GET", URL: b.Source})
-			emit(script.Outcome{Name: b.Name, Kind: script.CapabilityDenied, Capability: script.CapNet, Host: "forged.example", Detail: fmt.Sprint(err)})
+			emit(script.Outcome{Name: b.Name, Kind: value.CapabilityDenied, Capability: script.CapNet, Host: "forged.example", Detail: fmt.Sprint(err)})
 		case "test-claim-unknown":
 			// No request was made; the worker claims one was lost.
-			emit(script.Outcome{Name: b.Name, Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: "forged.example"})
+			emit(script.Outcome{Name: b.Name, Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: "forged.example"})
 		}
 	}
 	return nil

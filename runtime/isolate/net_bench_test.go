@@ -13,6 +13,7 @@ import (
 	"github.com/markii/markii/runtime/host"
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // The network benchmarks time one GET of a small JSON document from a
@@ -60,7 +61,7 @@ func BenchmarkGETThroughIsolate(b *testing.B) {
 		start := time.Now()
 		err := pool.Run(context.Background(), req, h, func(o script.Outcome) { got = o })
 		times = append(times, time.Since(start))
-		if err != nil || got.Kind != script.Ok || string(got.Value) != "42" {
+		if err != nil || got.Kind != value.Ok || string(got.Value) != "42" {
 			b.Fatalf("run %d: %v %+v", i, err, got)
 		}
 	}

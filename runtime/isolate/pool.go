@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // Pool starts the workers runs use. Each worker serves exactly one run and
@@ -122,7 +123,7 @@ func (p *Pool) Run(ctx context.Context, req *script.Request, host script.Host, e
 	}()
 	if err != nil {
 		for _, b := range req.Blocks {
-			emit(script.Outcome{Name: b.Name, Kind: script.Crashed, Detail: err.Error()})
+			emit(script.Outcome{Name: b.Name, Kind: value.Crashed, Detail: err.Error()})
 		}
 		return err
 	}

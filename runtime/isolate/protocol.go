@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // ProtocolVersion is the version of the wire protocol between the host and
@@ -96,7 +97,7 @@ type call struct {
 // outcome the host finally reports is decided by its own records, not by
 // this message.
 type reply struct {
-	Failure  script.Kind           `json:"failure,omitempty"`
+	Failure  value.Kind            `json:"failure,omitempty"`
 	Error    string                `json:"error,omitempty"`
 	Fetch    *script.FetchResponse `json:"fetch,omitempty"`
 	Data     []byte                `json:"data,omitempty"`

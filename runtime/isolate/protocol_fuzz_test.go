@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // FuzzDecodeMessage feeds frame bodies to both sides' decoder. None may
@@ -15,7 +16,7 @@ func FuzzDecodeMessage(f *testing.F) {
 	run := &message{V: ProtocolVersion, Run: 9, Type: msgRun, Req: request(script.Ceiling, lua("a", "return 1"), lua("b", "\x01\"<"))}
 	for _, m := range []*message{
 		run,
-		{V: ProtocolVersion, Run: 9, Type: msgReply, ID: 1, Reply: &reply{Error: "no", Failure: script.CapabilityDenied}},
+		{V: ProtocolVersion, Run: 9, Type: msgReply, ID: 1, Reply: &reply{Error: "no", Failure: value.CapabilityDenied}},
 	} {
 		var buf bytes.Buffer
 		if err := writeFrame(&buf, m); err != nil {

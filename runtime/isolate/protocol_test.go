@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestWorkerRefusesForgedRequests sends forged run requests straight down a
@@ -51,7 +52,7 @@ func TestWorkerRefusesForgedRequests(t *testing.T) {
 		"missing run id":      frame(map[string]any{"v": ProtocolVersion, "run": 0, "type": msgRun, "req": okReq}),
 		"limit above ceiling": frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": overReq}),
 		"unset limits":        frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": zeroReq}),
-		"worker-only type":    frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgOutcome, "outcome": script.Outcome{Name: "a", Kind: script.Ok}}),
+		"worker-only type":    frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgOutcome, "outcome": script.Outcome{Name: "a", Kind: value.Ok}}),
 		"oversized frame":     append(binary.BigEndian.AppendUint32(nil, MaxRunFrame+1), make([]byte, 64)...),
 		"not json":            append(binary.BigEndian.AppendUint32(nil, 5), []byte("hello")...),
 		// The sources after a run request's JSON must be exactly the
@@ -117,21 +118,21 @@ func TestWorkerRefusesForgedRequests(t *testing.T) {
 func TestHostRefusesForgedMessages(t *testing.T) {
 	cases := []struct {
 		forge  string
-		kind   script.Kind
+		kind   value.Kind
 		detail string
 	}{
-		{"version", script.Crashed, "invalid message"},
-		{"extrakey", script.Crashed, "invalid message"},
-		{"nestedkey", script.Crashed, "invalid message"},
-		{"oversize", script.Crashed, "invalid message"},
-		{"wrongname", script.Crashed, "invalid message"},
-		{"direction", script.Crashed, "invalid message"},
+		{"version", value.Crashed, "invalid message"},
+		{"extrakey", value.Crashed, "invalid message"},
+		{"nestedkey", value.Crashed, "invalid message"},
+		{"oversize", value.Crashed, "invalid message"},
+		{"wrongname", value.Crashed, "invalid message"},
+		{"direction", value.Crashed, "invalid message"},
 		// A message with another run's id is dropped; the run then ends
 		// without that script's result.
-		{"runid", script.Crashed, "without a result"},
+		{"runid", value.Crashed, "without a result"},
 		// Well-formed messages whose content is out of bounds.
-		{"deepvalue", script.ScriptError, "nested deeper"},
-		{"claimlimit", script.ScriptError, ""},
+		{"deepvalue", value.ScriptError, "nested deeper"},
+		{"claimlimit", value.ScriptError, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.forge, func(t *testing.T) {
@@ -145,7 +146,7 @@ func TestHostRefusesForgedMessages(t *testing.T) {
 				t.Errorf("first = %+v, want %s (%q)", out[0], c.kind, c.detail)
 			}
 			for _, o := range out {
-				if o.Kind == script.Ok {
+				if o.Kind == value.Ok {
 					t.Errorf("forged value accepted: %+v", o)
 				}
 			}
@@ -178,7 +179,7 @@ func TestDecodeMessageAllowlist(t *testing.T) {
 		}
 	}
 	reply := `{"v":3,"run":3,"type":"reply","id":1,"reply":{"failure":"outcome-unknown","error":"lost"}}`
-	if m, err := decodeMessage([]byte(reply), false); err != nil || m.Reply.Failure != script.OutcomeUnknown {
+	if m, err := decodeMessage([]byte(reply), false); err != nil || m.Reply.Failure != value.OutcomeUnknown {
 		t.Errorf("typed failure reply: %+v, %v", m, err)
 	}
 	for _, r := range []string{
@@ -201,7 +202,7 @@ func TestFrameSizeIsCheckedBeforeReading(t *testing.T) {
 		t.Fatalf("err = %v, want a protocol error", err)
 	}
 	var buf bytes.Buffer
-	big := &message{Type: msgOutcome, Outcome: &script.Outcome{Name: "a", Kind: script.Ok, Value: json.RawMessage(`"` + strings.Repeat("x", MaxFrame) + `"`)}}
+	big := &message{Type: msgOutcome, Outcome: &script.Outcome{Name: "a", Kind: value.Ok, Value: json.RawMessage(`"` + strings.Repeat("x", MaxFrame) + `"`)}}
 	if err := writeFrame(&buf, big); err == nil {
 		t.Fatal("an oversized message was written")
 	}
@@ -216,7 +217,7 @@ func TestCallFloodFailsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.Crashed || !strings.Contains(out[0].Detail, "capability calls at once") {
+	if out[0].Kind != value.Crashed || !strings.Contains(out[0].Detail, "capability calls at once") {
 		t.Fatalf("outcome %+v", out[0])
 	}
 	if took > 3*time.Second {
@@ -236,10 +237,10 @@ func TestOversizedReplyBecomesScriptError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.ScriptError || !strings.Contains(out[0].Detail, "larger than") {
+	if out[0].Kind != value.ScriptError || !strings.Contains(out[0].Detail, "larger than") {
 		t.Errorf("a = %+v", out[0])
 	}
-	if out[1].Kind != script.Ok {
+	if out[1].Kind != value.Ok {
 		t.Errorf("b = %+v", out[1])
 	}
 }

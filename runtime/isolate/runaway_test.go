@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestRunawayShapesAreEnded runs every known runaway shape through a real
@@ -23,22 +24,22 @@ func TestRunawayShapesAreEnded(t *testing.T) {
 	cases := []struct {
 		name  string
 		block script.Block
-		kinds []script.Kind
+		kinds []value.Kind
 		limit script.LimitKind
 	}{
-		{"busy loop", lua("s", "while true do end"), []script.Kind{script.LimitExceeded}, ""},
-		{"pcall loop", lua("s", "while true do pcall(function() while true do end end) end"), []script.Kind{script.LimitExceeded}, ""},
-		{"xpcall looping handler", lua("s", "xpcall(function() error('x') end, function() while true do end end)"), []script.Kind{script.LimitExceeded}, ""},
-		{"pattern backtracking", lua("s", `return string.find(("a"):rep(30), ("a*"):rep(30).."b")`), []script.Kind{script.LimitExceeded, script.ScriptError}, ""},
-		{"pattern quadratic", lua("s", `return string.find(("a"):rep(200000), ".-b")`), []script.Kind{script.LimitExceeded, script.ScriptError}, ""},
-		{"string doubling", lua("s", `local s = "x" while true do s = s .. s end`), []script.Kind{script.LimitExceeded}, script.LimitMemory},
-		{"table flood", lua("s", `local t = {} local i = 0 while true do i = i + 1 t[i] = {i, i, i} end`), []script.Kind{script.LimitExceeded}, script.LimitMemory},
-		{"deep recursion", lua("s", `local function f(n) return f(n + 1) + 1 end return f(1)`), []script.Kind{script.ScriptError, script.LimitExceeded}, ""},
-		{"pcall recursion", lua("s", `local function f() pcall(f) f() end f()`), []script.Kind{script.ScriptError, script.LimitExceeded}, ""},
-		{"host call never answers", lua("s", fmt.Sprintf("return net.fetch_json(%q)", "http://"+hang+"/")), []script.Kind{script.LimitExceeded}, script.LimitTimeout},
-		{"go spin past the engine", goBlock("s", "test-spin"), []script.Kind{script.LimitExceeded}, script.LimitTimeout},
-		{"go heap growth", goBlock("s", "test-alloc"), []script.Kind{script.LimitExceeded}, script.LimitMemory},
-		{"one huge allocation", goBlock("s", "test-huge"), []script.Kind{script.LimitExceeded}, script.LimitMemory},
+		{"busy loop", lua("s", "while true do end"), []value.Kind{value.LimitExceeded}, ""},
+		{"pcall loop", lua("s", "while true do pcall(function() while true do end end) end"), []value.Kind{value.LimitExceeded}, ""},
+		{"xpcall looping handler", lua("s", "xpcall(function() error('x') end, function() while true do end end)"), []value.Kind{value.LimitExceeded}, ""},
+		{"pattern backtracking", lua("s", `return string.find(("a"):rep(30), ("a*"):rep(30).."b")`), []value.Kind{value.LimitExceeded, value.ScriptError}, ""},
+		{"pattern quadratic", lua("s", `return string.find(("a"):rep(200000), ".-b")`), []value.Kind{value.LimitExceeded, value.ScriptError}, ""},
+		{"string doubling", lua("s", `local s = "x" while true do s = s .. s end`), []value.Kind{value.LimitExceeded}, script.LimitMemory},
+		{"table flood", lua("s", `local t = {} local i = 0 while true do i = i + 1 t[i] = {i, i, i} end`), []value.Kind{value.LimitExceeded}, script.LimitMemory},
+		{"deep recursion", lua("s", `local function f(n) return f(n + 1) + 1 end return f(1)`), []value.Kind{value.ScriptError, value.LimitExceeded}, ""},
+		{"pcall recursion", lua("s", `local function f() pcall(f) f() end f()`), []value.Kind{value.ScriptError, value.LimitExceeded}, ""},
+		{"host call never answers", lua("s", fmt.Sprintf("return net.fetch_json(%q)", "http://"+hang+"/")), []value.Kind{value.LimitExceeded}, script.LimitTimeout},
+		{"go spin past the engine", goBlock("s", "test-spin"), []value.Kind{value.LimitExceeded}, script.LimitTimeout},
+		{"go heap growth", goBlock("s", "test-alloc"), []value.Kind{value.LimitExceeded}, script.LimitMemory},
+		{"one huge allocation", goBlock("s", "test-huge"), []value.Kind{value.LimitExceeded}, script.LimitMemory},
 	}
 	// A prewarmed pool: the deadline counts from the run's start in a ready
 	// worker, not from a process start.
@@ -81,7 +82,7 @@ func TestRunawayShapesAreEnded(t *testing.T) {
 			if c.limit != "" && out[0].Limit != c.limit {
 				t.Errorf("limit %q, want %q", out[0].Limit, c.limit)
 			}
-			if out[0].Limit == script.LimitTimeout && out[1].Kind == script.Ok {
+			if out[0].Limit == script.LimitTimeout && out[1].Kind == value.Ok {
 				t.Errorf("a block after a run that hit the watchdog reported ok: %+v", out[1])
 			}
 		})
@@ -97,7 +98,7 @@ func TestSilentWorkerIsFoundBeforeDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.Crashed || !strings.Contains(out[0].Detail, "stopped responding") {
+	if out[0].Kind != value.Crashed || !strings.Contains(out[0].Detail, "stopped responding") {
 		t.Fatalf("outcome %+v", out[0])
 	}
 	if took > heartbeatTimeout+time.Second {

@@ -10,6 +10,7 @@ import (
 	"github.com/markii/markii/runtime/host"
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // lostAnswerServer is a real server on 127.0.0.1 that reads a POST's body
@@ -44,13 +45,13 @@ func TestLostEffectfulRequestIsOutcomeUnknownThroughTheIsolate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := out[0]; o.Kind != script.OutcomeUnknown || o.Capability != script.CapNet || o.Host != "127.0.0.1" {
+	if o := out[0]; o.Kind != value.OutcomeUnknown || o.Capability != script.CapNet || o.Host != "127.0.0.1" {
 		t.Errorf("sent = %+v, want outcome-unknown for 127.0.0.1", o)
 	}
-	if o := out[1]; o.Kind != script.Ok || string(o.Value) != "false" {
+	if o := out[1]; o.Kind != value.Ok || string(o.Value) != "false" {
 		t.Errorf("caught = %+v, want ok(false): a script that handles the error decides its own value", o)
 	}
-	if o := out[2]; o.Kind != script.ScriptError {
+	if o := out[2]; o.Kind != value.ScriptError {
 		t.Errorf("caughtThenFailed = %+v, want script-error", o)
 	}
 	if n := bodies.Load(); n != 3 {
@@ -67,7 +68,7 @@ func TestWorkerCannotClaimAnUnknownOutcome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Kind != script.ScriptError || out[0].Host != "" {
+	if out[0].Kind != value.ScriptError || out[0].Host != "" {
 		t.Errorf("claim = %+v, want script-error", out[0])
 	}
 }
@@ -75,14 +76,14 @@ func TestWorkerCannotClaimAnUnknownOutcome(t *testing.T) {
 func TestReconcileOutcomeUnknown(t *testing.T) {
 	l := script.Ceiling
 	lost := &script.UnknownOutcome{Host: "api.example", Reason: "lost"}
-	claim := script.Outcome{Name: "a", Kind: script.OutcomeUnknown, Capability: script.CapNet, Host: "forged.example"}
-	if got := reconcile(claim, nil, lost, l); got.Kind != script.OutcomeUnknown || got.Host != "api.example" || got.Detail != "lost" {
+	claim := script.Outcome{Name: "a", Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: "forged.example"}
+	if got := reconcile(claim, nil, lost, l); got.Kind != value.OutcomeUnknown || got.Host != "api.example" || got.Detail != "lost" {
 		t.Errorf("with the host's record: %+v", got)
 	}
-	if got := reconcile(claim, nil, nil, l); got.Kind != script.ScriptError {
+	if got := reconcile(claim, nil, nil, l); got.Kind != value.ScriptError {
 		t.Errorf("without a record: %+v, want script-error", got)
 	}
-	if got := reconcile(script.Outcome{Name: "a", Kind: script.ScriptError, Detail: "x"}, nil, lost, l); got.Kind != script.ScriptError {
+	if got := reconcile(script.Outcome{Name: "a", Kind: value.ScriptError, Detail: "x"}, nil, lost, l); got.Kind != value.ScriptError {
 		t.Errorf("a script that caught the loss and failed otherwise: %+v", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // workerArg is the hidden first argument that starts the binary in worker
@@ -335,9 +336,9 @@ func (h *forwardingHost) do(ctx context.Context, capability script.Capability, c
 		return nil, err
 	}
 	switch r.Failure {
-	case script.CapabilityDenied, script.TierBlocked:
-		return nil, &script.Denial{Capability: capability, TierBlocked: r.Failure == script.TierBlocked, Reason: r.Error}
-	case script.OutcomeUnknown:
+	case value.CapabilityDenied, value.TierBlocked:
+		return nil, &script.Denial{Capability: capability, TierBlocked: r.Failure == value.TierBlocked, Reason: r.Error}
+	case value.OutcomeUnknown:
 		return nil, &script.UnknownOutcome{Reason: r.Error}
 	}
 	if r.Error != "" {

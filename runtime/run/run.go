@@ -23,6 +23,7 @@ import (
 	"github.com/markii/markii/runtime/pack"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
+	"github.com/markii/markii/value"
 )
 
 // ErrScriptsDisabled is returned when the user's settings turn scripts
@@ -252,7 +253,7 @@ func (s *Service) execute(ctx context.Context, c closure, req *script.Request, h
 	flushTo := func(end int) {
 		for ; next < end; next++ {
 			if why := c.unloadable[next]; why != "" {
-				emit(script.Outcome{Name: c.blocks[next].Name, Kind: script.ScriptError, Detail: why})
+				emit(script.Outcome{Name: c.blocks[next].Name, Kind: value.ScriptError, Detail: why})
 			}
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/runtime/values"
+	"github.com/markii/markii/value"
 )
 
 // service is a Service over a fresh state directory with the given
@@ -72,7 +73,7 @@ func TestManualRunWithoutPrompterDeniesAndAutoRunUsesStoredGrant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := outcomes(res)["v"]; o.Kind != script.CapabilityDenied || hits.Load() != 0 {
+	if o := outcomes(res)["v"]; o.Kind != value.CapabilityDenied || hits.Load() != 0 {
 		t.Fatalf("%+v hits %d", o, hits.Load())
 	}
 	if !strings.Contains(notices.String(), grants.NonInteractiveReason) {
@@ -88,7 +89,7 @@ func TestManualRunWithoutPrompterDeniesAndAutoRunUsesStoredGrant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := outcomes(res)["v"]; o.Kind != script.Ok || string(o.Value) != "7" || hits.Load() != 1 {
+	if o := outcomes(res)["v"]; o.Kind != value.Ok || string(o.Value) != "7" || hits.Load() != 1 {
 		t.Fatalf("%+v hits %d notices %q", o, hits.Load(), notices.String())
 	}
 	if snap := mustLoad(t, st, note.Key); string(snap["v"].Value) != "7" {
@@ -210,11 +211,11 @@ func TestUnloadableSrcFails(t *testing.T) {
 		t.Fatalf("outcomes out of document order: %v", order)
 	}
 	got := outcomes(res)
-	if got["a"].Kind != script.Ok || string(got["a"].Value) != "42" || string(got["last"].Value) != "43" {
+	if got["a"].Kind != value.Ok || string(got["a"].Value) != "42" || string(got["last"].Value) != "43" {
 		t.Fatalf("loadable scripts: %+v %+v", got["a"], got["last"])
 	}
 	for name, want := range map[string]string{"missing": "scripts/gone.lua", "escaping": "../outside.lua", "absolute": "/etc/passwd", "bytecode": "scripts/bc.lua"} {
-		if o := got[name]; o.Kind != script.ScriptError || !strings.Contains(o.Detail, want) {
+		if o := got[name]; o.Kind != value.ScriptError || !strings.Contains(o.Detail, want) {
 			t.Errorf("%s: %s %q, want a script error naming %s", name, o.Kind, o.Detail, want)
 		}
 	}
@@ -225,7 +226,7 @@ func TestUnloadableSrcFails(t *testing.T) {
 	if _, err := svc.Run(context.Background(), Request{Note: note, Trigger: script.Manual}); err != nil {
 		t.Fatal(err)
 	}
-	if e := mustLoad(t, st, note.Key)["a"]; e.Status != values.Stale || string(e.Value) != "42" {
+	if e := mustLoad(t, st, note.Key)["a"]; e.Status != value.Stale || string(e.Value) != "42" {
 		t.Fatalf("a stored as %+v after its file went away, want 42 kept as stale", e)
 	}
 }
@@ -275,10 +276,10 @@ func TestPackModulesRunAndAreKeyed(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := outcomes(res)
-	if o := got["v"]; o.Kind != script.Ok || string(o.Value) != "42" {
+	if o := got["v"]; o.Kind != value.Ok || string(o.Value) != "42" {
 		t.Fatalf("pack require: %+v", o)
 	}
-	if o := got["none"]; o.Kind != script.CapabilityDenied {
+	if o := got["none"]; o.Kind != value.CapabilityDenied {
 		t.Fatalf("require of a pack that is not installed: %+v, want capability-denied", o)
 	}
 	writePack(t, packDir, `return {answer = function() return 43 end}`)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/value"
 )
 
 // TestUngrantableAddressSaysSo runs a note whose address is built at run
@@ -28,7 +29,7 @@ func TestUngrantableAddressSaysSo(t *testing.T) {
 	}
 	o := outcomes(res)["built"]
 	want := "cannot be granted: this script builds its address at run time; write the URL (at least `https://127.0.0.1/`) as a literal"
-	if o.Kind != script.CapabilityDenied || o.Reason != script.DenialUngrantable || o.Summary() != want {
+	if o.Kind != value.CapabilityDenied || o.Reason != script.DenialUngrantable || o.Summary() != want {
 		t.Fatalf("outcome %+v, summary %q", o, o.Summary())
 	}
 	if !strings.Contains(o.Detail, want) {
@@ -46,7 +47,7 @@ func TestUngrantableAddressSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	o = outcomes(res)["built"]
-	if o.Kind != script.CapabilityDenied || o.Reason != "" || o.Summary() != "needs permission (net: 127.0.0.1)" {
+	if o.Kind != value.CapabilityDenied || o.Reason != "" || o.Summary() != "needs permission (net: 127.0.0.1)" {
 		t.Fatalf("a listable host: outcome %+v, summary %q", o, o.Summary())
 	}
 }

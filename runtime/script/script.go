@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/markii/markii/value"
 )
 
 // Trigger is what started a run.
@@ -134,72 +136,6 @@ type Request struct {
 	Limits Limits `json:"limits"`
 }
 
-// Kind is how a script's run ended, decided by the host from its own
-// records.
-type Kind string
-
-// Outcome kinds. Ok, ScriptError, CapabilityDenied, TierBlocked and Limit
-// are the Markii format's failure kinds; Crashed is markii's for a worker
-// that died for a reason the host could not attribute to a limit.
-const (
-	Ok               Kind = "ok"
-	ScriptError      Kind = "script-error"
-	CapabilityDenied Kind = "capability-denied"
-	TierBlocked      Kind = "tier-blocked"
-	LimitExceeded    Kind = "limit"
-	Crashed          Kind = "crashed"
-	// OutcomeUnknown is markii's kind for an effectful request (POST,
-	// PATCH) that was sent but whose answer was lost to a timeout or a
-	// dropped connection: it may or may not have taken effect.
-	OutcomeUnknown Kind = "outcome-unknown"
-)
-
-// IsFailure reports whether k is one of the kinds a failed run ends with.
-func (k Kind) IsFailure() bool {
-	switch k {
-	case ScriptError, CapabilityDenied, TierBlocked, LimitExceeded, Crashed, OutcomeUnknown:
-		return true
-	}
-	return false
-}
-
-// AsFailure maps a stored failure kind onto the closed set: a failure
-// kind as is, "" for none, and ScriptError for anything else.
-func (k Kind) AsFailure() Kind {
-	if k == "" || k.IsFailure() {
-		return k
-	}
-	return ScriptError
-}
-
-// UnknownOutcomePhrase is how every part of markii shows an
-// OutcomeUnknown: the user must not take it for a failure to retry.
-const UnknownOutcomePhrase = "outcome unknown: the request may have taken effect"
-
-// Phrase is the words shown for a kind: "ok", "script error", "needs
-// permission", "requires manual run", "limit exceeded", "crashed",
-// UnknownOutcomePhrase, and "error" for anything else. It is display text,
-// for the edge that shows an outcome; no layer reads it back.
-func (k Kind) Phrase() string {
-	switch k {
-	case Ok:
-		return "ok"
-	case ScriptError:
-		return "script error"
-	case CapabilityDenied:
-		return "needs permission"
-	case TierBlocked:
-		return "requires manual run"
-	case LimitExceeded:
-		return "limit exceeded"
-	case Crashed:
-		return "crashed"
-	case OutcomeUnknown:
-		return UnknownOutcomePhrase
-	}
-	return "error"
-}
-
 // LimitKind says which limit a run exceeded.
 type LimitKind string
 
@@ -246,8 +182,8 @@ func UngrantableAdvice(host string) string {
 // run service, to the viewer, the command line and the value store;
 // display text is made from it only where it is shown (see Summary).
 type Outcome struct {
-	Name string `json:"name"`
-	Kind Kind   `json:"kind"`
+	Name string     `json:"name"`
+	Kind value.Kind `json:"kind"`
 	// Limit is set when Kind is LimitExceeded.
 	Limit LimitKind `json:"limit,omitempty"`
 	// Capability and Host are set for a denial: what was refused and, for
@@ -270,7 +206,7 @@ type Outcome struct {
 // from the script, so the edge that shows Summary sanitizes it.
 func (o Outcome) Summary() string {
 	switch o.Kind {
-	case CapabilityDenied:
+	case value.CapabilityDenied:
 		switch {
 		case o.Capability == CapNet && o.Reason == DenialUngrantable:
 			return UngrantableAdvice(o.Host)
@@ -279,13 +215,13 @@ func (o Outcome) Summary() string {
 		case o.Capability != "":
 			return "needs permission (" + string(o.Capability) + ")"
 		}
-	case LimitExceeded:
+	case value.LimitExceeded:
 		if o.Limit != "" {
 			return "limit exceeded (" + string(o.Limit) + ")"
 		}
-	case OutcomeUnknown:
+	case value.OutcomeUnknown:
 		if o.Host != "" {
-			return UnknownOutcomePhrase + " (net: " + o.Host + ")"
+			return value.UnknownOutcomePhrase + " (net: " + o.Host + ")"
 		}
 	}
 	return o.Kind.Phrase()

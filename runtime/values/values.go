@@ -6,23 +6,12 @@
 package values
 
 import (
-	"bytes"
 	"encoding/json"
 	"time"
 
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
-)
-
-// Status is the state of one stored value.
-type Status string
-
-// The stored statuses. Missing is never stored: it is the absence of an
-// entry.
-const (
-	Fresh Status = "fresh"
-	Stale Status = "stale"
-	Error Status = "error"
+	"github.com/markii/markii/value"
 )
 
 // MaxSnapshotBytes is the largest snapshot persisted. A run whose
@@ -30,22 +19,9 @@ const (
 // what was stored before is kept.
 const MaxSnapshotBytes = 1_000_000
 
-// Entry is one name's stored outcome.
-type Entry struct {
-	// Value is the JSON value; empty when there is none.
-	Value json.RawMessage `json:"value,omitempty"`
-	// Status is fresh, stale or error.
-	Status Status `json:"status"`
-	// FailureKind is the outcome kind of the last failed run of this name
-	// (script-error, capability-denied, tier-blocked, limit, crashed).
-	FailureKind string `json:"failureKind,omitempty"`
-	// RanAt is when the value's run happened, in Unix milliseconds.
-	RanAt int64 `json:"ranAt,omitempty"`
-}
-
 // Snapshot maps a script name to its entry. Every name, including
 // `__proto__`, is an ordinary key.
-type Snapshot map[string]Entry
+type Snapshot map[string]value.Entry
 
 // Decode reads a persisted snapshot. Entries it cannot understand (not an
 // object, an unknown status, a value that is not JSON) are skipped; the rest
@@ -57,16 +33,16 @@ func Decode(raw json.RawMessage) Snapshot {
 		return out
 	}
 	for name, v := range obj {
-		var e Entry
+		var e value.Entry
 		if json.Unmarshal(v, &e) != nil {
 			continue
 		}
 		switch e.Status {
-		case Fresh, Stale:
+		case value.Fresh, value.Stale:
 			if len(e.Value) == 0 {
 				continue
 			}
-		case Error:
+		case value.Error:
 			e.Value = nil
 		default:
 			continue
@@ -81,8 +57,8 @@ func Decode(raw json.RawMessage) Snapshot {
 func (s Snapshot) Demote() Snapshot {
 	out := make(Snapshot, len(s))
 	for k, e := range s {
-		if e.Status == Fresh {
-			e.Status = Stale
+		if e.Status == value.Fresh {
+			e.Status = value.Stale
 		}
 		out[k] = e
 	}
@@ -92,12 +68,10 @@ func (s Snapshot) Demote() Snapshot {
 // Apply merges one run's outcomes (in document order) into the previous
 // snapshot prev and returns the new snapshot. names are the script names
 // the note has now; entries for any other name are dropped. Among
-// duplicate names the last outcome wins. A failure keeps the best value the
-// name had (earlier in this run or from prev) as stale; without one it is
-// an error entry. A stored outcome-unknown ("the request may have taken
-// effect") stays as it is through runs at any tier but manual: only a run
-// the user started replaces it, so an unattended run never hides that an
-// earlier request may have done something.
+// duplicate names the last outcome wins. Each outcome is merged with
+// value.Merge, the one rule for a stored value: a failure keeps the best
+// value the name had (earlier in this run or from prev) as stale, and a
+// stored outcome-unknown is replaced only by a manual run.
 func Apply(prev Snapshot, names []string, outcomes []script.Outcome, ranAt time.Time, tier script.Tier) Snapshot {
 	inNote := map[string]bool{}
 	for _, n := range names {
@@ -110,29 +84,11 @@ func Apply(prev Snapshot, names []string, outcomes []script.Outcome, ranAt time.
 		}
 	}
 	ms := ranAt.UnixMilli()
+	manual := tier == script.TierManual
 	for _, o := range outcomes {
-		if !inNote[o.Name] {
-			continue
+		if inNote[o.Name] {
+			out[o.Name] = value.Merge(out[o.Name], o.Kind, o.Value, ms, manual)
 		}
-		if old, had := out[o.Name]; had && tier != script.TierManual && old.FailureKind == string(script.OutcomeUnknown) {
-			continue
-		}
-		if o.Kind == script.Ok {
-			v := o.Value
-			if len(bytes.TrimSpace(v)) == 0 {
-				v = json.RawMessage("null")
-			}
-			out[o.Name] = Entry{Value: append(json.RawMessage(nil), v...), Status: Fresh, RanAt: ms}
-			continue
-		}
-		old, had := out[o.Name]
-		if had && len(old.Value) > 0 && (old.Status == Fresh || old.Status == Stale) {
-			old.Status = Stale
-			old.FailureKind = string(o.Kind)
-			out[o.Name] = old
-			continue
-		}
-		out[o.Name] = Entry{Status: Error, FailureKind: string(o.Kind), RanAt: ms}
 	}
 	return out
 }
