@@ -361,7 +361,7 @@ func (m *Model) runStatus() string {
 		if n == 0 {
 			// Before the run's plan arrives (grants are decided first),
 			// the page's own count of scripts is the total.
-			n = m.pg.scripts
+			n = m.reader.pg.scripts
 		}
 		return fmt.Sprintf("%s running %d/%d", m.run.spin.View(), len(m.run.done), max(n, len(m.run.done)))
 	}
