@@ -84,31 +84,7 @@ func Pre(s string) string {
 }
 
 // pre is Pre without the shortcut for text that needs no change.
-func pre(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	prevCR := false
-	for _, r := range s {
-		if prevCR && r == '\n' {
-			prevCR = false
-			continue
-		}
-		prevCR = false
-		switch {
-		case r == '\r':
-			b.WriteByte('\n')
-			prevCR = true
-		case r == '\n':
-			b.WriteByte('\n')
-		case r == '\t':
-			b.WriteString(tabSpaces)
-		case isControl(r):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func pre(s string) string { return layoutText(s, tabSpaces) }
 
 // Text sanitizes whole text that keeps its layout, such as markdown
 // source written to a terminal or a pipe: CRLF and lone CR become LF, tabs
@@ -122,7 +98,12 @@ func Text(s string) string {
 }
 
 // text is Text without the shortcut for text that needs no change.
-func text(s string) string {
+func text(s string) string { return layoutText(s, "\t") }
+
+// layoutText is the loop of Pre and Text: CRLF and lone CR become LF,
+// line feeds are kept, each tab becomes tab, and every other C0 control,
+// DEL and C1 control is removed. Invalid UTF-8 becomes U+FFFD.
+func layoutText(s, tab string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prevCR := false
@@ -133,10 +114,10 @@ func text(s string) string {
 		}
 		prevCR = r == '\r'
 		switch {
-		case r == '\r':
+		case r == '\r' || r == '\n':
 			b.WriteByte('\n')
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(tab)
 		case isControl(r):
 		default:
 			b.WriteRune(r)
