@@ -1,6 +1,7 @@
 package htmlexport
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -71,15 +72,10 @@ func (w *writer) directive(d *render.Directive) {
 // callout writes an aside in its type's color with the terminal's head.
 func (w *writer) callout(d *render.Directive) {
 	kind, _ := d.Attrs.Get("type")
-	heads := map[string][2]string{"info": {"ℹ", "Info"}, "success": {"✓", "Success"}, "accent": {"★", "Important"}, "warning": {"▲", "Warning"}, "danger": {"✕", "Danger"}}
-	h, ok := heads[kind]
-	if !ok {
-		kind, h = "info", heads["info"]
+	if !slices.Contains(render.CalloutTypes, kind) {
+		kind = render.CalloutTypes[0]
 	}
-	if label := strings.TrimSpace(plainText(d.Label)); label != "" {
-		h[1] = label
-	}
-	head := h[0] + " " + h[1]
+	head := render.CalloutHead(kind, strings.TrimSpace(plainText(d.Label)))
 	w.open("aside", "class", "callout "+kind, "role", "note")
 	w.open("p", "class", "callout-head")
 	w.text(head)

@@ -19,29 +19,50 @@ func boxComponents() []Component {
 	}
 }
 
-// calloutHead is the icon and label of a callout type; a non-empty label
-// (the directive's `[label]`, or an alert's name) replaces the type's.
-func calloutHead(kind, label string) string {
-	icon, name := " ", ""
-	switch kind {
-	case "info":
-		icon, name = "ℹ", "Info"
-	case "success":
-		icon, name = "✓", "Success"
-	case "accent":
-		icon, name = "★", "Important"
-	case "warning":
-		icon, name = "▲", "Warning"
-	case "danger":
-		icon, name = "✕", "Danger"
+// CalloutTypes are the values of a callout's `type`, the first the
+// default.
+var CalloutTypes = []string{"info", "success", "accent", "warning", "danger"}
+
+// calloutHeads are the icon and name of each callout type.
+var calloutHeads = map[string][2]string{
+	"info":    {"ℹ", "Info"},
+	"success": {"✓", "Success"},
+	"accent":  {"★", "Important"},
+	"warning": {"▲", "Warning"},
+	"danger":  {"✕", "Danger"},
+}
+
+// CalloutHead is the icon and label of a callout type, as the terminal
+// and the HTML export show it; a type that is not one of CalloutTypes is
+// info. A non-empty label (the directive's `[label]`, or an alert's name)
+// replaces the type's.
+func CalloutHead(kind, label string) string {
+	h, ok := calloutHeads[kind]
+	if !ok {
+		h = calloutHeads[CalloutTypes[0]]
 	}
 	if label != "" {
-		name = label
+		h[1] = label
 	}
-	if name == "" {
-		return icon
+	return h[0] + " " + h[1]
+}
+
+// tone is the style of a component's color name (a callout's type, a
+// badge's variant), or def for a name without one.
+func (st *Styles) tone(name string, def ansi.Style) ansi.Style {
+	switch name {
+	case "info":
+		return st.Info
+	case "success":
+		return st.Success
+	case "accent":
+		return st.Accent
+	case "warning":
+		return st.Warning
+	case "danger":
+		return st.Danger
 	}
-	return icon + " " + name
+	return def
 }
 
 // callout draws a colored aside: every line starts with a bar in the type's
@@ -51,23 +72,11 @@ func calloutHead(kind, label string) string {
 // or body), so a short body is not broken up.
 func callout(c *Context) []ansi.Line {
 	k := newKit(c)
-	kind := k.enum("type", "info", "info", "success", "accent", "warning", "danger")
+	kind := k.enum("type", CalloutTypes[0], CalloutTypes...)
 	align := k.textAlign()
 	title, _ := k.attr("title")
-	var tone ansi.Style
-	switch kind {
-	case "success":
-		tone = k.st.Success
-	case "accent":
-		tone = k.st.Accent
-	case "warning":
-		tone = k.st.Warning
-	case "danger":
-		tone = k.st.Danger
-	default:
-		tone = k.st.Info
-	}
-	head := calloutHead(kind, strings.TrimSpace(c.LabelText()))
+	tone := k.st.tone(kind, k.st.Info)
+	head := CalloutHead(kind, strings.TrimSpace(c.LabelText()))
 	natural := 0
 	if c.Preset == PresetFit {
 		natural = 2 + max(ansi.Width(head), ansi.Width(title), c.Measure(c.Blocks, max(c.Width-2, 1)))

@@ -24,19 +24,7 @@ func badge(c *Context) []ansi.Span {
 		spans := append([]ansi.Span{{Text: "[", Style: c.Style}}, label...)
 		return k.inlineMarkers(append(spans, ansi.Span{Text: "]", Style: c.Style}))
 	}
-	var tone ansi.Style
-	switch variant {
-	case "info":
-		tone = k.st.Info
-	case "success":
-		tone = k.st.Success
-	case "warning":
-		tone = k.st.Warning
-	case "danger":
-		tone = k.st.Danger
-	default:
-		tone = k.st.Muted
-	}
+	tone := k.st.tone(variant, k.st.Muted)
 	pill := Over(Over(c.Style, tone), ansi.Style{Inverse: true, Bold: true})
 	spans := []ansi.Span{{Text: " ", Style: pill}}
 	for _, s := range label {
