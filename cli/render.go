@@ -15,6 +15,7 @@ import (
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/fixtures"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/sanitize"
@@ -63,6 +64,7 @@ type renderOptions struct {
 	layout layoutFlags
 	run    bool
 	images choiceFlag
+	paging choiceFlag
 	// notRunNotice, not a flag, asks a static render to say, when the
 	// note has scripts, that they were not run (markii view on a pipe).
 	notRunNotice bool
@@ -71,7 +73,9 @@ type renderOptions struct {
 func (o *renderOptions) bind(fs *flagSet) {
 	o.layout.bind(fs)
 	o.images.choices = imageChoices
+	o.paging.choices = config.PagingNames
 	fs.bool(&o.run, flagSpec{name: "run", help: "first run the note's scripts unattended, with grants you already gave (never asks)"})
+	fs.choice(&o.paging, pagingFlag)
 	fs.choice(&o.images, flagSpec{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)"})
 }
 
@@ -96,7 +100,11 @@ func runRender(c *invocation, o *renderOptions) error {
 	if err != nil {
 		return err
 	}
-	out := newLineWriter(c.stdio.Out, opt.Level)
+	dst, err := c.renderOutput(o.paging)
+	if err != nil {
+		return err
+	}
+	out := newLineWriter(dst, opt.Level)
 	var r rendered
 	if o.run || imageModeOf(o.images.or("off")).on || mayNamePackComponent(n.Source) {
 		r, err = c.renderWhole(o, n, opt, out.emit)
@@ -111,6 +119,9 @@ func runRender(c *invocation, o *renderOptions) error {
 	}
 	if r.writeErr == nil {
 		r.writeErr = out.flush()
+	}
+	if cerr := dst.Close(); r.writeErr == nil {
+		r.writeErr = cerr
 	}
 	if r.writeErr != nil {
 		return failf("cannot write the output: %s", osReason(r.writeErr))

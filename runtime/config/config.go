@@ -67,6 +67,9 @@ type Settings struct {
 	// default, DefaultMaxWidth; see WidthCap). An explicit --width is not
 	// capped.
 	MaxWidth int
+	// Paging is when `markii render` sends its output through a pager
+	// (the zero value, PagingAuto, when it is taller than the terminal).
+	Paging Paging
 	// Unknown are the keys the file holds that are not markii settings,
 	// sorted (and clipped for display); they are ignored.
 	Unknown []string
@@ -250,6 +253,8 @@ func Parse(data []byte) (Settings, error) {
 			s.MaxWidth, err = maxWidthField(v)
 		case "showUrls":
 			err = boolField(v, &s.ShowURLs)
+		case "paging":
+			s.Paging, err = pagingField(v)
 		default:
 			s.Unknown = append(s.Unknown, clip(k))
 			continue
@@ -281,6 +286,45 @@ func intervalField(v json.RawMessage) (int, error) {
 		secs = MinRefreshSeconds
 	}
 	return secs, nil
+}
+
+// Paging is when `markii render` pages its output, as bat's --paging.
+type Paging uint8
+
+// The paging modes.
+const (
+	// PagingAuto pages output taller than the terminal when stdout is one.
+	PagingAuto Paging = iota
+	// PagingAlways sends the output through the pager.
+	PagingAlways
+	// PagingNever writes the output to stdout.
+	PagingNever
+)
+
+// PagingNames are the paging modes' names, as the setting and the flag
+// spell them, in the order of the constants.
+var PagingNames = []string{"auto", "always", "never"}
+
+func (p Paging) String() string { return PagingNames[p] }
+
+// ParsePaging reads a paging mode's name.
+func ParsePaging(name string) (Paging, bool) {
+	for i, n := range PagingNames {
+		if n == name {
+			return Paging(i), true
+		}
+	}
+	return PagingAuto, false
+}
+
+func pagingField(v json.RawMessage) (Paging, error) {
+	var name string
+	if err := json.Unmarshal(v, &name); err == nil {
+		if p, ok := ParsePaging(name); ok {
+			return p, nil
+		}
+	}
+	return PagingAuto, errors.New(`must be "auto", "always" or "never"`)
 }
 
 func maxWidthField(v json.RawMessage) (int, error) {

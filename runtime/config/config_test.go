@@ -91,6 +91,8 @@ func TestLoadFile(t *testing.T) {
 		"width negative": `{"maxWidth":-1}`,
 		"width string":   `{"maxWidth":"wide"}`,
 		"width huge":     `{"maxWidth":1e9}`,
+		"paging bool":    `{"paging":true}`,
+		"paging unknown": `{"paging":"sometimes"}`,
 		"empty":          ``,
 	}
 	for name, text := range bad {
@@ -152,6 +154,15 @@ func TestWidthCap(t *testing.T) {
 		s, err := Parse([]byte(text))
 		if err != nil || s.WidthCap() != want {
 			t.Errorf("%s: cap %d, %v; want %d", text, s.WidthCap(), err, want)
+		}
+	}
+}
+
+func TestPaging(t *testing.T) {
+	for text, want := range map[string]Paging{`{}`: PagingAuto, `{"paging":"auto"}`: PagingAuto, `{"paging":"always"}`: PagingAlways, `{"paging":"never"}`: PagingNever} {
+		s, err := Parse([]byte(text))
+		if err != nil || s.Paging != want {
+			t.Errorf("%s: paging %v, %v; want %v", text, s.Paging, err, want)
 		}
 	}
 }
