@@ -456,10 +456,28 @@ func (w *writer) dataURI(src string) string {
 // when the destination is not written as a link: only the http, https,
 // mailto and tel schemes and the page's own fragments (`#…`) are; a
 // relative path names a file the exported page does not carry.
+//
+// A character sanitize.Visible would show (a bidi control, a zero-width
+// character) is percent-encoded, as a browser encodes it: the target is
+// the same, and no one reading the page's source or a copied address sees
+// it reordered.
 func Href(u string) string {
 	u = sanitize.LinkURL(u)
 	if u == "" {
 		return ""
+	}
+	if strings.ContainsFunc(u, sanitize.Invisible) {
+		var b strings.Builder
+		for _, r := range u {
+			if !sanitize.Invisible(r) {
+				b.WriteRune(r)
+				continue
+			}
+			for _, c := range []byte(string(r)) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		}
+		u = b.String()
 	}
 	if strings.HasPrefix(u, "#") {
 		return u

@@ -273,3 +273,19 @@ func TestHref(t *testing.T) {
 		}
 	}
 }
+
+// TestExportShowsInvisibleCharacters: a link's visible text (an autolink's
+// address included) shows a bidi override and a zero-width space as
+// visible escapes, and the href carries them percent-encoded, never raw.
+func TestExportShowsInvisibleCharacters(t *testing.T) {
+	src := "See [pay\u202eLIVE](https://bank.example/\u202efdp.exe) and <https://exa\u200bmple.com/>.\n"
+	page := string(Render(render.Parse([]byte(src)), Options{}).HTML)
+	if strings.ContainsAny(page, "\u202e\u200b") {
+		t.Fatalf("a raw invisible character in the page:\n%s", page)
+	}
+	for _, want := range []string{"pay⟨U+202E⟩LIVE", "exa⟨U+200B⟩mple.com", `href="https://bank.example/%E2%80%AEfdp.exe"`} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("%q missing from\n%s", want, page)
+		}
+	}
+}

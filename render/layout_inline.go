@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/sanitize"
 )
 
 // flatten turns inline content into runs in style st (with hyperlink target
@@ -78,15 +79,15 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 		hyperlink = n.URL
 	}
 	text := plainText(n.Content)
-	if text == n.URL || text == "" {
-		return append(dst, run{text: n.URL, style: Over(st, l.st.Link), link: hyperlink, target: l.inLink})
+	if text == n.URL || text == sanitize.Visible(n.URL) || text == "" {
+		return append(dst, run{text: sanitize.Visible(n.URL), style: Over(st, l.st.Link), link: hyperlink, target: l.inLink})
 	}
 	if n.URL == "mailto:"+text {
 		// An email autolink prints the address as written.
 		return append(dst, run{text: text, style: Over(st, l.st.Link), link: hyperlink, target: l.inLink})
 	}
 	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), hyperlink)
-	dst = append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), target: l.inLink})
+	dst = append(dst, run{text: " (" + sanitize.Visible(n.URL) + ")", style: Over(st, l.st.Dim), target: l.inLink})
 	// The URL is printed, but a look-alike host in it (Cyrillic а for a)
 	// still reads as the text's; its Punycode form cannot.
 	if host, ok := misleadingLink(text, n.URL); ok && !strings.Contains(n.URL, host) {
@@ -108,7 +109,7 @@ func (l *layouter) flattenImage(dst []run, n *Image, st ansi.Style) []run {
 			target = l.newTarget(n.URL)
 		}
 	}
-	return append(dst, run{text: " (" + n.URL + ")", style: Over(st, l.st.Dim), link: link, target: target})
+	return append(dst, run{text: " (" + sanitize.Visible(n.URL) + ")", style: Over(st, l.st.Dim), link: link, target: target})
 }
 
 // linkText is plainText for a link's content, without building a string

@@ -589,6 +589,7 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 	case *ast.Link:
 		l := c.links.new()
 		l.URL, l.Content = c.url(n.Destination), c.inlines(n, depth+1)
+		visibleInlines(l.Content)
 		return l
 	case *ast.Image:
 		return &Image{URL: c.url(n.Destination), Alt: sanitize.Inline(string(c.plain(n, nil)))}
@@ -597,7 +598,7 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
 			u = "mailto:" + u
 		}
-		label := sanitize.Inline(string(n.Label(c.src)))
+		label := sanitize.Visible(string(n.Label(c.src)))
 		l := c.links.new()
 		l.URL, l.Auto = sanitize.LinkURL(u), true
 		l.Content = c.inlineSlices.clone([]Inline{c.newText(label)})
@@ -743,4 +744,27 @@ func (e emojiShortcodes) Parse(parent ast.Node, block text.Reader, pc parser.Con
 func emojiLead(b []byte) bool {
 	r, _ := utf8.DecodeRune(b)
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// visibleInlines shows the invisible characters of a link's text as
+// visible escapes (sanitize.Visible): a reader decides whether to follow a
+// link by what its text says, so an override or a zero-width character in
+// it must not change how it reads.
+func visibleInlines(content []Inline) {
+	for _, in := range content {
+		switch n := in.(type) {
+		case *Text:
+			n.Text = sanitize.Visible(n.Text)
+		case *CodeSpan:
+			n.Text = sanitize.Visible(n.Text)
+		case *Emphasis:
+			visibleInlines(n.Content)
+		case *Strong:
+			visibleInlines(n.Content)
+		case *Strikethrough:
+			visibleInlines(n.Content)
+		case *InlineDirective:
+			visibleInlines(n.Content)
+		}
+	}
 }

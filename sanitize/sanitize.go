@@ -7,6 +7,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,10 +54,20 @@ func clean(s string, noSpace, keepLF, keepTab bool) bool {
 // script values. Every C0 control (ESC included), DEL and every C1 control is
 // removed, except that tab, carriage return and line feed each become one
 // space so words do not run together. Invalid UTF-8 becomes U+FFFD.
+//
+// A bidirectional embedding, override or isolate control (U+202A–U+202E,
+// U+2066–U+2069) is kept when the same text closes it, and shown as a
+// visible escape (⟨U+202E⟩, as Visible does) when it is left open or
+// closes nothing: see balanceBidi for why it is shown rather than closed.
 func Inline(s string) string {
 	if clean(s, false, false, false) {
-		return s
+		return balanceBidi(s)
 	}
+	return balanceBidi(inline(s))
+}
+
+// inline is Inline without the shortcut and the bidi balance.
+func inline(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s { // range yields U+FFFD for invalid bytes
@@ -172,24 +183,161 @@ func LinkURL(u string) string {
 }
 
 // Line makes untrusted text fit one line of a message (a diagnostic, an
-// error, a status line, a name in a record): Inline, with the
-// bidirectional embedding, override and isolate controls removed too (they
-// could reorder the words around them), runs of spaces folded to one and
-// the ends trimmed.
+// error, a status line, a name in a record): Visible, with runs of spaces
+// folded to one and the ends trimmed.
 func Line(s string) string {
-	s = Inline(s)
-	if strings.ContainsFunc(s, isBidiControl) {
-		s = strings.Map(func(r rune) rune {
-			if isBidiControl(r) {
-				return -1
-			}
-			return r
-		}, s)
-	}
+	s = Visible(s)
 	if !strings.Contains(s, "  ") && strings.TrimSpace(s) == s {
 		return s
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// Visible sanitizes text where trust is decided — an address shown to a
+// reader (a printed URL, a link's target in the status bar, a link's
+// visible text), a host name, a grant question, a diagnostic, a file name
+// — as Inline does, and shows every character that would change how the
+// text reads without being seen as a visible escape, ⟨U+202E⟩: the
+// bidirectional embedding, override, isolate and mark characters
+// (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) and the zero-width
+// and other default-ignorable characters (Invisible). A right-to-left
+// override in an address can otherwise make it read reversed (the Trojan
+// Source class, CVE-2021-42574), and a zero-width character makes two
+// different names look the same. Clean input is returned as it is.
+func Visible(s string) string {
+	s = Inline(s)
+	if !hasInvisible(s) {
+		return s
+	}
+	return escapeInvisible(s)
+}
+
+// hasInvisible reports whether s holds an Invisible character; ASCII text
+// holds none.
+func hasInvisible(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.ContainsFunc(s[i:], Invisible)
+		}
+	}
+	return false
+}
+
+// TextVisible is Text with the characters Visible escapes shown as it
+// shows them: for a message of several lines (standard error).
+func TextVisible(s string) string {
+	s = Text(s)
+	if !hasInvisible(s) {
+		return s
+	}
+	return escapeInvisible(s)
+}
+
+// escapeInvisible writes every Invisible character of s as ⟨U+XXXX⟩.
+func escapeInvisible(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for _, r := range s {
+		if Invisible(r) {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Invisible reports whether r is a bidirectional control or mark
+// (isBidiControl, U+200E, U+200F, U+061C) or a default-ignorable code point
+// (Unicode's Default_Ignorable_Code_Point: soft hyphen, zero-width space,
+// joiners, word joiner, variation selectors, the byte order mark, tags and
+// the rest): a character that changes how text reads, or nothing at all,
+// without being seen.
+func Invisible(r rune) bool {
+	if r < 0xad {
+		return false
+	}
+	switch {
+	case isBidiControl(r), r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	case r == 0x00ad, r == 0x034f, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5,
+		r >= 0x180b && r <= 0x180f, r >= 0x200b && r <= 0x200f, r >= 0x2060 && r <= 0x206f,
+		r == 0x3164, r >= 0xfe00 && r <= 0xfe0f, r == 0xfeff, r == 0xffa0, r >= 0xfff0 && r <= 0xfff8,
+		r >= 0x1bca0 && r <= 0x1bca3, r >= 0x1d173 && r <= 0x1d17a, r >= 0xe0000 && r <= 0xe0fff:
+		return true
+	}
+	return false
+}
+
+// balanceBidi keeps the bidirectional embedding, override and isolate
+// controls of s that s itself opens and closes in order (an author writing
+// right-to-left text marks it so) and shows every other one as a visible
+// escape. The unit is the text passed in — in prose one run of a
+// paragraph's text between two inline marks, never more than a paragraph
+// — so an override cannot reach past it to reorder what follows. An open
+// control is shown rather than closed at the end: a terminal that applies
+// bidi does it per row, and markii's wrapper places text on rows the
+// author never saw, beside table borders and other cells; a closer added
+// at the paragraph's end may land on another row than the opener, where it
+// would protect nothing. Showing the stray control is exact on every row
+// and tells the reader the note holds one.
+func balanceBidi(s string) string {
+	// Every bidi control's UTF-8 form starts with 0xE2.
+	if strings.IndexByte(s, 0xe2) < 0 || !strings.ContainsFunc(s, isBidiControl) {
+		return s
+	}
+	// Walk the controls as a stack: a closer (PDF U+202C closes an
+	// embedding or override, PDI U+2069 an isolate) pairs with the
+	// innermost open control of its class; a PDI also closes the
+	// embeddings opened inside its isolate, as the Unicode algorithm does.
+	type open struct {
+		at      int
+		isolate bool
+	}
+	var stack []open
+	stray := map[int]bool{}
+	for i, r := range s {
+		switch {
+		case r >= 0x202a && r <= 0x202e && r != 0x202c:
+			stack = append(stack, open{i, false})
+		case r >= 0x2066 && r <= 0x2068:
+			stack = append(stack, open{i, true})
+		case r == 0x202c:
+			if n := len(stack); n > 0 && !stack[n-1].isolate {
+				stack = stack[:n-1]
+			} else {
+				stray[i] = true
+			}
+		case r == 0x2069:
+			j := len(stack) - 1
+			for j >= 0 && !stack[j].isolate {
+				j--
+			}
+			if j < 0 {
+				stray[i] = true
+				continue
+			}
+			for _, o := range stack[j+1:] {
+				stray[o.at] = true
+			}
+			stack = stack[:j]
+		}
+	}
+	for _, o := range stack {
+		stray[o.at] = true
+	}
+	if len(stray) == 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if stray[i] {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // isBidiControl reports whether r is one of the bidirectional embedding,

@@ -128,8 +128,9 @@ func TestLine(t *testing.T) {
 		"tab\there":            "tab here",
 		"esc\x1b]0;PWN\x07x":   "esc]0;PWNx",
 		"c1\u009b31m":          "c131m",
-		"exa\u202emple.com":    "example.com",
-		"iso\u2066late\u2069d": "isolated",
+		"exa\u202emple.com":    "exa⟨U+202E⟩mple.com",
+		"iso\u2066late\u2069d": "iso⟨U+2066⟩late⟨U+2069⟩d",
+		"zero\u200bwidth":      "zero⟨U+200B⟩width",
 		"many     spaces":      "many spaces",
 		"bad \xff byte":        "bad \ufffd byte",
 		"del\x7f":              "del",
@@ -138,6 +139,53 @@ func TestLine(t *testing.T) {
 	for in, want := range cases {
 		if got := Line(in); got != want {
 			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestVisible: every bidi control, mark and default-ignorable character is
+// a visible escape; everything else is Inline's.
+func TestVisible(t *testing.T) {
+	cases := map[string]string{
+		"https://example.com/":                "https://example.com/",
+		"https://exa\u202emple.com/":          "https://exa⟨U+202E⟩mple.com/",
+		"a\u202ab\u202cc":                     "a⟨U+202A⟩b⟨U+202C⟩c",
+		"\u2066x\u2069":                       "⟨U+2066⟩x⟨U+2069⟩",
+		"l\u200er\u200fa\u061c":               "l⟨U+200E⟩r⟨U+200F⟩a⟨U+061C⟩",
+		"z\u200bw\u200cj\u200dw\u2060b\ufeff": "z⟨U+200B⟩w⟨U+200C⟩j⟨U+200D⟩w⟨U+2060⟩b⟨U+FEFF⟩",
+		"soft\u00adhyphen":                    "soft⟨U+00AD⟩hyphen",
+		"tag\U000E0041":                       "tag⟨U+E0041⟩",
+		"esc\x1b[2J":                          "esc[2J",
+		"日本 é":                                "日本 é",
+	}
+	for in, want := range cases {
+		if got := Visible(in); got != want {
+			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := TextVisible("a\u202e\nb\tc"); got != "a⟨U+202E⟩\nb\tc" {
+		t.Errorf("TextVisible: %q", got)
+	}
+	if n := testing.AllocsPerRun(10, func() { Visible("https://example.org/é") }); n != 0 {
+		t.Errorf("clean input allocated %v times", n)
+	}
+}
+
+// TestInlineBidi: prose keeps a bidi control its own text closes and shows
+// one left open or closing nothing, so it cannot reorder what follows.
+func TestInlineBidi(t *testing.T) {
+	cases := map[string]string{
+		"\u2067שלום\u2069 world":        "\u2067שלום\u2069 world",
+		"a \u202bb\u202c c":             "a \u202bb\u202c c",
+		"a \u202eevil":                  "a ⟨U+202E⟩evil",
+		"stray \u202c close":            "stray ⟨U+202C⟩ close",
+		"\u2066in \u202eside\u2069 out": "\u2066in ⟨U+202E⟩side\u2069 out",
+		"\u2069\u2066":                  "⟨U+2069⟩⟨U+2066⟩",
+		"zero\u200bwidth kept":          "zero\u200bwidth kept",
+	}
+	for in, want := range cases {
+		if got := Inline(in); got != want {
+			t.Errorf("Inline(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 // shown link address) at the level the caller chose. It is the one writer
 // of that text: every method takes plain strings, whatever their origin
 // (a file name, a path, a link target, a message, a diagnostic), and makes
-// them inert with sanitize.Inline before it measures, cuts and encodes
+// them inert with sanitize.Visible (invisible characters shown) before it measures, cuts and encodes
 // them, so no caller can hand the terminal a control character.
 type chrome struct {
 	level ansi.Level
@@ -59,7 +59,7 @@ func (c *chrome) encode(s string, st ansi.Style) string {
 
 // line draws s in style st, cut to width cells.
 func (c *chrome) line(s string, st ansi.Style, width int) string {
-	return c.encode(fit(sanitize.Inline(s), width), st)
+	return c.encode(fit(sanitize.Visible(s), width), st)
 }
 
 func (c *chrome) plain(s string, width int) string { return c.line(s, ansi.Style{}, width) }
@@ -80,7 +80,7 @@ func (c *chrome) row(segs []segment, width int) string {
 	line := make(ansi.Line, 0, len(segs))
 	left := width
 	for _, s := range segs {
-		t := sanitize.Inline(s.text)
+		t := sanitize.Visible(s.text)
 		if w := ansi.Width(t); w > left {
 			t = xansi.Truncate(t, max(left, 0), "…")
 		}
@@ -98,7 +98,7 @@ func (c *chrome) row(segs []segment, width int) string {
 
 // wrapped draws s bold over at most limit rows of width cells.
 func (c *chrome) wrapped(s string, width, limit int) []string {
-	rows := hardWrap(sanitize.Inline(s), width, limit)
+	rows := hardWrap(sanitize.Visible(s), width, limit)
 	for i, r := range rows {
 		rows[i] = c.encode(r, ansi.Style{Bold: true})
 	}
@@ -107,7 +107,7 @@ func (c *chrome) wrapped(s string, width, limit int) []string {
 
 // bar draws the status bar: left text, right text, padded to width.
 func (c *chrome) bar(left, right string, width int) string {
-	left, right = sanitize.Inline(left), sanitize.Inline(right)
+	left, right = sanitize.Visible(left), sanitize.Visible(right)
 	right = fit(right, width)
 	gap := width - ansi.Width(right)
 	left = fit(left, max(gap-1, 0))
@@ -124,7 +124,7 @@ func (c *chrome) dialog(lines []string, width, height int) (box []string, fits b
 	inner := min(max(width-6, 10), 72)
 	body := make([]string, 0, len(lines))
 	for _, l := range lines {
-		body = append(body, wrapPlain(sanitize.Inline(l), inner)...)
+		body = append(body, wrapPlain(sanitize.Visible(l), inner)...)
 	}
 	b := lipgloss.NewStyle().
 		Border(lipgloss.RoundedBorder()).
@@ -144,7 +144,7 @@ func (c *chrome) dialog(lines []string, width, height int) (box []string, fits b
 // tooSmall draws msg wrapped to width, at most height rows, bold, in place
 // of a dialog that does not fit.
 func (c *chrome) tooSmall(msg string, width, height int) []string {
-	rows := wrapPlain(sanitize.Inline(msg), max(width, 1))
+	rows := wrapPlain(sanitize.Visible(msg), max(width, 1))
 	if len(rows) > max(height, 1) {
 		rows = rows[:max(height, 1)]
 	}
@@ -166,7 +166,7 @@ func wrapPlain(s string, width int) []string {
 func (c *chrome) wrapEntries(entries []string, width int) []string {
 	var out []string
 	for _, e := range entries {
-		e = sanitize.Inline(e)
+		e = sanitize.Visible(e)
 		body := strings.TrimLeft(e, " ")
 		lead := e[:len(e)-len(body)]
 		for i, r := range wrapPlain(body, max(width-len(lead)-2, 8)) {

@@ -80,9 +80,9 @@ type libraryList struct {
 func newLibraryList(lib *Library) *libraryList {
 	l := &libraryList{lib: lib}
 	for _, e := range lib.Entries {
-		label, at := sanitize.Inline(e.Rel), 0
+		label, at := sanitize.Visible(e.Rel), 0
 		if e.Title != "" {
-			title := sanitize.Inline(e.Title)
+			title := sanitize.Visible(e.Title)
 			label, at = title+"  "+label, len(title)+2
 		}
 		l.labels = append(l.labels, label)

@@ -158,12 +158,13 @@ func localWarning(hosts []string) string {
 	return "Warning: " + strings.Join(local, ", ") + " are addresses on " + where + ", not on the internet."
 }
 
-// QuestionLines splits a prompt into its lines, each sanitized as inline
+// QuestionLines splits a prompt into its lines, each sanitized with its
+// invisible characters shown (sanitize.Visible), as inline
 // text, for a display that draws lines itself (the viewer's dialog).
 func QuestionLines(question string) []string {
 	lines := strings.Split(question, "\n")
 	for i, l := range lines {
-		lines[i] = sanitize.Inline(l)
+		lines[i] = sanitize.Visible(l)
 	}
 	return lines
 }

@@ -12,7 +12,7 @@ func TestHostOf(t *testing.T) {
 		"http://[::1]:80/":                    "::1",
 		"http://127.0.0.1:9/":                 "127.0.0.1",
 		"not a url":                           "",
-		"https://exa\u202emple.com/":          "example.com",
+		"https://exa\u202emple.com/":          "exa⟨U+202E⟩mple.com",
 		"https://bad\x1b]0;x\x07host/":        "bad]0;xhost",
 		"https://" + strings.Repeat("a", 300): strings.Repeat("a", 253),
 	}
