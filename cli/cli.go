@@ -41,14 +41,14 @@ type Stdio struct {
 }
 
 // inertWriter is markii's standard error: every write passes
-// sanitize.Text, so no message, whatever it quotes (a file name, a
+// sanitize.TextVisible, so no message, whatever it quotes (a file name, a
 // note's text in an error, a panic's value), reaches the terminal as a
 // control sequence. Tab and line feed pass; a lone CR becomes a line
 // feed. Messages still make what they quote one line (sanitize.Line).
 type inertWriter struct{ w io.Writer }
 
 func (i inertWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(i.w, sanitize.Text(string(p))); err != nil {
+	if _, err := io.WriteString(i.w, sanitize.TextVisible(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil

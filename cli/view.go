@@ -147,7 +147,8 @@ func (c *invocation) runViewer(o *viewOptions, lib *viewer.Library, piped bool) 
 	if err != nil {
 		return failf("%v", err)
 	}
-	return reportView(c.stdio.Err, res, o.render.layout.quiet, o.verbose)
+	reportView(c.stdio.Err, res, o.render.layout.quiet, o.verbose)
+	return nil
 }
 
 // viewerOptions builds the viewer's options from the flags and the
@@ -294,36 +295,34 @@ func editorCommand(getenv func(string) string) []string {
 	return []string{"vi"}
 }
 
-// reportView prints, once the terminal is back, what markii view prints
-// on stderr: render diagnostics (unless --quiet), one line per script that
-// failed in the last run, and with --verbose each failure's message and
-// the host's notices. A failed script makes the exit code 2.
-func reportView(w io.Writer, res *viewer.Result, quiet, verbose bool) error {
+// reportView prints, once the terminal is back, what markii view has to
+// say about the session — only with --verbose: render diagnostics (unless
+// --quiet), each script that failed in the last run with its message, and
+// the host's notices. Leaving the viewer is quiet otherwise: the reader
+// saw all of it in the viewer (the status bar and the D pane), and a
+// script that failed or was declined is not a failure of markii, so the
+// exit code stays 0.
+func reportView(w io.Writer, res *viewer.Result, quiet, verbose bool) {
+	if !verbose {
+		return
+	}
 	if !quiet {
 		for _, d := range res.Diagnostics {
 			fmt.Fprintf(w, "markii: %s\n", sanitize.Line(d))
 		}
 	}
-	failed := 0
 	for _, o := range res.Outcomes {
 		if o.Outcome.Kind == value.Ok {
 			continue
 		}
-		failed++
 		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Script), o.Outcome.Kind)
-		if verbose && o.Outcome.Detail != "" {
+		if o.Outcome.Detail != "" {
 			fmt.Fprintf(w, "markii: %s: %s\n", sanitize.Line(o.Script), sanitize.Line(o.Outcome.Detail))
 		}
 	}
-	if verbose {
-		for _, n := range res.Notices {
-			fmt.Fprintf(w, "markii: %s\n", sanitize.Line(n))
-		}
+	for _, n := range res.Notices {
+		fmt.Fprintf(w, "markii: %s\n", sanitize.Line(n))
 	}
-	if failed > 0 {
-		return &exitError{code: ExitScripts}
-	}
-	return nil
 }
 
 // viewerNote turns a loaded note into the viewer's plain form, with the
