@@ -331,7 +331,7 @@ func panels(blocks []Block) []panel {
 // tabs draws a panel switcher. Static: every panel as a bold label (the
 // first marked ` (active)`) over its body, a blank line between panels.
 // Live: a header strip of labels, the active one bold and bracketed, then
-// the active panel's body only.
+// the active panel's body only, indented to the strip's first label.
 func tabs(c *Context) []ansi.Line {
 	k := newKit(c)
 	ps := panels(c.Blocks)
@@ -393,12 +393,17 @@ func tabs(c *Context) []ansi.Line {
 		}
 	}
 	out := prefixed(c, focusPrefix(focused, k.st, mark), head)
+	// The panel starts under the strip's first label, past the focus
+	// marker's two columns, as a details body does.
+	inner := max(c.Width-2, 1)
 	var hidden []HiddenPanel
 	for i, p := range ps {
 		if i == active {
-			out = append(out, c.Layout(p.blocks, c.Width)...)
+			for _, ln := range c.Layout(p.blocks, inner) {
+				out = append(out, padLeft(ln, 2))
+			}
 		} else {
-			hidden = append(hidden, HiddenPanel{Panel: i, Lines: c.Skip(p.blocks, c.Width)})
+			hidden = append(hidden, HiddenPanel{Panel: i, Lines: c.Skip(p.blocks, inner)})
 		}
 	}
 	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})

@@ -175,7 +175,9 @@ func TestTabsStaticAndLive(t *testing.T) {
 		t.Errorf("static:\n%s\nwant\n%s", got, want)
 	}
 	lines, page := draw(t, src, 60, nil, &LiveState{Focus: 0, ActiveTab: map[BlockID]int{0: 1}})
-	if want := "› One  [Two]  Tab\nSecond body."; strings.Join(lines, "\n") != want {
+	// The panel starts under the strip's first label, not under the
+	// focus marker.
+	if want := "› One  [Two]  Tab\n  Second body."; strings.Join(lines, "\n") != want {
 		t.Errorf("live:\n%s\nwant\n%s", strings.Join(lines, "\n"), want)
 	}
 	f := page.Focusables
@@ -183,7 +185,7 @@ func TestTabsStaticAndLive(t *testing.T) {
 		t.Errorf("focusables %+v", f)
 	}
 	lines, _ = draw(t, src, 60, nil, &LiveState{Focus: -1, ActiveTab: map[BlockID]int{0: 9}})
-	if want := "  [One]  Two  Tab\nFirst body."; strings.Join(lines, "\n") != want {
+	if want := "  [One]  Two  Tab\n  First body."; strings.Join(lines, "\n") != want {
 		t.Errorf("live out of range:\n%s", strings.Join(lines, "\n"))
 	}
 	if got := drawText(t, ":::tab{label=Solo}\nBody.\n:::", 40, nil); got != "Solo\nBody." {
