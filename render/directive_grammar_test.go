@@ -1,6 +1,9 @@
 package render
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDirectiveGrammarMatchesReference pins the text-directive cases where
 // markii follows remark-directive (micromark-extension-directive) to the
@@ -62,11 +65,13 @@ func TestDirectiveGrammarMatchesReference(t *testing.T) {
 // drawn, blank ones at the end included, and a tab is 4 spaces wherever
 // it stands.
 func TestCodeBlockKeepsTrailingBlankLinesAndTabs(t *testing.T) {
+	// The block's frame at width 40, without a language.
+	top, bottom := "╭"+strings.Repeat("─", 39)+"\n", "╰"+strings.Repeat("─", 39)+"\n"
 	for _, c := range []struct{ src, want string }{
-		{"```\na\n\n\n```\nafter\n", "    a\n\n\n\nafter\n"},
-		{"```\na\n```\nafter\n", "    a\n\nafter\n"},
-		{"```\na\tb\n\tc\nab\tc\n```\n", "    a    b\n        c\n    ab    c\n"},
-		{"    a\tb\n\n\n    c\n", "    a    b\n\n\n    c\n"},
+		{"```\na\n\n\n```\nafter\n", top + "│ a\n│\n│\n" + bottom + "\nafter\n"},
+		{"```\na\n```\nafter\n", top + "│ a\n" + bottom + "\nafter\n"},
+		{"```\na\tb\n\tc\nab\tc\n```\n", top + "│ a    b\n│     c\n│ ab    c\n" + bottom},
+		{"    a\tb\n\n\n    c\n", top + "│ a    b\n│\n│\n│ c\n" + bottom},
 	} {
 		doc := Parse([]byte(c.src))
 		if got := plainLayout(t, doc, 40); got != c.want {

@@ -52,6 +52,7 @@ func ExampleLayout() {
 	// ━━━━━━━
 	//
 	// ## Part
+	// ───────
 	//
 	// ┌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌┐
 	// ┆ unknown component `nosuchthing`      ┆

@@ -333,31 +333,56 @@ var (
 	headingHangs = [6]string{"  ", "   ", "    ", "     ", "      ", "       "}
 )
 
+// sectionMark starts a level 3 heading in color, where the levels around
+// it share its weight.
+const sectionMark = "▎ "
+
+// heading draws a heading so that each level differs from its neighbours
+// in more than a shade, at every color level:
+//
+//	1  bold, the heading color, over a heavy rule (━) as wide as its text
+//	2  bold, the heading color, over a light dim rule (─)
+//	3  bold, the accent color, after a ▎ marker in the accent color
+//	4  bold, the text color
+//	5  bold, muted
+//	6  italic, muted
+//
+// Without color every heading starts with its level's # markers, and the
+// first two keep their rules.
 func (l *layouter) heading(h *Heading, width int) []ansi.Line {
 	lvl := min(max(h.Level, 1), 6)
 	st := l.st.Headings[lvl-1]
-	// Without color every heading level would look like body text, so
-	// plain output starts each heading with its level's markers.
-	marked := l.opt.Level == ansi.None && width-len(headingMarks[lvl-1]) >= minIndentWidth
+	var mark ansi.Span
+	switch {
+	case l.opt.Level == ansi.None:
+		mark = ansi.Span{Text: headingMarks[lvl-1], Style: st}
+	case lvl == 3:
+		mark = ansi.Span{Text: sectionMark, Style: l.st.HeadingMark}
+	}
+	marked := mark.Text != "" && width-ansi.Width(mark.Text) >= minIndentWidth
 	inner := width
 	if marked {
-		inner -= len(headingMarks[lvl-1])
+		inner -= ansi.Width(mark.Text)
 	}
 	lines := l.paragraph(h.Content, st, inner)
 	if len(lines) == 0 {
 		return nil
 	}
 	if marked {
-		lines = l.prefixLines(lines, width, ansi.Span{Text: headingMarks[lvl-1], Style: st}, ansi.Span{Text: headingHangs[lvl-1]})
+		lines = l.prefixLines(lines, width, mark, ansi.Span{Text: blank(ansi.Width(mark.Text))})
 	}
-	if lvl == 1 {
-		// A top-level heading is underlined with a rule as wide as its
-		// text, which also marks it when there is no color.
+	if lvl <= 2 {
+		// The first two levels are underlined with a rule as wide as their
+		// text, which also marks them when there is no color.
 		w := 0
 		for _, ln := range lines {
 			w = max(w, ln.Width())
 		}
-		lines = append(lines, ansi.Line{{Text: strings.Repeat("━", w), Style: l.st.HeadingRule}})
+		rule, style := "━", l.st.HeadingRule
+		if lvl == 2 {
+			rule, style = "─", l.st.SubheadingRule
+		}
+		lines = append(lines, ansi.Line{{Text: strings.Repeat(rule, w), Style: style}})
 	}
 	text := ""
 	if !l.streaming {

@@ -8,12 +8,15 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// codeIndent is how far code block lines are indented, and
+// codeIndent is how far an unframed code block's lines are indented, and
 // codeContinuation the indent of a continuation piece: the marker in its
-// last two cells.
+// last two cells. A framed block's lines start after codeGutter, a
+// continuation piece after codeGutter and codeWrapMark.
 const (
 	codeIndent       = 4
 	codeContinuation = "  ↪ "
+	codeGutter       = "│ "
+	codeWrapMark     = "↪ "
 )
 
 // Highlighting budgets: how many bytes of code one layout highlights with
@@ -26,15 +29,23 @@ const (
 	chromaBlockCost = 1 << 10
 )
 
-// codeBlock draws a code block: an optional language line, then the code
-// indented, syntax highlighted when color is on, and lines longer than
-// the width broken between grapheme clusters (never truncated); each
-// continuation piece starts with a dim `↪` so it never reads as a line of
-// its own. An empty block draws nothing.
+// codeBlock draws a code block (fenced, with or without a language, or
+// indented) in an open frame as wide as the layout: a top rule that
+// carries the language (`╭─ go ───`), a `│` gutter before every line and
+// a bottom rule, so code never reads as indented prose, with or without
+// color. The code is syntax highlighted when color is on, and lines
+// longer than the width are broken between grapheme clusters (never
+// truncated); each continuation piece starts with a dim `↪` so it never
+// reads as a line of its own. Where the width is too small for a frame
+// the code is drawn under its language line, indented or not. An empty
+// block draws nothing.
 func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 	text := c.Text
 	if text == "" {
 		return nil
+	}
+	if width > 2*codeIndent {
+		return l.framedCode(c, width)
 	}
 	indent := codeIndent
 	if width <= 2*codeIndent {
@@ -47,6 +58,56 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 		// the encoder writes as one run.
 		out = append(out, append(l.slab.line(2), ansi.Span{Text: " ", Style: l.st.CodeLang}, ansi.Span{Text: c.Lang, Style: l.st.CodeLang}))
 	}
+	code := l.codeLines(c)
+	pad := ansi.Span{Text: blank(indent)}
+	// A continuation piece keeps the indent, its last two cells replaced
+	// by the marker; with no indent the marker takes one cell of its own.
+	cont := ansi.Span{Text: "↪", Style: l.st.Dim}
+	contAvail := avail
+	switch {
+	case indent == codeIndent:
+		cont.Text = codeContinuation
+	case indent < 2:
+		contAvail = max(avail-1, 1)
+	default:
+		cont.Text = blank(indent-2) + "↪ "
+	}
+	out = l.gutterLines(out, code, pad, cont, avail, contAvail, false)
+	l.returnLines(code)
+	return l.keepLines(out)
+}
+
+// framedCode draws a code block in its frame at width (more than
+// 2*codeIndent columns).
+func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
+	out := l.borrowLines()
+	frame := l.st.Frame
+	top := append(l.slab.line(3), ansi.Span{Text: "╭", Style: frame})
+	if c.Lang != "" {
+		// The language sits in the top rule; a name too long for it is
+		// cut to leave the rule's corner and ends visible.
+		lang := truncate(c.Lang, width-6)
+		top = append(top, ansi.Span{Text: "─ ", Style: frame}, ansi.Span{Text: lang, Style: l.st.CodeLang})
+		top = append(top, ansi.Span{Text: " " + strings.Repeat("─", max(width-4-ansi.Width(lang), 1)), Style: frame})
+	} else {
+		top = append(top, ansi.Span{Text: strings.Repeat("─", width-1), Style: frame})
+	}
+	out = append(out, top)
+	code := l.codeLines(c)
+	gutter := ansi.Span{Text: codeGutter, Style: frame}
+	cont := ansi.Span{Text: codeWrapMark, Style: l.st.Dim}
+	avail := width - ansi.Width(codeGutter)
+	out = l.gutterLines(out, code, gutter, cont, avail, avail-ansi.Width(codeWrapMark), true)
+	l.returnLines(code)
+	out = append(out, append(l.slab.line(1), ansi.Span{Text: "╰" + strings.Repeat("─", width-1), Style: frame}))
+	return l.keepLines(out)
+}
+
+// codeLines splits a code block's text into lines of spans, highlighted
+// when color is on and its language has a lexer within the budget, in a
+// borrowed line buffer.
+func (l *layouter) codeLines(c *CodeBlock) []ansi.Line {
+	text := c.Text
 	var code []ansi.Line
 	if l.opt.Level != ansi.None && c.Lang != "" && l.highlightAllowed(c.Lang, text) {
 		if toks, ok := highlight.Tokens(c.Lang, text); ok {
@@ -68,22 +129,21 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 			rest = tail
 		}
 	}
-	pad := ansi.Span{Text: blank(indent)}
-	// A continuation piece keeps the indent, its last two cells replaced
-	// by the marker; with no indent the marker takes one cell of its own.
-	cont := ansi.Span{Text: "↪", Style: l.st.Dim}
-	contAvail := avail
-	switch {
-	case indent == codeIndent:
-		cont.Text = codeContinuation
-	case indent < 2:
-		contAvail = max(avail-1, 1)
-	default:
-		cont.Text = blank(indent-2) + "↪ "
-	}
+	return code
+}
+
+// gutterLines appends code's lines to out, each after pad, breaking a
+// line wider than avail into pieces, the later ones at most contAvail
+// wide after cont (after pad and cont when framed). An empty line is
+// empty, or only the pad when framed.
+func (l *layouter) gutterLines(out, code []ansi.Line, pad, cont ansi.Span, avail, contAvail int, framed bool) []ansi.Line {
 	for _, ln := range code {
 		if len(ln) == 0 {
-			out = append(out, nil)
+			if framed {
+				out = append(out, append(l.slab.line(1), ansi.Span{Text: strings.TrimRight(pad.Text, " "), Style: pad.Style}))
+			} else {
+				out = append(out, nil)
+			}
 			continue
 		}
 		if ln.Width() <= avail {
@@ -95,18 +155,25 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 			continue
 		}
 		for i, part := range breakLine(ln, avail, contAvail) {
-			p := pad
-			if i > 0 {
-				p = cont
+			var pre []ansi.Span
+			switch {
+			case i == 0:
+				pre = []ansi.Span{pad}
+			case framed:
+				pre = []ansi.Span{pad, cont}
+			default:
+				pre = []ansi.Span{cont}
 			}
-			if p.Text != "" {
-				part = append(append(l.slab.line(len(part)+1), p), part...)
+			if pre[0].Text == "" {
+				pre = pre[1:]
+			}
+			if len(pre) > 0 {
+				part = append(append(l.slab.line(len(part)+len(pre)), pre...), part...)
 			}
 			out = append(out, part)
 		}
 	}
-	l.returnLines(code)
-	return l.keepLines(out)
+	return out
 }
 
 // highlightAllowed charges a code block to its lexer's budget and reports

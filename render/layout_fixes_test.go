@@ -15,7 +15,7 @@ func TestCodeBlockContinuationIsMarked(t *testing.T) {
 		width int
 		want  string
 	}{
-		{20, "    abcdefghijklmnop\n  ↪ qrstuvwxyz012345\n  ↪ 6789\n    next"},
+		{20, "╭───────────────────\n│ abcdefghijklmnopqr\n│ ↪ stuvwxyz01234567\n│ ↪ 89\n│ next\n╰───────────────────"},
 		// Below the indent threshold the marker takes a cell of its own.
 		{8, "abcdefgh\n↪ijklmno\n↪pqrstuv\n↪wxyz012\n↪3456789\nnext"},
 	}
@@ -27,7 +27,7 @@ func TestCodeBlockContinuationIsMarked(t *testing.T) {
 	}
 	// Highlighted code marks its continuations in the dim style too.
 	page := Layout(Parse([]byte("```go\nvar x = \""+long+"\"\n```")), Options{Width: 24, Level: ansi.TrueColor, Theme: theme.Dark})
-	if len(page.Lines) != 4 || page.Lines[2][0].Text != "  ↪ " || page.Lines[2][0].Style != NewStyles(theme.Dark).Dim {
+	if len(page.Lines) != 5 || page.Lines[2][1].Text != "↪ " || page.Lines[2][1].Style != NewStyles(theme.Dark).Dim {
 		t.Fatalf("highlighted continuation not marked: %q", Encode(page))
 	}
 }

@@ -16,10 +16,11 @@ type Styles struct {
 	Dim ansi.Style
 	// Accent is the focus color.
 	Accent ansi.Style
-	// Headings are the styles of heading levels 1 to 6; HeadingRule is
-	// the rule under a level 1 heading.
-	Headings    [6]ansi.Style
-	HeadingRule ansi.Style
+	// Headings are the styles of heading levels 1 to 6; HeadingRule and
+	// SubheadingRule are the rules under levels 1 and 2, HeadingMark the
+	// marker before level 3.
+	Headings                                 [6]ansi.Style
+	HeadingRule, SubheadingRule, HeadingMark ansi.Style
 	// Strong, Emphasis and Strike are added on top of the surrounding style.
 	Strong, Emphasis, Strike ansi.Style
 	// Code is inline code.
@@ -76,13 +77,16 @@ func NewStyles(t theme.Theme) Styles {
 		Operator:   fg(t.Operator),
 		Identifier: fg(t.Identifier),
 	}
+	// See heading (layout.go) for how the levels differ.
 	s.Headings[0] = ansi.Style{FG: ColorOf(t.Heading), Bold: true}
 	s.HeadingRule = fg(t.Heading)
 	s.Headings[1] = ansi.Style{FG: ColorOf(t.Heading), Bold: true}
+	s.SubheadingRule = fg(t.Faint)
 	s.Headings[2] = ansi.Style{FG: ColorOf(t.Accent), Bold: true}
+	s.HeadingMark = fg(t.Accent)
 	s.Headings[3] = ansi.Style{FG: ColorOf(t.Text), Bold: true}
 	s.Headings[4] = ansi.Style{FG: ColorOf(t.Muted), Bold: true}
-	s.Headings[5] = ansi.Style{FG: ColorOf(t.Muted), Bold: true, Italic: true}
+	s.Headings[5] = ansi.Style{FG: ColorOf(t.Muted), Italic: true}
 	return s
 }
 

@@ -82,8 +82,8 @@ func TestLayoutHeadingsRecorded(t *testing.T) {
 	)
 	p := Layout(d, Options{Width: 40, Theme: theme.Dark})
 	got := string(ansi.Encode(p.Lines, ansi.None))
-	check(t, got, "# Title\n━━━━━━━\n\nbody\n\n│ ## Quoted\n\n### Third\n")
-	want := []HeadingRef{{0, 1, "Title", 0, 2}, {1, 2, "Quoted", 5, 6}, {2, 3, "Third", 7, 8}}
+	check(t, got, "# Title\n━━━━━━━\n\nbody\n\n│ ## Quoted\n│ ─────────\n\n### Third\n")
+	want := []HeadingRef{{0, 1, "Title", 0, 2}, {1, 2, "Quoted", 5, 7}, {2, 3, "Third", 8, 9}}
 	if len(p.Headings) != len(want) {
 		t.Fatalf("headings %+v, want %+v", p.Headings, want)
 	}
@@ -100,10 +100,10 @@ func TestPlainHeadingsShowTheirLevel(t *testing.T) {
 		blocks = append(blocks, &Heading{Level: lvl, Content: []Inline{txt("Level"), &Strong{Content: []Inline{txt(" bold")}}}})
 	}
 	d := doc(blocks...)
-	check(t, plainLayout(t, d, 40), "# Level bold\n━━━━━━━━━━━━\n\n## Level bold\n\n### Level bold\n\n#### Level bold\n\n##### Level bold\n\n###### Level bold\n")
+	check(t, plainLayout(t, d, 40), "# Level bold\n━━━━━━━━━━━━\n\n## Level bold\n─────────────\n\n### Level bold\n\n#### Level bold\n\n##### Level bold\n\n###### Level bold\n")
 
 	// A wrapped heading's later lines hang under its text, and the rule
-	// under a top-level heading is as wide as its widest line.
+	// under a level 1 or 2 heading is as wide as its widest line.
 	long := doc(&Heading{Level: 1, Content: []Inline{txt("one two three four five six")}}, &Heading{Level: 3, Content: []Inline{txt("alpha beta gamma delta")}})
 	check(t, plainLayout(t, long, 20), "# one two three four\n  five six\n━━━━━━━━━━━━━━━━━━━━\n\n### alpha beta gamma\n    delta\n")
 
@@ -166,12 +166,14 @@ func TestLayoutQuoteCodeRuleScript(t *testing.T) {
 		&ThematicBreak{},
 		&ScriptBlock{Name: "stars", Label: "lua", Source: "return 1"},
 	)
-	check(t, plainLayout(t, d, 14), "│ quoted text\n│ that wraps\n│\n│ more\n\n go\n    x := 1\n\n    return x\n\n──────────────\n\n⚙ stars · lua\n")
+	check(t, plainLayout(t, d, 14), "│ quoted text\n│ that wraps\n│\n│ more\n\n╭─ go ────────\n│ x := 1\n│\n│ return x\n╰─────────────\n\n──────────────\n\n⚙ stars · lua\n")
+	// Too narrow for a frame: the language over the code.
+	check(t, plainLayout(t, doc(&CodeBlock{Lang: "go", Text: "x := 1"}), 8), " go\nx := 1\n")
 }
 
 func TestLayoutCodeBlockLongLine(t *testing.T) {
 	d := doc(&CodeBlock{Text: "abcdefghijklmnop"})
-	check(t, plainLayout(t, d, 10), "    abcdef\n  ↪ ghijkl\n  ↪ mnop\n")
+	check(t, plainLayout(t, d, 10), "╭─────────\n│ abcdefgh\n│ ↪ ijklmn\n│ ↪ op\n╰─────────\n")
 }
 
 func TestLayoutCodeHighlighted(t *testing.T) {
@@ -185,7 +187,7 @@ func TestLayoutCodeHighlighted(t *testing.T) {
 	if found["func"] != st.Keyword || found[`"s"`] != st.String || found["// c"] != st.Comment || found["main"] != st.Function {
 		t.Fatalf("tokens not styled from the theme: %+v", p.Lines[1])
 	}
-	if p.Lines[1].Text() != "    func main() { return \"s\" } // c" {
+	if p.Lines[1].Text() != "│ func main() { return \"s\" } // c" {
 		t.Fatalf("highlighting changed the text: %q", p.Lines[1].Text())
 	}
 }

@@ -166,8 +166,8 @@ func TestChildrenAndHeadingsInsideComponents(t *testing.T) {
 		&Heading{Level: 1, Content: []Inline{txt("After")}},
 	)
 	got, p := layoutWith(t, r, d, 30)
-	check(t, got, "intro\n\n> first\n> \n> ## Inside\n\n# After\n━━━━━━━\n")
-	if len(p.Headings) != 2 || p.Headings[0].Line != 4 || p.Headings[1].Line != 6 {
+	check(t, got, "intro\n\n> first\n> \n> ## Inside\n> ─────────\n\n# After\n━━━━━━━\n")
+	if len(p.Headings) != 2 || p.Headings[0].Line != 4 || p.Headings[1].Line != 7 {
 		t.Fatalf("headings %+v", p.Headings)
 	}
 }
