@@ -23,13 +23,15 @@ func boxComponents() []Component {
 // default.
 var CalloutTypes = []string{"info", "success", "accent", "warning", "danger"}
 
-// calloutHeads are the icon and name of each callout type.
-var calloutHeads = map[string][2]string{
-	"info":    {"ℹ", "Info"},
-	"success": {"✓", "Success"},
-	"accent":  {"★", "Important"},
-	"warning": {"▲", "Warning"},
-	"danger":  {"✕", "Danger"},
+// calloutHeads are the icon and name of each callout type, in the order
+// of CalloutTypes: an array the linker lays out, so that no map is built
+// when a process starts.
+var calloutHeads = [...][2]string{
+	{"ℹ", "Info"},
+	{"✓", "Success"},
+	{"★", "Important"},
+	{"▲", "Warning"},
+	{"✕", "Danger"},
 }
 
 // CalloutHead is the icon and label of a callout type, as the terminal
@@ -37,9 +39,12 @@ var calloutHeads = map[string][2]string{
 // info. A non-empty label (the directive's `[label]`, or an alert's name)
 // replaces the type's.
 func CalloutHead(kind, label string) string {
-	h, ok := calloutHeads[kind]
-	if !ok {
-		h = calloutHeads[CalloutTypes[0]]
+	h := calloutHeads[0]
+	for i, t := range CalloutTypes {
+		if t == kind {
+			h = calloutHeads[i]
+			break
+		}
 	}
 	if label != "" {
 		h[1] = label
