@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestExtraArgumentsAreUsageErrors(t *testing.T) {
 	}{
 		{[]string{"render", "a.mk.md", "b.mk.md"}, "b.mk.md", "markii render [flags] [FILE|-]"},
 		{[]string{"render", "--width", "40", "--", "a.mk.md", "-b"}, "-b", "markii render [flags] [FILE|-]"},
-		{[]string{"view", "a", "b"}, "b", "markii view [flags] [FILE|DIR|-]"},
+		{append([]string{"view"}, manyNotes(maxViewFiles+1)...), manyNotes(maxViewFiles + 1)[maxViewFiles], "markii view [flags] [FILE...|DIR|-]"},
 		{[]string{"run", "a", "b"}, "b", "markii run [flags] NOTE"},
 		{[]string{"export", "a", "b", "--format", "ansi", "-o", "x"}, "b", "markii export [flags] NOTE --format ansi|html|md-plain -o OUT|-"},
 		{[]string{"grants", "list", "a", "b"}, "b", "markii grants [flags] list [NOTE] | reset NOTE|--all"},
@@ -194,4 +195,13 @@ func TestNoImagesIsImagesOff(t *testing.T) {
 	if !strings.Contains(help, "--no-images              the same as --images off\n") {
 		t.Fatalf("view --help does not say what --no-images is:\n%s", help)
 	}
+}
+
+// manyNotes are n note names, n0.mk.md and on.
+func manyNotes(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "n" + strconv.Itoa(i) + ".mk.md"
+	}
+	return out
 }

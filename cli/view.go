@@ -30,6 +30,7 @@ type viewOptions struct {
 	static  bool
 	noRun   bool
 	verbose bool
+	mouse   bool
 }
 
 func (o *viewOptions) bind(fs *flagSet) {
@@ -40,14 +41,18 @@ func (o *viewOptions) bind(fs *flagSet) {
 	fs.bool(&o.static, flagSpec{name: "static", help: "write the note like markii render even on a terminal"})
 	fs.bool(&o.noRun, flagSpec{name: "no-run", help: "never run the note's scripts from the viewer"})
 	fs.bool(&o.verbose, flagSpec{name: "verbose", help: "print run diagnostics after the viewer closes"})
+	fs.bool(&o.mouse, flagSpec{name: "mouse", help: "let the mouse wheel scroll (the terminal then selects text only with Shift held)"})
 	fs.alias("no-images", &o.render.images, "images", "off")
 }
 
 var viewCommand = commandOf(command{
 	summary: "read a note full-screen: scroll, search, tabs, folds and script runs",
-	args:    "[FILE|DIR|-]",
-	maxArgs: 1,
+	args:    "[FILE...|DIR|-]",
+	maxArgs: maxViewFiles,
 }, (*viewOptions).bind, runView)
+
+// maxViewFiles is how many notes `markii view` takes at once.
+const maxViewFiles = 100
 
 // viewMode is how markii view shows what it was given.
 type viewMode int
@@ -65,10 +70,14 @@ const (
 	viewList
 )
 
-// runView implements `markii view [FILE|DIR|-]`: the full-screen viewer
-// on a terminal, and exactly `markii render` anywhere else. A folder that
-// is not a bundle is a library: the viewer lists its notes.
+// runView implements `markii view [FILE...|DIR|-]`: the full-screen viewer
+// on a terminal, and exactly `markii render` anywhere else (of each note
+// in turn). A folder that is not a bundle is a library: the viewer lists
+// its notes. Several notes are read one at a time, :n and :p between them.
 func runView(c *invocation, o *viewOptions) error {
+	if _, err := viewFiles(c.args); err != nil {
+		return err
+	}
 	mode, lib, err := c.viewMode(o)
 	if err != nil {
 		return err
@@ -79,7 +88,7 @@ func runView(c *invocation, o *viewOptions) error {
 	case viewStatic:
 		ro := o.render
 		ro.notRunNotice = !o.noRun && !o.static
-		return runRender(c, &ro)
+		return renderEach(c, &ro)
 	}
 	return c.runViewer(o, lib, mode == viewPiped)
 }
@@ -120,6 +129,9 @@ func (c *invocation) runViewer(o *viewOptions, lib *viewer.Library, piped bool) 
 	}
 	s, opt, err := c.viewerOptions(o, lib)
 	if err != nil {
+		return err
+	}
+	if opt.Files, err = viewFiles(c.args); err != nil {
 		return err
 	}
 	keys := c.stdio.In
@@ -182,6 +194,7 @@ func (c *invocation) viewerOptions(o *viewOptions, lib *viewer.Library) (*viewSe
 		Editor:          editorCommand(c.getenv),
 		Library:         lib,
 		Open:            s.open,
+		Mouse:           settings.Mouse || o.mouse,
 	}
 	if o.render.layout.now.set {
 		now := layout.Now
@@ -191,6 +204,44 @@ func (c *invocation) viewerOptions(o *viewOptions, lib *viewer.Library) (*viewSe
 		opt.OpenBrowser = openBrowser
 	}
 	return s, opt, nil
+}
+
+// viewFiles checks the notes named on the command line when there are
+// several, each a file (not a folder's list or standard input), and
+// returns their absolute paths; nil for one note or none.
+func viewFiles(args []string) ([]string, error) {
+	if len(args) < 2 {
+		return nil, nil
+	}
+	files := make([]string, len(args))
+	for i, a := range args {
+		if a == "-" || isLibrary(a) {
+			return nil, usagef("markii view reads several notes, or one folder or -, not both: %s", sanitize.Line(a))
+		}
+		abs, err := filepath.Abs(a)
+		if err != nil {
+			return nil, failf("cannot read %s: %s", sanitize.Line(a), osReason(err))
+		}
+		files[i] = abs
+	}
+	return files, nil
+}
+
+// renderEach renders the notes named on the command line one after the
+// other, as markii render does each; the first failure stops.
+func renderEach(c *invocation, o *renderOptions) error {
+	args := c.args
+	if len(args) < 2 {
+		return runRender(c, o)
+	}
+	defer func() { c.args = args }()
+	for _, a := range args {
+		c.args = []string{a}
+		if err := runRender(c, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // openTerminal opens the controlling terminal to read keys from when

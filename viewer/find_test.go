@@ -70,19 +70,30 @@ func TestSearchNoMatchAndBackspace(t *testing.T) {
 	}
 }
 
-func TestSearchIsCaseInsensitiveAndCached(t *testing.T) {
+func TestSearchIsSmartCaseAndCached(t *testing.T) {
 	m := newTest(t, longNote(3, 2), 80, 12, nil)
 	press(m, "/")
-	typeText(m, "PARAGRAPH")
+	typeText(m, "paragraph")
 	if n := len(m.reader.search.matches); n != 7 {
-		t.Fatalf("%d matches for PARAGRAPH, want 7 (the intro has one)", n)
+		t.Fatalf("%d matches for paragraph, want 7 (the intro has one)", n)
 	}
 	typeText(m, " 2")
 	if n := len(m.reader.search.matches); n != 2 {
-		t.Fatalf("%d matches for PARAGRAPH 2, want 2", n)
+		t.Fatalf("%d matches for paragraph 2, want 2", n)
 	}
 	if _, ok := m.reader.search.cache["paragraph"]; !ok {
 		t.Fatal("the shorter query's result was not kept")
+	}
+	// A capital letter makes the case count, as less's -i does.
+	press(m, "esc", "/")
+	typeText(m, "PARAGRAPH")
+	if n := len(m.reader.search.matches); n != 0 {
+		t.Fatalf("%d matches for PARAGRAPH, want none: the note says Paragraph", n)
+	}
+	press(m, "esc", "/")
+	typeText(m, "Paragraph")
+	if n := len(m.reader.search.matches); n != 6 {
+		t.Fatalf("%d matches for Paragraph, want 6 (not the intro's)", n)
 	}
 }
 
@@ -175,7 +186,7 @@ func TestSearchOpensTheClosedDetailsItFindsTextIn(t *testing.T) {
 func TestSearchSwitchesToTheTabItFindsTextIn(t *testing.T) {
 	m := newTest(t, hiddenNote(), 80, 12, nil)
 	press(m, "/")
-	typeText(m, "GIRAFFE")
+	typeText(m, "giraffe")
 	press(m, "enter")
 	// One hit on the inactive tab (before, in page order), one in the open.
 	if got := status(m); !strings.Contains(got, "1/2 matches") {

@@ -104,7 +104,7 @@ func TestGrantDialogIsDrawnOverAnOpenPane(t *testing.T) {
 	m := newTest(t, scriptNote, 100, 30, func(o *Options) { o.Runner = r })
 	d := newDriver(m)
 	d.key("r")
-	d.key("?")
+	d.key("h")
 	d.untilDialog(t)
 	mustContain(t, m, "Keys", "api.example.com", "y allow")
 	d.key("y")

@@ -10,7 +10,8 @@ import (
 // what it does in less.
 type keyMap struct {
 	Down, Up, PageDown, PageUp, HalfDown, HalfUp, Top, Bottom, Percent key.Binding
-	Search, Next, Prev, TOC, NextHeading, PrevHeading                  key.Binding
+	Search, SearchBack, Next, Prev, TOC, NextHeading, PrevHeading      key.Binding
+	Mark, GoMark, Files, Repaint                                       key.Binding
 	Focus, FocusBack, Left, Right, Enter, Fold, FoldAll                key.Binding
 	Run, Diagnostics, ShowURL, Back, Edit, Position, Help, Quit        key.Binding
 }
@@ -25,9 +26,14 @@ var keys = keyMap{
 	Top:         key.NewBinding(key.WithKeys("g", "home", "<"), key.WithHelp("g < Home", "go to the top (Ng: to line N)")),
 	Bottom:      key.NewBinding(key.WithKeys("G", "end", ">"), key.WithHelp("G > End", "go to the end (NG: to line N)")),
 	Percent:     key.NewBinding(key.WithKeys("p", "%"), key.WithHelp("N% Np", "go N percent into the note")),
-	Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search the text, closed details and other tabs too (/ enter repeats)")),
-	Next:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match (after esc too)")),
-	Prev:        key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
+	Search:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search: a regexp, lowercase ignores case; in closed details and tabs too")),
+	SearchBack:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "search backward")),
+	Next:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match in the search's direction (after esc too)")),
+	Prev:        key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "match in the other direction")),
+	Mark:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m<letter>", "mark this place")),
+	GoMark:      key.NewBinding(key.WithKeys("'"), key.WithHelp("'<letter> ''", "go to a mark; '' back to where the last jump started")),
+	Files:       key.NewBinding(key.WithKeys(":"), key.WithHelp(":n :p", "next and previous file named on the command line")),
+	Repaint:     key.NewBinding(key.WithKeys("ctrl+l"), key.WithHelp("ctrl+l", "repaint the screen")),
 	TOC:         key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "table of contents")),
 	NextHeading: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next heading")),
 	PrevHeading: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous heading")),
@@ -44,24 +50,27 @@ var keys = keyMap{
 	Back:        key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "back to where a link or anchor was followed, or to the list")),
 	Edit:        key.NewBinding(key.WithKeys("e", "v"), key.WithHelp("e v", "edit the note in $VISUAL or $EDITOR (vi), then reload")),
 	Position:    key.NewBinding(key.WithKeys("=", "ctrl+g"), key.WithHelp("= ctrl+g", "where you are in the note")),
-	Help:        key.NewBinding(key.WithKeys("?", "h"), key.WithHelp("? h", "this help")),
+	Help:        key.NewBinding(key.WithKeys("h", "f1"), key.WithHelp("h F1", "this help")),
 	Quit:        key.NewBinding(key.WithKeys("q", "Q", "ctrl+c"), key.WithHelp("q Q ctrl+c", "quit (esc closes a pane, search, focus or run, and never quits)")),
 }
 
 // helpRows are the help overlay's rows in order.
-func helpRows() [][2]string {
+// mouse says the wheel scrolls (Options.Mouse).
+func helpRows(mouse bool) [][2]string {
 	var out [][2]string
 	for _, b := range []key.Binding{
 		keys.Down, keys.Up, keys.PageDown, keys.PageUp, keys.HalfDown, keys.HalfUp, keys.Top, keys.Bottom, keys.Percent,
-		keys.Search, keys.Next, keys.Prev, keys.TOC, keys.NextHeading, keys.PrevHeading,
+		keys.TOC, keys.Search, keys.SearchBack, keys.Next, keys.Prev, keys.NextHeading, keys.PrevHeading, keys.Mark, keys.GoMark,
 		keys.Focus, keys.FocusBack, keys.Left, keys.Enter, keys.Fold, keys.FoldAll,
-		keys.Run, keys.Diagnostics, keys.ShowURL, keys.Back, keys.Edit, keys.Position, keys.Help, keys.Quit,
+		keys.Run, keys.Diagnostics, keys.ShowURL, keys.Back, keys.Edit, keys.Position, keys.Files, keys.Repaint, keys.Help, keys.Quit,
 	} {
 		h := b.Help()
 		out = append(out, [2]string{h.Key, h.Desc})
 	}
 	out = append(out, [2]string{"0-9", "a count for the next key (5j, 120g, 50%)"})
-	out = append(out, [2]string{"mouse wheel", "scroll"})
+	if mouse {
+		out = append(out, [2]string{"mouse wheel", "scroll"})
+	}
 	return out
 }
 
@@ -118,12 +127,19 @@ var readerKeys = []readerBinding{
 	{&keys.PageUp, by(func(rd *reader, c count) { rd.scrollBy(-c.or(rd.bodyHeight())) })},
 	{&keys.HalfDown, by(func(rd *reader, c count) { rd.scrollBy(rd.halfPageRows(c.n, c.typed)) })},
 	{&keys.HalfUp, by(func(rd *reader, c count) { rd.scrollBy(-rd.halfPageRows(c.n, c.typed)) })},
-	{&keys.Top, by(func(rd *reader, c count) { rd.goLineOrPercent(c, 0) })},
-	{&keys.Bottom, by(func(rd *reader, c count) { rd.goLineOrPercent(c, 100) })},
-	{&keys.Percent, by(func(rd *reader, c count) { rd.goPercent(c.or(0)) })},
-	{&keys.Search, by(func(rd *reader, _ count) { rd.search.editing, rd.search.input = true, nil })},
-	{&keys.Next, cmd(func(rd *reader, _ count) tea.Cmd { return rd.nextMatch(1) })},
-	{&keys.Prev, cmd(func(rd *reader, _ count) tea.Cmd { return rd.nextMatch(-1) })},
+	{&keys.Top, by(func(rd *reader, c count) { rd.jumped(); rd.goLineOrPercent(c, 0) })},
+	{&keys.Bottom, by(func(rd *reader, c count) { rd.jumped(); rd.goLineOrPercent(c, 100) })},
+	{&keys.Percent, by(func(rd *reader, c count) { rd.jumped(); rd.goPercent(c.or(0)) })},
+	{&keys.Search, by(func(rd *reader, _ count) { rd.openSearch(false) })},
+	{&keys.SearchBack, by(func(rd *reader, _ count) { rd.openSearch(true) })},
+	{&keys.Mark, by(func(rd *reader, _ count) { rd.prefix, rd.message = "m", "mark: type a letter" })},
+	{&keys.GoMark, by(func(rd *reader, _ count) {
+		rd.prefix, rd.message = "'", "go to mark: type a letter, or ' for the last jump"
+	})},
+	{&keys.Files, by(func(rd *reader, _ count) { rd.prefix, rd.message = ":", ":" })},
+	{&keys.Repaint, func(*reader, count) (readerAction, tea.Cmd) { return readerNone, tea.ClearScreen }},
+	{&keys.Next, cmd(func(rd *reader, _ count) tea.Cmd { return rd.nextMatch(rd.search.dir()) })},
+	{&keys.Prev, cmd(func(rd *reader, _ count) tea.Cmd { return rd.nextMatch(-rd.search.dir()) })},
 	{&keys.TOC, ask(readerContents)},
 	{&keys.Help, ask(readerHelp)},
 	{&keys.Diagnostics, ask(readerDiagnostics)},

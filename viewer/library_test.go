@@ -252,8 +252,14 @@ func TestLibraryQuitHelpAndFilterEsc(t *testing.T) {
 	if cmd := press(m, "esc"); isQuit(cmd) || m.library.query() != "" || m.library.filter.editing {
 		t.Fatal("esc in the filter prompt did not clear and close it")
 	}
-	press(m, "?", "G")
-	mustContain(t, m, "In the list", "filter the list as you type", "returns to the list")
+	press(m, "h")
+	// The list's keys come first in the help opened on the list.
+	if r := rows(m); len(r) < 2 || strings.TrimSpace(r[1]) != "In the list" {
+		t.Fatalf("the help on the list does not start with the list's keys:\n%s", screen(m))
+	}
+	mustContain(t, m, "In the list", "filter the list as you type", "returns to the list", "In a note")
+	press(m, "G")
+	mustContain(t, m, "this help")
 	press(m, "esc")
 	mustContain(t, m, "Notes in ")
 	if cmd := press(m, "q"); !isQuit(cmd) {

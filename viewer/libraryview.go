@@ -353,11 +353,46 @@ func (m *Model) openEntry() tea.Cmd {
 		m.library.message = err.Error()
 		return nil
 	}
+	m.browsing = false
+	return m.openNote(n, runner)
+}
+
+// openNote closes the open note and shows n as if the viewer had been
+// started on it, its scripts run by runner.
+func (m *Model) openNote(n *Note, runner Runner) tea.Cmd {
 	m.closeNote()
 	m.opt.Runner = runner
 	m.reader.open(n)
-	m.browsing = false
 	return m.Init()
+}
+
+// switchFile goes d notes on among those named on the command line
+// (:n, :p).
+func (m *Model) switchFile(d int) tea.Cmd {
+	rd := m.reader
+	i := rd.file + d
+	switch {
+	case len(m.opt.Files) < 2:
+		rd.message = "only one file was named"
+		return nil
+	case i < 0:
+		rd.message = "no previous file"
+		return nil
+	case i >= len(m.opt.Files):
+		rd.message = "no next file"
+		return nil
+	case m.opt.Open == nil:
+		rd.message = "opening notes is not available here"
+		return nil
+	}
+	n, runner, err := m.opt.Open(m.opt.Files[i])
+	if err != nil {
+		rd.message = err.Error()
+		return nil
+	}
+	cmd := m.openNote(n, runner)
+	rd.file = i
+	return cmd
 }
 
 // toLibrary leaves the note for the list it was opened from.

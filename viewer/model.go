@@ -209,6 +209,10 @@ func (m *Model) act(a readerAction, cmd tea.Cmd) tea.Cmd {
 		return m.startRun(manualTrigger)
 	case readerList:
 		m.toLibrary()
+	case readerNextFile:
+		return m.switchFile(1)
+	case readerPrevFile:
+		return m.switchFile(-1)
 	case readerPageArrived:
 		if m.paneKind == tocPane {
 			// The contents grow to the whole note's, the cursor kept.
@@ -275,10 +279,15 @@ func (m *Model) paneKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) openPane(k paneKind) {
 	switch k {
 	case helpPane:
-		rows := helpRows()
+		// The keys of the screen the help was opened on come first.
+		rows := helpRows(m.opt.Mouse)
 		if m.library != nil {
-			rows = append(rows, [2]string{"", ""}, [2]string{"In the list", ""})
-			rows = append(rows, libraryHelpRows()...)
+			list := append([][2]string{{"In the list", ""}}, libraryHelpRows()...)
+			if m.browsing {
+				rows = append(append(list, [2]string{"", ""}, [2]string{"In a note", ""}), rows...)
+			} else {
+				rows = append(append(rows, [2]string{"", ""}), list...)
+			}
 		}
 		items := make([]string, len(rows))
 		for i, r := range rows {
@@ -316,12 +325,15 @@ func (m *Model) shutdown() {
 	}
 }
 
-// View draws the frame on the alternate screen, with the mouse wheel
-// reported.
+// View draws the frame on the alternate screen. The mouse is left to
+// the terminal, so that text can be selected, unless Options.Mouse asks
+// for the wheel to scroll.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.frame())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if m.opt.Mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	return v
 }
 

@@ -31,7 +31,7 @@ const (
 // A pane scrolls by the reader's own keys (keys.Down … keys.Bottom);
 // these close it or choose its item.
 var (
-	paneCloseKey = key.NewBinding(key.WithKeys("q", "esc", "?", "h", "t", "D", "backspace"))
+	paneCloseKey = key.NewBinding(key.WithKeys("q", "esc", "?", "h", "f1", "t", "D", "backspace"))
 	paneEnter    = key.NewBinding(key.WithKeys("enter"))
 )
 

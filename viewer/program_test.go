@@ -104,7 +104,7 @@ func TestProgramReadsTabsFoldsAndSearches(t *testing.T) {
 	tm.Send(keyMsg("z"))
 	waitFrame(t, sh, "lines folded")
 	tm.Send(tea.WindowSizeMsg{Width: 50, Height: 16})
-	tm.Send(keyMsg("?"))
+	tm.Send(keyMsg("h"))
 	waitFrame(t, sh, "Keys", "table of contents")
 	tm.Send(keyMsg("q"))
 	tm.Send(keyMsg("q"))

@@ -64,6 +64,16 @@ type reader struct {
 	// arrives, in the order it is done (see pendingList).
 	pending pendingList
 
+	// prefix is the first key of a two-key command (m, ', :) waiting
+	// for its second.
+	prefix string
+	// marks are the places m<letter> marked; the mark ' is where the
+	// last jump started.
+	marks map[rune]markPlace
+	// file and files say which of the notes named on the command line is
+	// on screen (files is 0 for one note).
+	file, files int
+
 	// count is a number typed before a key (less's N prefix); counted
 	// says one was typed.
 	count   int
@@ -88,6 +98,10 @@ const (
 	readerRun
 	// readerList goes back to the library's list.
 	readerList
+	// readerNextFile and readerPrevFile go to the next and previous note
+	// named on the command line (:n, :p).
+	readerNextFile
+	readerPrevFile
 	// readerPageArrived says the whole note's page replaced the partial
 	// one; an open table of contents grows to it.
 	readerPageArrived
@@ -95,7 +109,7 @@ const (
 
 // newReader returns the reader of opt's first note.
 func newReader(opt *Options, c *chrome) *reader {
-	rd := &reader{opt: opt, chrome: c, note: opt.Note, first: opt.Note, width: opt.Width, pageWidth: opt.Width, height: 23, focus: -1, listed: opt.Library != nil}
+	rd := &reader{opt: opt, chrome: c, note: opt.Note, first: opt.Note, width: opt.Width, pageWidth: opt.Width, height: 23, focus: -1, listed: opt.Library != nil, files: len(opt.Files)}
 	rd.show(opt.Note)
 	return rd
 }
@@ -340,8 +354,12 @@ func (rd *reader) searchKey(msg tea.KeyPressMsg) tea.Cmd {
 	case searchCancel:
 		rd.search.run(rd.pg, "")
 	case searchDone:
+		rd.setMarkAt('\'', rd.search.from)
 		if len(rd.search.input) == 0 && rd.search.last != "" {
-			return rd.repeatSearch(1)
+			return rd.repeatSearch(rd.search.dir())
+		}
+		if err := rd.search.err; err != nil {
+			rd.message = "invalid pattern: " + err.Error()
 		}
 		return rd.showMatch()
 	}
@@ -369,11 +387,20 @@ func (rd *reader) repeatSearch(d int) tea.Cmd {
 }
 
 // searchChanged finds the prompt's text as it is typed, from the top of
-// the screen on.
+// the screen when the prompt opened on (before it, searching backward).
 func (rd *reader) searchChanged() tea.Cmd {
 	rd.search.run(rd.pg, string(rd.search.input))
-	rd.search.firstFrom(rd.topLine())
+	rd.search.firstFrom(rd.search.from)
+	if rd.search.backward {
+		rd.search.step(-1)
+	}
 	return rd.showMatch()
+}
+
+// openSearch opens the search prompt, searching backward or forward.
+func (rd *reader) openSearch(backward bool) {
+	rd.search.editing, rd.search.input, rd.search.backward = true, nil, backward
+	rd.search.from = rd.topLine()
 }
 
 // showMatch scrolls the current match into view, unfolding its section;
@@ -403,6 +430,12 @@ func (rd *reader) key(msg tea.KeyPressMsg) (readerAction, tea.Cmd) {
 	k := msg.String()
 	if rd.confirm != "" && k != "enter" {
 		rd.confirm = ""
+	}
+	if p := rd.prefix; p != "" {
+		// The second key of m<letter>, '<letter> or :n.
+		rd.prefix, rd.message = "", ""
+		rd.count, rd.counted = 0, false
+		return rd.prefixed(p, k)
 	}
 	if len(k) == 1 && k[0] >= '0' && k[0] <= '9' {
 		rd.count = min(rd.count*10+int(k[0]-'0'), 1<<30)
@@ -489,6 +522,7 @@ func (rd *reader) nextMatch(d int) tea.Cmd {
 		rd.message = "no matches for " + rd.search.query
 		return nil
 	}
+	rd.jumped()
 	rd.search.step(d)
 	return rd.showMatch()
 }
@@ -647,9 +681,12 @@ func (rd *reader) body(h int) []string {
 // ran once a run reported a value) and position on the right.
 func (rd *reader) statusBar(run string, ran bool) string {
 	if rd.search.editing {
-		return rd.chrome.bar("/"+string(rd.search.input), rd.matchCount(), rd.width)
+		return rd.chrome.bar(rd.search.prompt(), rd.matchCount(), rd.width)
 	}
 	left := " " + rd.note.Name
+	if rd.files > 1 {
+		left += fmt.Sprintf(" (file %d of %d)", rd.file+1, rd.files)
+	}
 	if len(rd.history) > 0 {
 		left += " (backspace returns)"
 	} else if rd.listed {
@@ -684,6 +721,11 @@ func (rd *reader) matchCount() string {
 	n := len(rd.search.matches)
 	switch {
 	case rd.search.query == "" && len(rd.search.input) == 0:
+		return ""
+	case rd.search.err != nil && rd.search.editing:
+		return "invalid pattern: " + rd.search.err.Error()
+	case rd.search.err != nil:
+		// The message says what is wrong.
 		return ""
 	case n == 0:
 		return "no matches"
@@ -858,4 +900,68 @@ func (rd *reader) goBack() readerAction {
 	}
 	rd.back()
 	return readerNone
+}
+
+// markPlace is a marked place: a note and a line of its page.
+type markPlace struct {
+	note *Note
+	line int
+}
+
+// jumped remembers the place before a jump (g, G, %, a search, a mark,
+// the table of contents) as the mark ', which ” returns to, as in less.
+func (rd *reader) jumped() {
+	rd.setMark('\'')
+}
+
+// setMark marks the top of the screen as c.
+func (rd *reader) setMark(c rune) { rd.setMarkAt(c, rd.topLine()) }
+
+// setMarkAt marks page line ln of the note on screen as c.
+func (rd *reader) setMarkAt(c rune, ln int) {
+	if rd.marks == nil {
+		rd.marks = map[rune]markPlace{}
+	}
+	rd.marks[c] = markPlace{note: rd.note, line: ln}
+}
+
+// goMark goes to the place marked c; ” goes to where the last jump
+// started (the top before any jump), and remembers this place for the
+// next ”.
+func (rd *reader) goMark(c rune) {
+	mk, ok := rd.marks[c]
+	switch {
+	case !ok && c == '\'':
+		mk = markPlace{note: rd.note}
+	case !ok:
+		rd.message = "no mark " + string(c) + " (m" + string(c) + " marks a place)"
+		return
+	case mk.note != rd.note && (mk.note.Path == "" || mk.note.Path != rd.note.Path):
+		rd.message = "mark " + string(c) + " is in " + mk.note.Name
+		return
+	}
+	rd.jumped()
+	rd.pending.drop(pendingJump)
+	ln := min(mk.line, max(rd.pg.lineCount()-1, 0))
+	rd.pg.unfoldLine(ln)
+	rd.scrollTo(rd.pg.rowOf(ln))
+}
+
+// prefixed does the two-key command whose first key was p and second k:
+// m<letter> marks, '<letter> and ” go to a mark, :n and :p change file.
+func (rd *reader) prefixed(p, k string) (readerAction, tea.Cmd) {
+	letter := len(k) == 1 && (k[0] >= 'a' && k[0] <= 'z' || k[0] >= 'A' && k[0] <= 'Z')
+	switch {
+	case p == "m" && letter:
+		rd.setMark(rune(k[0]))
+	case p == "'" && (letter || k == "'"):
+		rd.goMark(rune(k[0]))
+	case p == ":" && k == "n":
+		return readerNextFile, nil
+	case p == ":" && k == "p":
+		return readerPrevFile, nil
+	case k != "esc":
+		rd.message = p + k + " is not a command (m<letter>, '<letter>, '', :n, :p)"
+	}
+	return readerNone, nil
 }

@@ -118,16 +118,18 @@ func TestQuitKeys(t *testing.T) {
 
 func TestHelpListsEveryKey(t *testing.T) {
 	m := newTest(t, longNote(2, 2), 100, 40, nil)
-	press(m, "?")
+	press(m, "h")
 	if m.pane == nil || m.paneKind != helpPane {
-		t.Fatal("? did not open the help")
+		t.Fatal("h did not open the help")
 	}
-	for _, r := range helpRows() {
+	for _, r := range helpRows(false) {
 		mustContain(t, m, r[0], r[1])
 	}
-	for _, k := range []string{"j ↓ ctrl+e", "k ↑ y ctrl+y", "space f ctrl+f", "b w ctrl+b PgUp", "d ctrl+d", "u ctrl+u", "g < Home", "G > End", "N% Np", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "D", "o", "backspace", "e v", "= ctrl+g", "? h", "q Q ctrl+c", "0-9", "mouse wheel"} {
+	for _, k := range []string{"j ↓ ctrl+e", "k ↑ y ctrl+y", "space f ctrl+f", "b w ctrl+b PgUp", "d ctrl+d", "u ctrl+u", "g < Home", "G > End", "N% Np", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "D", "o", "backspace", "e v", "= ctrl+g", "h F1", "q Q ctrl+c", "0-9", "?", "m<letter>", "'<letter> ''", ":n :p", "ctrl+l"} {
 		mustContain(t, m, k)
 	}
+	// The wheel scrolls only when the mouse was asked for.
+	mustLack(t, m, "mouse wheel")
 	press(m, "esc")
 	if m.pane != nil {
 		t.Fatal("esc did not close the help")

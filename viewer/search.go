@@ -1,8 +1,13 @@
 package viewer
 
 import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -25,8 +30,106 @@ type hiddenMatch struct {
 	nth, count    int
 }
 
-// hiddenMatches finds q (case-folded) in the text p's blocks hide.
-func hiddenMatches(p *page, q string) []match {
+// pattern is a query compiled as less takes it: a regular expression
+// (Go's RE2 syntax), with smart case: a query in lowercase only matches
+// either case. A query without metacharacters is matched as a string,
+// on text case-folded by foldCase when the case is ignored.
+type pattern struct {
+	query string
+	// fold says the case is ignored.
+	fold bool
+	// lit is the query as a string (case-folded with fold); re is the
+	// expression when the query is not a plain string.
+	lit string
+	re  *regexp.Regexp
+}
+
+// maxPattern bounds a query's length in bytes: RE2 compiles in time and
+// memory linear in it, and a prompt longer than this is no search.
+const maxPattern = 1000
+
+// compilePattern compiles query; an invalid expression is an error that
+// says what is wrong with it.
+func compilePattern(query string) (pattern, error) {
+	pt := pattern{query: query, fold: !hasUpper(query)}
+	if len(query) > maxPattern {
+		return pt, fmt.Errorf("the pattern is longer than %d bytes", maxPattern)
+	}
+	if regexp.QuoteMeta(query) == query {
+		pt.lit = query
+		if pt.fold {
+			pt.lit = foldCase(query)
+		}
+		return pt, nil
+	}
+	expr := query
+	if pt.fold {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		var perr *syntax.Error
+		if errors.As(err, &perr) {
+			// The expression as typed, without the case flag added here.
+			return pt, fmt.Errorf("%s: `%s`", perr.Code, strings.TrimPrefix(perr.Expr, "(?i)"))
+		}
+		return pt, err
+	}
+	pt.re = re
+	return pt, nil
+}
+
+// hasUpper reports whether s holds an uppercase letter.
+func hasUpper(s string) bool {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// literal reports whether the pattern is matched as a string.
+func (pt pattern) literal() bool { return pt.re == nil }
+
+// text is the form of line t the pattern matches on.
+func (pt pattern) text(t string) string {
+	if pt.literal() && pt.fold {
+		return foldCase(t)
+	}
+	return t
+}
+
+// each calls f with the byte range of every match in t (already in the
+// form text gives); empty matches of an expression are skipped.
+func (pt pattern) each(t string, f func(start, end int)) {
+	if pt.re != nil {
+		for _, m := range pt.re.FindAllStringIndex(t, -1) {
+			if m[1] > m[0] {
+				f(m[0], m[1])
+			}
+		}
+		return
+	}
+	for off := 0; ; {
+		i := strings.Index(t[off:], pt.lit)
+		if i < 0 {
+			return
+		}
+		f(off+i, off+i+len(pt.lit))
+		off += i + len(pt.lit)
+	}
+}
+
+// narrows reports whether every line pt matches also matches prev, so
+// that only prev's lines need searching: both plain strings of the same
+// case rule, pt extending prev.
+func (pt pattern) narrows(prev pattern) bool {
+	return prev.query != "" && pt.literal() && prev.literal() && pt.fold == prev.fold && strings.HasPrefix(pt.lit, prev.lit)
+}
+
+// hiddenMatches finds pt in the text p's blocks hide.
+func hiddenMatches(p *page, pt pattern) []match {
 	var out []match
 	for ti, ref := range p.targets {
 		if ref.link {
@@ -36,15 +139,9 @@ func hiddenMatches(p *page, q string) []match {
 		for _, hp := range t.hidden {
 			first := len(out)
 			for _, l := range hp.Lines {
-				text := foldCase(l)
-				for off := 0; ; {
-					i := strings.Index(text[off:], q)
-					if i < 0 {
-						break
-					}
+				pt.each(pt.text(l), func(int, int) {
 					out = append(out, match{line: t.line, start: -1, end: -1, hidden: &hiddenMatch{target: ti, panel: hp.Panel, nth: len(out) - first}})
-					off += i + len(q)
-				}
+				})
 			}
 			for i := first; i < len(out); i++ {
 				out[i].hidden.count = len(out) - first
@@ -63,7 +160,17 @@ type searcher struct {
 	query   string
 	// last is the last query searched for, kept after the marks are
 	// cleared so an empty `/` repeats it.
-	last    string
+	last string
+	// backward is set when the search goes up the note (`?`): n then
+	// goes to the match before, N to the one after, as in less.
+	backward bool
+	// from is the page line the prompt was opened on: the search, as
+	// it is typed, goes from there.
+	from int
+	// err is what is wrong with the query as an expression; it finds
+	// nothing then.
+	err     error
+	pattern pattern
 	matches []match
 	current int
 	// folded is each line's case-folded text, made on first search; nil
@@ -72,6 +179,22 @@ type searcher struct {
 	cache  map[string][]match
 	// cacheFor is the page the cache belongs to.
 	cacheFor *page
+}
+
+// dir is 1 for a forward search, -1 for a backward one.
+func (s *searcher) dir() int {
+	if s.backward {
+		return -1
+	}
+	return 1
+}
+
+// prompt is the prompt's text as the status bar shows it.
+func (s *searcher) prompt() string {
+	if s.backward {
+		return "?" + string(s.input)
+	}
+	return "/" + string(s.input)
 }
 
 // reset forgets results (the page changed).
@@ -117,17 +240,19 @@ func (s *searcher) run(p *page, query string) {
 		s.reset()
 		s.cacheFor = p
 	}
-	q := foldCase(query)
-	prev := s.query
+	prev := s.pattern
 	s.query = query
 	if query != "" {
 		s.last = query
 	}
-	if q == "" {
+	pt, err := compilePattern(query)
+	s.pattern, s.err = pt, err
+	if query == "" || err != nil {
 		s.matches = nil
 		s.current = 0
 		return
 	}
+	q := query
 	n := p.lineCount()
 	if s.folded == nil {
 		s.folded = make([]string, n)
@@ -140,7 +265,7 @@ func (s *searcher) run(p *page, query string) {
 		s.clampCurrent()
 		return
 	}
-	found := s.find(p, q, prev)
+	found := s.find(p, pt, prev)
 	if len(s.cache) > 64 {
 		clear(s.cache)
 	}
@@ -149,27 +274,22 @@ func (s *searcher) run(p *page, query string) {
 	s.clampCurrent()
 }
 
-// find finds q (case-folded) on p's lines and in the text its blocks
-// hide; when q grows the previous query prev, only the lines that
-// matched prev are searched.
-func (s *searcher) find(p *page, q, prev string) []match {
+// find finds pt on p's lines and in the text its blocks hide; when pt
+// narrows the previous pattern prev, only the lines that matched prev
+// are searched.
+func (s *searcher) find(p *page, pt, prev pattern) []match {
 	var found []match
 	scan := func(ln int) {
-		t := s.folded[ln]
-		if t == "" {
-			t = foldCase(p.lineText(ln))
-			s.folded[ln] = t
-		}
-		for off := 0; ; {
-			i := strings.Index(t[off:], q)
-			if i < 0 {
-				break
+		t := p.lineText(ln)
+		if pt.literal() && pt.fold {
+			if t = s.folded[ln]; t == "" {
+				t = foldCase(p.lineText(ln))
+				s.folded[ln] = t
 			}
-			found = append(found, match{line: ln, start: off + i, end: off + i + len(q)})
-			off += i + len(q)
 		}
+		pt.each(t, func(start, end int) { found = append(found, match{line: ln, start: start, end: end}) })
 	}
-	if pm, ok := s.cache[foldCase(prev)]; ok && prev != "" && strings.HasPrefix(q, foldCase(prev)) {
+	if pm, ok := s.cache[prev.query]; ok && pt.narrows(prev) {
 		last := -1
 		for _, m := range pm {
 			if m.hidden == nil && m.line != last {
@@ -182,7 +302,7 @@ func (s *searcher) find(p *page, q, prev string) []match {
 			scan(ln)
 		}
 	}
-	if hm := hiddenMatches(p, q); len(hm) > 0 {
+	if hm := hiddenMatches(p, pt); len(hm) > 0 {
 		found = append(found, hm...)
 		// In line order, a block's hidden hits after the hits shown on
 		// its first line.

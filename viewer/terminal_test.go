@@ -274,7 +274,7 @@ func TestRealTerminalProbe(t *testing.T) {
 	// Search, contents, help, fold, a note link and back.
 	x.keys("/", "P", "W", "N", "E", "D", "Enter")
 	x.waitPane("matches")
-	x.keys("n", "N", "Escape", "Escape", "t", "Enter", "?")
+	x.keys("n", "N", "Escape", "Escape", "t", "Enter", "h")
 	x.waitPane("table of contents")
 	x.keys("Escape", "z", "Z", "Z")
 	for i := 0; i < 10; i++ {

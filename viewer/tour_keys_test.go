@@ -15,21 +15,22 @@ import (
 // names is bound to the action its row says.
 func TestTourKeyTableMatchesTheKeys(t *testing.T) {
 	actions := map[string][]key.Binding{
-		"scroll a line":                      {keys.Down, keys.Up},
-		"scroll a page":                      {keys.PageDown, keys.PageUp},
-		"scroll half a page":                 {keys.HalfDown, keys.HalfUp},
-		"top and bottom":                     {keys.Top, keys.Bottom},
-		"search and move between matches":    {keys.Search, keys.Next, keys.Prev},
-		"table of contents":                  {keys.TOC},
-		"previous and next heading":          {keys.PrevHeading, keys.NextHeading},
-		"fold a section, fold or unfold all": {keys.Fold, keys.FoldAll},
-		"run the note's scripts":             {keys.Run},
-		"diagnostics":                        {keys.Diagnostics},
-		"every key":                          {keys.Help},
-		"quit":                               {keys.Quit},
+		"scroll a line":      {keys.Down, keys.Up},
+		"scroll a page":      {keys.PageDown, keys.PageUp},
+		"scroll half a page": {keys.HalfDown, keys.HalfUp},
+		"top and bottom":     {keys.Top, keys.Bottom},
+		"search forward, backward; next, previous match": {keys.Search, keys.SearchBack, keys.Next, keys.Prev},
+		"mark a place, go back to it":                    {keys.Mark, keys.GoMark},
+		"table of contents":                              {keys.TOC},
+		"previous and next heading":                      {keys.PrevHeading, keys.NextHeading},
+		"fold a section, fold or unfold all":             {keys.Fold, keys.FoldAll},
+		"run the note's scripts":                         {keys.Run},
+		"diagnostics":                                    {keys.Diagnostics},
+		"every key":                                      {keys.Help},
+		"quit":                                           {keys.Quit},
 		"focus tabs and details; :kbd[←] :kbd[→] switch, :kbd[Enter] opens": {keys.Focus, keys.Left, keys.Right, keys.Enter},
 	}
-	names := map[string]string{"Tab": "tab", "Enter": "enter", "←": "left", "→": "right"}
+	names := map[string]string{"Tab": "tab", "Enter": "enter", "←": "left", "→": "right", "F1": "f1"}
 	keyRef := regexp.MustCompile(":kbd\\[([^\\]]+)\\]|`([^`]+)`")
 	tour := string(fixtures.Tour)
 	_, table, ok := strings.Cut(tour, "## The viewer\n")

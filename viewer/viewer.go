@@ -156,6 +156,13 @@ type Options struct {
 	// the viewer shows, runs and reloads. Note is not shown until then.
 	Library *Library
 	Open    Opener
+	// Files are the notes named on the command line, by path, when there
+	// are several (markii view a.md b.md): Note is the first one's, and
+	// :n and :p open the others through Open.
+	Files []string
+	// Mouse has the viewer take the mouse so that the wheel scrolls; off,
+	// the terminal keeps it and text can be selected as anywhere else.
+	Mouse bool
 	// OpenBrowser, when set, opens an http or https link in a browser on
 	// `o`; nil (the default) only shows the address.
 	OpenBrowser func(url string) error

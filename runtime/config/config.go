@@ -60,6 +60,9 @@ type Settings struct {
 	// OpenLinksInBrowser lets the viewer's `o` key open an http or https
 	// link in the system browser (off: it only shows the address).
 	OpenLinksInBrowser bool
+	// Mouse has the viewer take the mouse so that the wheel scrolls, as
+	// `--mouse` does (off: the terminal keeps it to select text).
+	Mouse bool
 	// ShowURLs prints every link's address after its text in render and
 	// the viewer, as `--show-urls` does.
 	ShowURLs bool
@@ -249,6 +252,8 @@ func Parse(data []byte) (Settings, error) {
 			s.Packs, err = packsField(v)
 		case "openLinksInBrowser":
 			err = boolField(v, &s.OpenLinksInBrowser)
+		case "mouse":
+			err = boolField(v, &s.Mouse)
 		case "maxWidth":
 			s.MaxWidth, err = maxWidthField(v)
 		case "showUrls":
