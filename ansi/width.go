@@ -1,6 +1,11 @@
 package ansi
 
-import xansi "github.com/charmbracelet/x/ansi"
+import (
+	"strings"
+	"unicode/utf8"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
 
 // Width returns the display width of s in terminal cells, by grapheme
 // cluster and East Asian width: CJK and emoji count 2, combining marks and
@@ -13,4 +18,51 @@ func Width(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// keycap is the combining enclosing keycap (U+20E3), which is zero width
+// however a terminal counts.
+const keycap = '\u20e3'
+
+// CellSafe returns s drawn so that a terminal that counts cells code point
+// by code point (wcwidth), as a terminal without grapheme mode (mode 2027)
+// does, gives each grapheme cluster the cells Width gives it. A cluster
+// whose code points add up to other than its width is drawn as its first
+// code point (a ZWJ sequence as its first emoji, a skin tone without its
+// modifier, a keycap as its digit with the keycap mark), padded with
+// spaces to its width when that is narrower: 👩‍💻 becomes 👩, 1️⃣ becomes
+// "1⃣ ", ❤️ becomes "❤ ". Everything else, and all of an ASCII s, is
+// kept as it is.
+func CellSafe(s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < 0x80
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	for rest := s; rest != ""; {
+		cluster, w := xansi.FirstGraphemeCluster(rest, xansi.GraphemeWidth)
+		rest = rest[len(cluster):]
+		if cluster == "" {
+			break
+		}
+		if xansi.StringWidthWc(cluster) == w {
+			b.WriteString(cluster)
+			continue
+		}
+		first, _ := utf8.DecodeRuneInString(cluster)
+		head := string(first)
+		if strings.ContainsRune(cluster, keycap) {
+			head += string(keycap)
+		}
+		hw := xansi.StringWidthWc(head)
+		if hw > w {
+			head, hw = "", 0
+		}
+		b.WriteString(head)
+		b.WriteString(strings.Repeat(" ", w-hw))
+	}
+	return b.String()
 }

@@ -26,6 +26,10 @@ type chrome struct {
 	match, current ansi.Style
 	// linkFocus marks the focused link.
 	linkFocus ansi.Style
+	// graphemes says the terminal counts cells by grapheme cluster (it
+	// declared mode 2027); else every text is drawn cell-safe (see
+	// cellSafe).
+	graphemes bool
 }
 
 func newChrome(level ansi.Level, t theme.Theme) *chrome {
@@ -54,7 +58,28 @@ func newChrome(level ansi.Level, t theme.Theme) *chrome {
 // encode writes text that is already inert and cut to size in style st.
 // Only the methods below call it.
 func (c *chrome) encode(s string, st ansi.Style) string {
-	return string(ansi.AppendLine(nil, ansi.Line{{Text: s, Style: st}}, c.level))
+	return string(ansi.AppendLine(nil, c.cellSafe(ansi.Line{{Text: s, Style: st}}), c.level))
+}
+
+// cellSafe returns line as the terminal is to be sent it: as it is where
+// the terminal counts cells by grapheme cluster, as bubbletea's renderer
+// then does too; elsewhere with each cluster drawn so that a count by
+// code point, the renderer's and the terminal's, gives it the cells the
+// layout gave it (see ansi.CellSafe). A line that changes is copied.
+func (c *chrome) cellSafe(line ansi.Line) ansi.Line {
+	if c.graphemes {
+		return line
+	}
+	out := line
+	for i, s := range line {
+		if t := ansi.CellSafe(s.Text); t != s.Text {
+			if &out[0] == &line[0] {
+				out = append(ansi.Line(nil), line...)
+			}
+			out[i].Text = t
+		}
+	}
+	return out
 }
 
 // line draws s in style st, cut to width cells.
@@ -93,7 +118,7 @@ func (c *chrome) row(segs []segment, width int) string {
 			break
 		}
 	}
-	return string(ansi.AppendLine(nil, line, c.level))
+	return string(ansi.AppendLine(nil, c.cellSafe(line), c.level))
 }
 
 // wrapped draws s bold over at most limit rows of width cells.
@@ -113,6 +138,36 @@ func (c *chrome) bar(left, right string, width int) string {
 	left = fit(left, max(gap-1, 0))
 	pad := max(width-ansi.Width(left)-ansi.Width(right), 0)
 	return c.encode(left+strings.Repeat(" ", pad)+right, ansi.Style{Inverse: true})
+}
+
+// minName is the fewest cells a note's name is cut to in the status bar.
+const minName = 9
+
+// status draws the reader's status bar: " name" then rest on the left,
+// right on the right, padded to width. When they do not fit, the name's
+// middle goes first (down to minName cells), then the end of rest: the
+// focus target or the message after the name is what the reader needs.
+func (c *chrome) status(name, rest, right string, width int) string {
+	name, rest = sanitize.Inline(name), sanitize.Inline(rest)
+	gap := width - ansi.Width(fit(sanitize.Inline(right), width)) - 1
+	if over := 1 + ansi.Width(name) + ansi.Width(rest) - gap; over > 0 {
+		name = cutMiddle(name, max(ansi.Width(name)-over, minName))
+	}
+	return c.bar(" "+name+rest, right, width)
+}
+
+// cutMiddle cuts s to w cells by dropping its middle for an ellipsis.
+func cutMiddle(s string, w int) string {
+	sw := ansi.Width(s)
+	if sw <= w {
+		return s
+	}
+	if w < 3 {
+		return fit(s, w)
+	}
+	head := (w - 1) / 2
+	tail := w - 1 - head
+	return xansi.Truncate(s, head, "") + "…" + xansi.TruncateLeft(s, sw-tail, "")
 }
 
 // dialog draws a box with lines of text centered in width; lipgloss only

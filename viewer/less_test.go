@@ -202,3 +202,27 @@ func TestNextAndPreviousFile(t *testing.T) {
 	press(m, "m", "x", ":", "n", "'", "x")
 	mustContain(t, m, "mark x is in a.mk.md")
 }
+
+// TestStatusBarCutsTheNamesMiddleFirst: a long file name loses its middle
+// before the focused link's target or a message loses anything.
+func TestStatusBarCutsTheNamesMiddleFirst(t *testing.T) {
+	long := "a-very-long-file-name-that-goes-on-and-on-and-on-for-ever.mk.md"
+	m := newTest(t, "# Links\n\nSee [the docs](https://example.com/docs/getting-started) now.\n", 80, 12, func(o *Options) { o.Note.Name = long })
+	press(m, "tab")
+	bar := status(m)
+	if !strings.Contains(bar, "link → https://example.com/docs/getting-started") {
+		t.Fatalf("the focused link's target is cut: %q", bar)
+	}
+	if !strings.Contains(bar, " a-very-…r.mk.md ·") || len([]rune(bar)) != 80 {
+		t.Fatalf("the name did not lose its middle: %q", bar)
+	}
+	press(m, "esc", "'", "q")
+	if bar := status(m); !strings.Contains(bar, "no mark q (mq marks a place)") {
+		t.Fatalf("the message is cut: %q", bar)
+	}
+	// A short name is whole.
+	m = newTest(t, "# Links\n", 80, 12, nil)
+	if bar := status(m); !strings.HasPrefix(bar, " test.mk.md") {
+		t.Fatalf("a short name was cut: %q", bar)
+	}
+}

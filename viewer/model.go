@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // paneKind names the open pane.
@@ -141,6 +142,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return msg.cmd
 	case changedMsg:
 		return m.reloadUpdate(msg)
+	case tea.ModeReportMsg:
+		if v := msg.Value; msg.Mode == xansi.ModeUnicodeCore && (v == xansi.ModeSet || v == xansi.ModeReset || v == xansi.ModePermanentlySet) {
+			// The terminal counts cells by grapheme cluster: bubbletea's
+			// renderer turns the mode on and counts as the layout does.
+			m.chrome.graphemes = true
+		}
+		return nil
 	}
 	if cmd, ok := m.runUpdate(msg); ok {
 		return cmd

@@ -664,9 +664,9 @@ func (rd *reader) body(h int) []string {
 		if noColor {
 			// The note's own styles are gone; the marks drawn over the
 			// plain line are the viewer's, in attributes only.
-			buf = ansi.AppendLine(buf[:0], attributesOnly(line), ansi.Color16)
+			buf = ansi.AppendLine(buf[:0], rd.chrome.cellSafe(attributesOnly(line)), ansi.Color16)
 		} else {
-			buf = ansi.AppendLine(buf[:0], line, rd.opt.Level)
+			buf = ansi.AppendLine(buf[:0], rd.chrome.cellSafe(line), rd.opt.Level)
 		}
 		out = append(out, string(buf))
 	}
@@ -683,7 +683,7 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	if rd.search.editing {
 		return rd.chrome.bar(rd.search.prompt(), rd.matchCount(), rd.width)
 	}
-	left := " " + rd.note.Name
+	left := ""
 	if rd.files > 1 {
 		left += fmt.Sprintf(" (file %d of %d)", rd.file+1, rd.files)
 	}
@@ -714,7 +714,7 @@ func (rd *reader) statusBar(run string, ran bool) string {
 		right = append(right, "values from earlier")
 	}
 	right = append(right, rd.position())
-	return rd.chrome.bar(left, strings.Join(right, "  ")+" ", rd.width)
+	return rd.chrome.status(rd.note.Name, left, strings.Join(right, "  ")+" ", rd.width)
 }
 
 func (rd *reader) matchCount() string {

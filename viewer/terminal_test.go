@@ -477,7 +477,9 @@ func TestRealTerminalHostileFileNames(t *testing.T) {
 	}
 	x.keys("Enter")
 	p = x.waitPane("Hostile two")
-	if !strings.Contains(p, "]0;PWNx.mk.md") {
+	// With the message beside it the name may lose its middle (never
+	// the message), but what is shown of it is inert text.
+	if !strings.Contains(p, "]0;PWNx.mk.md") && !strings.Contains(p, " ]0;P…k.md (backspace returns) · scripts of linked notes") {
 		t.Fatalf("the status bar does not show the linked name as inert text:\n%s", p)
 	}
 	quit(x)
