@@ -48,6 +48,10 @@ var payloads = []payload{
 	{Name: "entity C1 CSI decimal", Bytes: "&#155;2J", Entity: true},
 	{Name: "entity OSC 52", Bytes: "&#x1B;]52;c;AAAA&#x07;", Entity: true},
 	{Name: "entity NUL and DEL", Bytes: "&#0;&#127;&#x7f;", Entity: true},
+	{Name: "entity BEL", Bytes: "ding&#7;&#x07;ding", Entity: true},
+	{Name: "entity bidi override", Bytes: "&#x202E;gnp.exe&#x2066;&#8238;", Entity: true},
+	{Name: "entity split by a tag", Bytes: "&#2<b></b>7;[31m&<i>#27;</i>[2J", Entity: true},
+	{Name: "named entity then ESC", Bytes: "&amp;#27;[31m&lt;&#x1B;", Entity: true},
 }
 
 // probeNote plants p in every place a note can carry text. Structural
@@ -116,6 +120,33 @@ A footnote P[^P] and another[^n] and an undefined one[^x P].
 <div>raw html P</div>
 
 inline <span title="P">html P</span>
+
+<details><summary>summary P</summary>
+
+html details body P
+
+</details>
+
+<p align="center"><img src="img-P.png" alt="alt P" width="P"></p>
+
+<p><a href="https://example.com/P" title="P">html link P</a></p>
+
+<p><a href="P">relative P</a></p>
+
+<p><a href="javascript:alert('P')">js P</a> <kbd>kbd P</kbd><br><sub>sub P</sub></p>
+
+<table><tr><th align="P">th P</th></tr><tr><td>td P</td></tr></table>
+
+<pre>pre P
+  line two P</pre>
+
+<h3 id="P">html heading P</h3>
+
+<ul><li>html item P</li></ul>
+
+<blockquote>html quote P</blockquote>
+
+<unknown-element P="P">unknown element P</unknown-element>
 
 Text :kbd[kbd P] and :badge[badge P]{variant=P} and :unknown[inline P]{k=P}
 and :value[P] and :value[probe]{format=P} and :value[vals.P].
@@ -255,7 +286,8 @@ func TestProbeSuite(t *testing.T) {
 func TestProbeTextSurvives(t *testing.T) {
 	src := []byte(probeNote("\x1b[31mZQX"))
 	out := renderNote(src, 80, ansi.None, probeValues(t, "ZQX"))
-	for _, want := range []string{"Heading", "Body text", "callout body", "card body", "cell one", "figure caption"} {
+	for _, want := range []string{"Heading", "Body text", "callout body", "card body", "cell one", "figure caption",
+		"summary", "html details body", "html link", "th [31mZQX", "td [31mZQX", "pre [31mZQX", "html heading", "html item", "html quote", "unknown element"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("render lost %q", want)
 		}

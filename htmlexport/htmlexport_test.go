@@ -40,7 +40,12 @@ const hostile = "# Title <script>alert(1)</script>\n\n" +
 	"```html\n<script>alert(15)</script>\n```\n\n" +
 	"| a <script> | b |\n|---|:-:|\n| [x](javascript:y) | ok |\n\n" +
 	"Notes[^<script>] and[^\" onclick=\"x].\n\n[^<script>]: <script>alert(16)</script> [x](javascript:z)\n\n" +
-	"[^\" onclick=\"x]: <img src=x onerror=alert(17)>\n"
+	"[^\" onclick=\"x]: <img src=x onerror=alert(17)>\n\n" +
+	"<details open ontoggle=\"alert(18)\"><summary onclick=\"alert(19)\">HTML <b>summary</b></summary>\n\n" +
+	"<p align=\"center\" onmouseover=\"alert(20)\"><a href=\"javascript:alert(21)\">html js</a> <a href=\" JAVASCRIPT:alert(22)\">spaced</a>" +
+	" <img src=\"javascript:alert(23)\" alt=\"x\"> <a href=\"data:text/html,<script>alert(24)</script>\">data</a></p>\n\n" +
+	"<table><tr><th style=\"x\" onclick=\"alert(25)\">th</th></tr><tr><td><object data=\"x\">obj</object><embed src=x></td></tr></table>\n\n" +
+	"<template><script>alert(26)</script></template><svg><script>alert(27)</script></svg>\n\n</details>\n"
 
 func pngOf(t *testing.T) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
@@ -144,6 +149,7 @@ func TestExportIsInert(t *testing.T) {
 		`<p class="tab-label">&#39; onfocus=&#39;alert(10)</p>`,
 		`[figure: image not shown]`,
 		`<kbd>Ctrl</kbd>`,
+		`<details open><summary>HTML summary</summary>`,
 	} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("the page lacks %s", want)

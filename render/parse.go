@@ -225,10 +225,25 @@ func (c *converter) newText(s string) *Text {
 
 func (c *converter) blocks(parent ast.Node, depth int) []Block {
 	mark := len(c.blockStack)
+	var h *htmlBuilder
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		if raw, ok := n.(*ast.HTMLBlock); ok && depth < MaxDepth {
+			if h == nil {
+				h = c.newHTML(depth, false)
+			}
+			h.htmlBlock(raw)
+			continue
+		}
+		if h != nil {
+			h.markdown(n)
+			continue
+		}
 		if b := c.block(n, depth); b != nil {
 			c.blockStack = append(c.blockStack, b)
 		}
+	}
+	if h != nil {
+		h.finish()
 	}
 	out := c.blockSlices.clone(c.blockStack[mark:])
 	clear(c.blockStack[mark:])
@@ -481,6 +496,8 @@ func (c *converter) inlines(parent ast.Node, depth int) []Inline {
 	// is set, pending equals src[from:to].
 	pending := c.buf[:0]
 	verbatim, from, to := false, 0, 0
+	// h reads the raw HTML tags among the children, once there is one.
+	var h *htmlBuilder
 	flush := func() {
 		if len(pending) > 0 {
 			var s string
@@ -494,6 +511,17 @@ func (c *converter) inlines(parent ast.Node, depth int) []Inline {
 		}
 	}
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		if raw, ok := n.(*ast.RawHTML); ok {
+			flush()
+			if h == nil {
+				h = c.newHTML(depth, true)
+			}
+			h.rawInline(raw)
+			continue
+		}
+		if h != nil && h.skip > 0 {
+			continue
+		}
 		switch n := n.(type) {
 		case *ast.Text:
 			seg := n.Segment
@@ -533,8 +561,6 @@ func (c *converter) inlines(parent ast.Node, depth int) []Inline {
 				}
 			}
 			continue
-		case *ast.RawHTML:
-			continue
 		}
 		flush()
 		if in := c.inline(n, depth); in != nil {
@@ -542,6 +568,9 @@ func (c *converter) inlines(parent ast.Node, depth int) []Inline {
 		}
 	}
 	flush()
+	if h != nil {
+		h.finish()
+	}
 	c.buf = pending[:0]
 	out := c.inlineSlices.clone(c.inlineStack[mark:])
 	clear(c.inlineStack[mark:])

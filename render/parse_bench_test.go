@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/theme"
 )
 
 // realisticNote generates about size bytes of a typical note: sections
@@ -55,5 +58,35 @@ func BenchmarkPlainMarkdown(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
 		PlainMarkdown(src)
+	}
+}
+
+// htmlReadme generates about size bytes of a README in GitHub's style:
+// a centred logo and badges, details blocks with markdown inside, an
+// HTML table of keys, link lists in <p> blocks, <kbd> and <br> inline.
+func htmlReadme(size int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "<p align=\"center\">\n  <img src=\"docs/logo-%d.png\" alt=\"Project logo\" width=\"200\">\n  <br>\n"+
+			"  <a href=\"https://example.org/ci\"><img src=\"https://example.org/badge.svg\" alt=\"CI\"></a>\n"+
+			"  <a href=\"https://example.org/docs\">Documentation</a> · <a href=\"#install\">Install</a>\n</p>\n\n", i)
+		fmt.Fprintf(&b, "## Section %d\n\nPress <kbd>Ctrl</kbd>+<kbd>C</kbd> to stop; text with <b>bold</b> and a line<br>break.\n\n", i)
+		b.WriteString("<details>\n<summary>Show the <i>options</i></summary>\n\n- one option\n- another with `code`\n\n</details>\n\n")
+		b.WriteString("<table>\n<tr><th>Key</th><th>Action</th></tr>\n<tr><td><kbd>j</kbd></td><td>Down a line</td></tr>\n" +
+			"<tr><td><kbd>k</kbd></td><td>Up a line</td></tr>\n</table>\n\n")
+		b.WriteString("<p>\n<a href=\"https://example.org/a\">Alpha</a> |\n<a href=\"https://example.org/b\">Beta</a> |\n<a href=\"https://example.org/c\">Gamma</a>\n</p>\n\n")
+		b.WriteString("Plain markdown follows with [a link](https://example.org) and `code`.\n\n")
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkRenderHTMLReadme parses and lays out a generated 64 KB
+// README that is mostly raw HTML.
+func BenchmarkRenderHTMLReadme(b *testing.B) {
+	src := htmlReadme(64 << 10)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Layout(Parse(src), Options{Width: 100, Level: ansi.TrueColor, Theme: theme.Dark})
 	}
 }

@@ -443,6 +443,9 @@ func scanPlaces(body []byte, min, most int, inside bool) []int {
 			// indent, until the one that ends it, after which a block
 			// starts afresh.
 			if endsHTML(line, frames[n-1].n) {
+				if opensHTMLElement(afterHTMLEnd(line, frames[n-1].n)) {
+					return cuts
+				}
 				frames, mayBeHTML = frames[:n-1], false
 			}
 			at = end
@@ -458,6 +461,12 @@ func scanPlaces(body []byte, min, most int, inside bool) []int {
 			if !inCode && line[indent] == '<' {
 				mayBeHTML = true
 			}
+		}
+		if mayBeHTML && len(frames) == 0 && opensHTMLElement(line) {
+			// An element a raw HTML block opens holds the blocks up
+			// to its end tag (parse_html.go): the rest of the note
+			// is one piece.
+			return cuts
 		}
 		at = end
 	}
@@ -572,6 +581,24 @@ func endsHTML(line []byte, kind int) bool {
 		return bytes.IndexByte(line, '>') >= 0
 	}
 	return bytes.Contains(line, []byte("]]>"))
+}
+
+// afterHTMLEnd returns what follows the end of a raw HTML block of the
+// given kind on the line that ends it: for a script, pre, style or
+// textarea block, the tags after its end tag, which are read as HTML;
+// nothing for the other kinds, which show nothing.
+func afterHTMLEnd(line []byte, kind int) []byte {
+	if kind != 1 {
+		return nil
+	}
+	lower := bytes.ToLower(line)
+	at := len(line)
+	for _, end := range []string{"</script>", "</pre>", "</style>", "</textarea>"} {
+		if i := bytes.Index(lower, []byte(end)); i >= 0 && i+len(end) < at {
+			at = i + len(end)
+		}
+	}
+	return line[at:]
 }
 
 // fenceRun counts the leading bytes of b equal to c.

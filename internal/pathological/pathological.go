@@ -70,6 +70,30 @@ var Inputs = []Input{
 	{"unclosed links B", 30000, func(n int) string { return strings.Repeat("[a](b", n) }},
 	{"unclosed <!--", 300000, func(n int) string { return "</" + strings.Repeat("<!--", n) }},
 	{"tables", 30000, func(n int) string { return strings.Repeat("aaa\rbbb\n-\v\n", n) }},
+	// Raw HTML (markii draws an allowlist of it): deep nesting within one
+	// block and across blocks, tags never closed, a huge attribute, and
+	// many line breaks. Cmark is the size markii holds them to.
+	{"nested <div>", 10000, func(n int) string {
+		return strings.Repeat("<div>", n) + "a" + strings.Repeat("</div>", n) + "\n"
+	}},
+	{"nested <div> blocks", 10000, func(n int) string {
+		return strings.Repeat("<div>\n\n", n) + "a\n\n" + strings.Repeat("</div>\n\n", n)
+	}},
+	{"nested inline HTML", 10000, func(n int) string {
+		return "x " + strings.Repeat("<b><span>", n) + "a" + strings.Repeat("</span></b>", n) + "\n"
+	}},
+	{"unclosed HTML tags", 10000, func(n int) string {
+		return strings.Repeat("<details><summary>s<blockquote><ul><li><table><tr><td><b><a href=x>", n) + "\n\ntext\n"
+	}},
+	{"unmatched HTML end tags", 10000, func(n int) string {
+		return "<div>\n" + strings.Repeat("<span></p></details></td>", n) + "\n"
+	}},
+	{"1 MB HTML attribute", 1 << 20, func(n int) string {
+		return "<p><img alt=\"" + strings.Repeat("a", n) + "\"></p>\n\nx <span title=\"" + strings.Repeat("b", n) + "\">y</span>\n"
+	}},
+	{"many <br>", 100000, func(n int) string {
+		return "<p>" + strings.Repeat("x<br>", n) + "</p>\n\na" + strings.Repeat("<br>", n) + "\n"
+	}},
 	{"reference collisions", 50000, func(n int) string {
 		var b strings.Builder
 		for i := 1; i < n; i++ {

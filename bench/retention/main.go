@@ -1,0 +1,174 @@
+// Command retention measures how much of the text GitHub shows for a
+// markdown file survives in a terminal renderer's plain output.
+//
+// For each file it takes the words GitHub's rendering shows (goldmark with
+// GFM and GitHub's emoji shortcodes to HTML, raw HTML kept, then the text of the HTML less what a browser
+// never shows: script, style, template, iframe, object, comments) and
+// reports, for markii (`markii render --color never`) and glamour (plain
+// "notty" style), the share of those words that the renderer prints, word
+// by word as a multiset. Words are runs of letters and digits, lowercased.
+//
+//	go run ./retention -markii /tmp/markii FILE...
+//
+// It prints one line per file and the median, minimum and the share of all
+// words for each renderer.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/glamour"
+	"github.com/yuin/goldmark"
+	emoji "github.com/yuin/goldmark-emoji"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer/html"
+	xhtml "golang.org/x/net/html"
+)
+
+func main() {
+	markii := flag.String("markii", "markii", "the markii binary")
+	width := flag.Int("width", 100, "the render width")
+	missing := flag.Bool("missing", false, "list the words markii lost")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: retention [-markii BIN] [-width N] FILE...")
+		os.Exit(3)
+	}
+	var mk, gl []float64
+	var mkKept, glKept, total int
+	fmt.Printf("%-40s %7s %8s %8s\n", "file", "words", "markii", "glamour")
+	for _, f := range flag.Args() {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "retention:", err)
+			os.Exit(1)
+		}
+		ref := words(githubText(src))
+		m, err := exec.Command(*markii, "render", "--color", "never", "--width", fmt.Sprint(*width), f).Output()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "retention: markii:", f, err)
+			os.Exit(1)
+		}
+		g, err := glamourText(src, *width)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "retention: glamour:", f, err)
+			os.Exit(1)
+		}
+		got := words(string(m))
+		a, b := kept(ref, got), kept(ref, words(g))
+		if *missing {
+			for w, c := range ref {
+				if c > got[w] {
+					fmt.Printf("  lost %q ×%d\n", w, c-got[w])
+				}
+			}
+		}
+		n := count(ref)
+		mkKept, glKept, total = mkKept+a, glKept+b, total+n
+		mk, gl = append(mk, share(a, n)), append(gl, share(b, n))
+		name := f[strings.LastIndexByte(f, '/')+1:]
+		fmt.Printf("%-40s %7d %7.1f%% %7.1f%%\n", name, n, share(a, n), share(b, n))
+	}
+	fmt.Printf("%-40s %7s %7.1f%% %7.1f%%\n", "median", "", median(mk), median(gl))
+	fmt.Printf("%-40s %7s %7.1f%% %7.1f%%\n", "minimum", "", minimum(mk), minimum(gl))
+	fmt.Printf("%-40s %7d %7.1f%% %7.1f%%\n", "all words", total, share(mkKept, total), share(glKept, total))
+}
+
+// githubText is the text a browser shows for GitHub's rendering of src.
+func githubText(src []byte) string {
+	var buf bytes.Buffer
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM, emoji.Emoji), goldmark.WithRendererOptions(html.WithUnsafe()))
+	if err := md.Convert(src, &buf); err != nil {
+		return ""
+	}
+	doc, err := xhtml.Parse(&buf)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	var walk func(n *xhtml.Node)
+	walk = func(n *xhtml.Node) {
+		switch n.Type {
+		case xhtml.TextNode:
+			b.WriteString(n.Data)
+			b.WriteByte(' ')
+		case xhtml.CommentNode:
+			return
+		case xhtml.ElementNode:
+			switch n.Data {
+			case "script", "style", "template", "iframe", "object", "noscript":
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return b.String()
+}
+
+func glamourText(src []byte, width int) (string, error) {
+	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle("notty"), glamour.WithWordWrap(width))
+	if err != nil {
+		return "", err
+	}
+	return r.Render(string(src))
+}
+
+// words counts the lowercased runs of letters and digits in s.
+func words(s string) map[string]int {
+	m := map[string]int{}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		m[strings.ToLower(w)]++
+	}
+	return m
+}
+
+func count(m map[string]int) int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
+// kept is how many of ref's words got shows, each at most as often as ref has it.
+func kept(ref, got map[string]int) int {
+	n := 0
+	for w, c := range ref {
+		n += min(c, got[w])
+	}
+	return n
+}
+
+func share(a, n int) float64 {
+	if n == 0 {
+		return 100
+	}
+	return 100 * float64(a) / float64(n)
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func minimum(v []float64) float64 {
+	m := v[0]
+	for _, x := range v[1:] {
+		m = min(m, x)
+	}
+	return m
+}
