@@ -284,8 +284,9 @@ func TestRenderKnowsInstalledPacks(t *testing.T) {
 	writeTree(t, filepath.Dir(note), map[string][]byte{"note.mk.md": []byte("---\nuses: [dash, viz]\n---\n\n::dash_chart\n\n::viz_map\n")})
 
 	out, errOut, code := renderCLI(t, "", "--width", "100", note)
-	if code != ExitOK || !strings.Contains(out, "unknown component `dash_chart` from pack dash") ||
-		errOut != "markii: this note uses packs dash, viz, which are not installed; their components show as unknown-component boxes\n" {
+	if code != ExitOK || strings.Contains(out, "component") ||
+		errOut != "markii: this note uses packs dash, viz, which are not installed; their components show as unknown-component boxes\n"+
+			"markii: unknown component `dash_chart` from pack dash\nmarkii: unknown component `viz_map` from pack viz\n" {
 		t.Fatalf("no packs: code %d err %q\n%s", code, errOut, out)
 	}
 
@@ -295,9 +296,9 @@ func TestRenderKnowsInstalledPacks(t *testing.T) {
 	writeTree(t, filepath.Join(home, "markii"), map[string][]byte{"config.json": cfg})
 
 	out, errOut, code = renderCLI(t, "", "--width", "100", note)
-	if code != ExitOK || !strings.Contains(out, "component `dash_chart` from pack dash (engine react) cannot be drawn in a terminal") ||
-		!strings.Contains(out, "unknown component `viz_map` from pack viz") ||
-		errOut != "markii: this note uses pack viz, which is not installed; its components show as unknown-component boxes\n" {
+	if code != ExitOK || strings.Contains(out, "component") ||
+		errOut != "markii: this note uses pack viz, which is not installed; its components show as unknown-component boxes\n"+
+			"markii: component `dash_chart` from pack dash (engine react) cannot be drawn in a terminal\nmarkii: unknown component `viz_map` from pack viz\n" {
 		t.Fatalf("dash installed: code %d err %q\n%s", code, errOut, out)
 	}
 	// A broken config is reported the same way whether the note names

@@ -593,10 +593,12 @@ func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style,
 		if isEmoticon(d) {
 			return append(dst, run{text: ":" + d.Name, style: st, link: link, target: l.inLink})
 		}
-		return l.inlineFallback(dst, unknownLabel(target, l.opt.Packs), d.Content, st, link)
+		l.diagnose(unknownLabel(target, l.opt.Packs))
+		return l.inlineFallback(dst, d.Content, st, link)
 	}
 	if comp.Form != FormInline {
-		return l.inlineFallback(dst, "block component `"+d.Name+"` written inline", d.Content, st, link)
+		l.diagnose("block component `" + d.Name + "` written inline")
+		return l.inlineFallback(dst, d.Content, st, link)
 	}
 	attrs := d.Attrs
 	if len(presetAttrs) > 0 {
@@ -613,7 +615,7 @@ func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style,
 	// `:value[]` already draws its own empty state (`{value}`, SPEC §7.4);
 	// the hint is for components whose text went missing.
 	if plainText(d.Content) == "" && comp.Name != "value" {
-		dst = append(dst, run{text: " (" + d.Name + ": no content (an attribute may have been used where directive text was expected))", style: Over(st, l.st.Dim)})
+		l.diagnose("`" + d.Name + "` has no content (an attribute may have been used where directive text was expected)")
 	}
 	return dst
 }

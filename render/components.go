@@ -16,8 +16,7 @@ import (
 // which standardComponents gathers when a registry is first needed.
 
 // kit is a component's view of its directive while it draws: attribute
-// readers that remember which values were ignored, so the component can
-// show the `[name: attribute ignored]` markers.
+// readers that report an ignored value on the page's diagnostics.
 type kit struct {
 	c       *Context
 	st      *Styles
@@ -82,30 +81,14 @@ func (k *kit) format() string {
 		valuefmt.Percent, valuefmt.Date, valuefmt.Relative)
 }
 
-// markerText is the dim marker for every ignored attribute.
-func (k *kit) markerText() string {
-	parts := make([]string, len(k.ignored))
-	for i, a := range k.ignored {
-		parts[i] = "[" + k.c.Name + ": " + a + " ignored]"
-	}
-	return strings.Join(parts, " ")
-}
+// withMarkers returns a block's lines as they are: an ignored attribute
+// is reported on the page's diagnostics (see enum), never drawn into the
+// note.
+func (k *kit) withMarkers(lines []ansi.Line, width int) []ansi.Line { return lines }
 
-// withMarkers appends the ignored-attribute marker line to a block's lines.
-func (k *kit) withMarkers(lines []ansi.Line, width int) []ansi.Line {
-	if len(k.ignored) == 0 {
-		return lines
-	}
-	return append(lines, k.c.WrapSpans([]ansi.Span{{Text: k.markerText(), Style: k.st.Dim}}, width)...)
-}
-
-// inlineMarkers appends the marker to an inline component's spans.
-func (k *kit) inlineMarkers(spans []ansi.Span) []ansi.Span {
-	if len(k.ignored) == 0 {
-		return spans
-	}
-	return append(spans, ansi.Span{Text: " " + k.markerText(), Style: Over(k.c.Style, k.st.Dim)})
-}
+// inlineMarkers returns an inline component's spans as they are (see
+// withMarkers).
+func (k *kit) inlineMarkers(spans []ansi.Span) []ansi.Span { return spans }
 
 // bound resolves the `data` attribute. ok is false when the directive has
 // no `data` attribute.

@@ -424,7 +424,7 @@ func tab(c *Context) []ansi.Line {
 }
 
 // figure draws an image it never fetches: a dim `alt:` line, the source
-// (or `[figure: image not shown]` when the source is unsafe), then the
+// (nothing when the source is unsafe: the diagnostics say so), then the
 // caption body. An empty src counts as none.
 func figure(c *Context) []ansi.Line {
 	k := newKit(c)
@@ -443,10 +443,10 @@ func figure(c *Context) []ansi.Line {
 			if u := sanitize.URL(src); c.Level() != ansi.None && ansi.LinkAllowed(u) {
 				link, target = u, c.NewTarget(u)
 			}
-			out = append(out, c.WrapSpans([]ansi.Span{{Text: src, Style: k.st.Dim, Link: link, Target: target}}, c.Width)...)
+			out = append(out, c.WrapSpans([]ansi.Span{{Text: sanitize.Visible(src), Style: k.st.Dim, Link: link, Target: target}}, c.Width)...)
 		} else {
+			// Said on the diagnostics, never on the page.
 			c.Diagnose("figure: image source was refused as unsafe and was not shown")
-			out = append(out, c.WrapSpans([]ansi.Span{{Text: "[figure: image not shown]", Style: k.st.Dim}}, c.Width)...)
 		}
 	}
 	return append(out, c.Layout(c.Blocks, c.Width)...)

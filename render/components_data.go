@@ -213,19 +213,23 @@ func numberOf(v any) (float64, bool) {
 }
 
 // progress draws `label ` + a bar of `█`/`░` + ` NN%`, plus the data's
-// state suffix. The bar is 3 to 30 cells, as wide as the line allows.
+// state suffix; with no value (no data yet, none written) the bar is empty
+// and the number is "—". The bar is 3 to 30 cells, as wide as the line allows.
 func progress(c *Context) []ansi.Line {
 	k := newKit(c)
 	format := k.format()
 	_, hasFormat := k.attr("format")
 	decimals := k.str("decimals", "")
 	value, maxV := 0.0, 1.0
+	// known is set once a value was read: without one the bar is empty and
+	// says "—", never a 0% the note does not have.
+	known := false
 	r, isBound := k.bound()
 	if isBound && r.HasValue() {
 		if o, ok := r.Value.(valuefmt.Object); ok {
 			if v, ok := o.Get("value"); ok {
 				if n, ok := numberOf(v); ok {
-					value = n
+					value, known = n, true
 				}
 			}
 			if v, ok := o.Get("max"); ok {
@@ -234,12 +238,12 @@ func progress(c *Context) []ansi.Line {
 				}
 			}
 		} else if n, ok := numberOf(r.Value); ok {
-			value = n
+			value, known = n, true
 		}
 	}
 	if v, ok := k.attr("value"); ok {
 		if n, ok := valuefmt.ParseNumber(v); ok {
-			value = n
+			value, known = n, true
 		}
 	}
 	if v, ok := k.attr("max"); ok {
@@ -256,6 +260,9 @@ func progress(c *Context) []ansi.Line {
 	pctText := valuefmt.NumberString(math.Floor(pct+0.5)) + "%"
 	if hasFormat {
 		pctText = k.text(pct/100, format, decimals)
+	}
+	if !known {
+		pctText = "—"
 	}
 	label, _ := k.attr("label")
 	suffix := ""

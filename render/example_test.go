@@ -36,8 +36,8 @@ func ExampleRenderWith() {
 }
 
 // The steps of the pipeline, one at a time: the page also carries the
-// headings, and a directive no component draws is drawn as a box that
-// says so.
+// headings, and a directive no component draws keeps its content in a
+// box (why is in page.Diagnostics).
 func ExampleLayout() {
 	doc := render.Parse([]byte("# Title\n\n## Part\n\n:::nosuchthing\nbody\n:::\n"))
 	page := render.Layout(doc, render.Options{Width: 40, Level: ansi.None, Theme: theme.Dark})
@@ -55,8 +55,6 @@ func ExampleLayout() {
 	// ───────
 	//
 	// ┌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌┐
-	// ┆ unknown component `nosuchthing`      ┆
-	// ┆                                      ┆
 	// ┆ body                                 ┆
 	// └╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌┘
 }

@@ -20,7 +20,8 @@ import (
 // read from the user's installed packs, never from the note.
 
 // unknownBlock draws a leaf or container directive nobody registered: a
-// dim dashed box across the width naming the component, then its content:
+// compact dim dashed box across the width holding its content (why it is
+// not drawn goes to the page's diagnostics, never into the note):
 // the label, the attributes (attrs, the reserved width and align already
 // taken out) as `key: value` lines, and the body. A reader of a pack
 // component markii cannot draw still gets its numbers, columns and
@@ -48,7 +49,8 @@ func (l *layouter) unknownBlock(name string, d *Directive, attrs Attrs, width in
 		l.shift(m, len(content))
 		content = append(content, body...)
 	}
-	lines, at := l.dashedBox(unknownLabel(name, l.opt.Packs), content, width)
+	l.diagnose(unknownLabel(name, l.opt.Packs))
+	lines, at := l.dashedBox("", content, width)
 	l.shift(m, at)
 	return lines
 }
@@ -124,7 +126,10 @@ func (l *layouter) failedBlock(name string, width int) []ansi.Line {
 func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (lines []ansi.Line, at int) {
 	dim := l.st.Dim
 	inner := width - 4
-	titleLines := wrapRuns([]run{{text: title, style: dim}}, max(inner, 1), nil)
+	var titleLines []ansi.Line
+	if title != "" {
+		titleLines = wrapRuns([]run{{text: title, style: dim}}, max(inner, 1), nil)
+	}
 	if inner < 1 {
 		if len(content) > 0 {
 			titleLines = append(titleLines, nil)
@@ -145,7 +150,9 @@ func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (line
 		out = append(out, side(t))
 	}
 	if len(content) > 0 {
-		out = append(out, side(nil))
+		if len(titleLines) > 0 {
+			out = append(out, side(nil))
+		}
 		at = len(out)
 		for _, c := range content {
 			out = append(out, side(c))
@@ -167,11 +174,9 @@ func isEmoticon(d *InlineDirective) bool {
 }
 
 // inlineFallback draws an inline directive that cannot be drawn by a
-// component: the dim label, a colon, then its text (or the label alone).
-func (l *layouter) inlineFallback(dst []run, label string, content []Inline, st ansi.Style, link string) []run {
-	if len(content) == 0 || plainText(content) == "" {
-		return append(dst, run{text: label, style: Over(st, l.st.Dim)})
-	}
-	dst = append(dst, run{text: label + ":", style: Over(st, l.st.Dim)}, run{text: " ", style: st})
+// component as its text, so the sentence still reads as written
+// (`:dash_delta[+3%]` reads "+3%"); the reason is the caller's diagnostic,
+// never part of the sentence.
+func (l *layouter) inlineFallback(dst []run, content []Inline, st ansi.Style, link string) []run {
 	return l.flatten(dst, content, st, link)
 }

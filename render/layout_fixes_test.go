@@ -51,9 +51,11 @@ func TestEmptyValueLabelHasNoHint(t *testing.T) {
 	if len(page.Lines) != 1 || len(page.Lines[0]) != 1 || page.Lines[0][0].Style != NewStyles(theme.Dark).Dim {
 		t.Fatalf("want one dim span, got %#v", page.Lines)
 	}
-	// Other inline components still carry the hint.
-	if got := drawText(t, ":badge[]{text=x}", 120, nil); !strings.Contains(got, "(badge: no content") {
-		t.Fatalf("badge lost its hint: %q", got)
+	// Other inline components report the hint as a diagnostic, never on
+	// the page.
+	page = Layout(Parse([]byte(":badge[]{text=x}")), Options{Width: 120, Level: ansi.None, Theme: theme.Dark})
+	if got := page.Lines[0].Text(); strings.Contains(got, "no content") || len(page.Diagnostics) != 1 || !strings.Contains(page.Diagnostics[0], "`badge` has no content") {
+		t.Fatalf("badge: %q, diagnostics %q", got, page.Diagnostics)
 	}
 }
 

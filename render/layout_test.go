@@ -263,7 +263,7 @@ func TestStreamMatchesLayout(t *testing.T) {
 		got = ansi.AppendLines(got, lines, ansi.TrueColor)
 		return nil
 	})
-	if err != nil || len(diags) != 0 {
+	if err != nil || len(diags) != 1 || diags[0] != "unknown component `nobody-home`" {
 		t.Fatalf("Stream: %v %v", diags, err)
 	}
 	if string(got) != string(want) {

@@ -7,17 +7,23 @@ import (
 
 	"github.com/markii/markii/render/directive"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // PlainMarkdown downgrades a Markii note to plain markdown, as `markii
 // export --format md-plain` does (SPEC §6.6). It works on the source, so
-// everything it keeps is kept byte for byte: container directives lose
-// their opening and closing fence lines (the body stays), leaf directives
-// and runnable script fences are removed, an inline directive is replaced
-// by its label's source (removed when it has no label), and then runs of
-// three or more line feeds collapse to two, leading and trailing blank
-// lines go, and the result ends with exactly one line feed. Frontmatter is
-// kept as written. It never fails.
+// everything it keeps is kept byte for byte. A container directive's
+// opening fence line becomes its title (plainTitle: the label, or the
+// title or label attribute; a figure's image with its alt text and
+// source) followed by a blank line, and its closing fence line a blank
+// line, so no two bodies merge into one paragraph; the body stays. A leaf
+// directive becomes its title the same way, or a blank line when it has
+// none. Runnable script fences are removed. An inline directive is
+// replaced by its label's source (removed when it has no label), except
+// `:value[x]`, which reads as its empty state `{x}`: the export carries no
+// values. Then runs of three or more line feeds collapse to two, leading
+// and trailing blank lines go, and the result ends with exactly one line
+// feed. Frontmatter is kept as written. It never fails.
 func PlainMarkdown(src []byte) []byte {
 	p := parseSource(src)
 	e := &editor{src: p.body}
@@ -29,8 +35,11 @@ func PlainMarkdown(src []byte) []byte {
 	return tidyPlain(out.Bytes())
 }
 
-// edit removes src[start:stop].
-type edit struct{ start, stop int }
+// edit replaces src[start:stop] with text.
+type edit struct {
+	start, stop int
+	text        string
+}
 
 type editor struct {
 	src   []byte
@@ -39,8 +48,42 @@ type editor struct {
 
 func (e *editor) cut(start, stop int) {
 	if start < stop {
-		e.edits = append(e.edits, edit{start, stop})
+		e.edits = append(e.edits, edit{start: start, stop: stop})
 	}
+}
+
+// replaceLine is cutLine writing title (when not "") and then a blank
+// line in place of the construct, behind the line's own indentation and
+// quote markers, so that what stood before and after it stays apart.
+func (e *editor) replaceLine(start, stop int, title string) {
+	ls := start
+	for ls > 0 && e.src[ls-1] != '\n' {
+		ls--
+	}
+	prefix := string(e.src[ls:start])
+	if len(strings.Trim(prefix, " \t>")) != 0 {
+		// After a list marker or other text: the title takes the
+		// construct's place on its line.
+		end := stop
+		for end < len(e.src) && e.src[end] != '\n' {
+			end++
+		}
+		e.edits = append(e.edits, edit{start: start, stop: end, text: title})
+		return
+	}
+	end := stop
+	for end < len(e.src) && e.src[end] != '\n' {
+		end++
+	}
+	if end < len(e.src) {
+		end++
+	}
+	blank := strings.TrimRight(prefix, " \t") + "\n"
+	text := blank
+	if title != "" {
+		text = prefix + title + "\n" + blank
+	}
+	e.edits = append(e.edits, edit{start: ls, stop: end, text: text})
 }
 
 // cutLine removes the construct at src[start:stop] that ends its line: the
@@ -77,11 +120,15 @@ func (e *editor) walk(n ast.Node) {
 func (e *editor) visit(n ast.Node) {
 	switch v := n.(type) {
 	case *directive.Leaf:
-		e.cutLine(v.Start, v.Stop)
+		e.replaceLine(v.Start, v.Stop, plainTitle(v.Name, v.Attrs, e.linesText(v.Lines())))
 	case *directive.Container:
-		e.cutLine(v.OpenStart, v.OpenStop)
+		label := ""
+		if first := v.FirstChild(); v.HasLabel && first != nil {
+			label = e.linesText(first.Lines())
+		}
+		e.replaceLine(v.OpenStart, v.OpenStop, plainTitle(v.Name, v.Attrs, label))
 		if v.CloseStart >= 0 {
-			e.cutLine(v.CloseStart, v.CloseStop)
+			e.replaceLine(v.CloseStart, v.CloseStop, "")
 		}
 		// The label sits on the opening line, which is gone.
 		first := v.FirstChild()
@@ -92,6 +139,17 @@ func (e *editor) visit(n ast.Node) {
 			e.visit(k)
 		}
 	case *directive.Inline:
+		if v.Name == "value" {
+			path := ""
+			if v.LabelStart >= 0 {
+				path = strings.TrimSpace(string(e.src[v.LabelStart:v.LabelStop]))
+			}
+			if path == "" {
+				path = "value"
+			}
+			e.edits = append(e.edits, edit{start: v.Start, stop: v.Stop, text: "{" + path + "}"})
+			return
+		}
 		if v.LabelStart < 0 || v.FirstChild() == nil {
 			e.cut(v.Start, v.Stop)
 			return
@@ -106,6 +164,67 @@ func (e *editor) visit(n ast.Node) {
 	default:
 		e.walk(n)
 	}
+}
+
+// linesText joins the source of a label's lines with spaces.
+func (e *editor) linesText(lines *text.Segments) string {
+	if lines == nil {
+		return ""
+	}
+	var parts []string
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if t := strings.TrimSpace(string(seg.Value(e.src))); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// plainTitle is the line md-plain keeps for a directive: its label, else
+// its title or label attribute; for a figure its image (`![alt](src)`)
+// and then that; for a stat, progress or rating the static value after
+// it (`Users: 1,204`). "" when the directive has none of them.
+func plainTitle(name string, attrs []directive.Attr, label string) string {
+	get := func(key string) string {
+		for _, a := range attrs {
+			if a.Key == key && !a.Bare {
+				return strings.TrimSpace(a.Value)
+			}
+		}
+		return ""
+	}
+	title := label
+	if title == "" {
+		title = get("title")
+	}
+	if title == "" {
+		title = get("label")
+	}
+	switch name {
+	case "figure":
+		if src := get("src"); src != "" {
+			img := "![" + get("alt") + "](<" + strings.ReplaceAll(src, ">", "%3E") + ">)"
+			if title != "" {
+				return img + "\n\n" + title
+			}
+			return img
+		}
+		if alt := get("alt"); title == "" {
+			title = alt
+		}
+	case "stat", "progress", "rating":
+		if v := get("value"); v != "" {
+			if m := get("max"); m != "" && name != "stat" {
+				v += "/" + m
+			}
+			if title == "" {
+				return v
+			}
+			return title + ": " + v
+		}
+	}
+	return title
 }
 
 // isRunnable applies the script-fence rule of SPEC §1.5 to a goldmark
@@ -180,6 +299,7 @@ func (e *editor) apply(out *bytes.Buffer) {
 			continue
 		}
 		out.Write(e.src[at:ed.start])
+		out.WriteString(ed.text)
 		at = ed.stop
 	}
 	out.Write(e.src[at:])
