@@ -278,7 +278,7 @@ func isNoteLink(u string) bool {
 		return false
 	}
 	p := strings.ToLower(strings.SplitN(strings.SplitN(u, "#", 2)[0], "?", 2)[0])
-	return strings.HasSuffix(p, ".mk.md") || strings.HasSuffix(p, ".mkz") || strings.HasSuffix(p, ".md")
+	return strings.HasSuffix(p, ".mkz") || isMarkdown(p)
 }
 
 // resolveNote finds the file a note link names: relative to the open

@@ -155,7 +155,16 @@ func (s *scan) folder(rel string, depth int) error {
 	if len(ents) >= s.lim.FolderEntries {
 		s.lib.Capped = true
 	}
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int {
+		// A folder's README comes first, as a repository shows it.
+		if ra, rb := isReadme(a.Name()), isReadme(b.Name()); ra != rb {
+			if ra {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name(), b.Name())
+	})
 	for _, e := range ents {
 		if s.full() {
 			return nil
@@ -197,10 +206,24 @@ func (s *scan) entry(rel string, e fs.DirEntry, depth int) {
 	}
 }
 
+// isReadme reports whether name is a folder's README (README.md,
+// readme.markdown, …).
+func isReadme(name string) bool {
+	lower := strings.ToLower(name)
+	return lower == "readme.md" || lower == "readme.markdown" || lower == "readme.mk.md"
+}
+
+// isMarkdown reports whether a file name is a note's: a Markii note
+// (.mk.md) or plain markdown (.md, .markdown), which a repository's docs
+// folder holds.
+func isMarkdown(lower string) bool {
+	return strings.HasSuffix(lower, ".md") || strings.HasSuffix(lower, ".markdown")
+}
+
 // file adds the regular file p when it is a note or an archive.
 func (s *scan) file(p, name string) {
 	switch lower := strings.ToLower(name); {
-	case strings.HasSuffix(lower, ".mk.md"):
+	case isMarkdown(lower):
 		s.add(p, NoteFile)
 	case bundle.HasBundleExtension(lower):
 		s.add(p, ZipBundle)

@@ -69,7 +69,9 @@ func libraryTree(t *testing.T) (dir, outside string) {
 		"node_modules/pkg/readme.mk.md": "# vendored\n",
 		"vendor/v.mk.md":                "# vendored\n",
 		"notes.txt":                     "not a note",
-		"plain.md":                      "# plain markdown is not a Markii note\n",
+		"plain.md":                      "# Plain markdown\n",
+		"docs.markdown":                 "Text first.\n\n<h1 align=\"center\">Docs page</h1>\n",
+		"sub/README.md":                 "# Sub readme\n",
 		"evil\x1b]0;pwned\a.mk.md":      "# Evil\x1b[2J name\n",
 	})
 	writeZip(t, filepath.Join(dir, "zipped.mkz"), map[string]string{
@@ -105,7 +107,9 @@ func TestScanLibraryListsNotesAndSkipsTheRest(t *testing.T) {
 		got[e.Rel] = e
 		rels = append(rels, e.Rel)
 	}
-	want := []string{"again.mk.md", "alpha.mk.md", "bun", "evil\x1b]0;pwned\a.mk.md", "sub/beta.mk.md", "sub/deeper/gamma.mk.md", "zipped.mkz"}
+	// Plain markdown is listed beside Markii notes, a folder's README
+	// first.
+	want := []string{"again.mk.md", "alpha.mk.md", "bun", "docs.markdown", "evil\x1b]0;pwned\a.mk.md", "plain.md", "sub/README.md", "sub/beta.mk.md", "sub/deeper/gamma.mk.md", "zipped.mkz"}
 	if !slices.Equal(rels, want) {
 		t.Fatalf("listed %q, want %q", rels, want)
 	}
@@ -116,6 +120,9 @@ func TestScanLibraryListsNotesAndSkipsTheRest(t *testing.T) {
 		"sub/deeper/gamma.mk.md": "",
 		"bun":                    "Bundle [31mfolder",
 		"zipped.mkz":             "Zipped note",
+		"docs.markdown":          "Docs page",
+		"sub/README.md":          "Sub readme",
+		"plain.md":               "Plain markdown",
 	}
 	for rel, title := range titles {
 		if got[rel].Title != title {
@@ -202,15 +209,15 @@ func newLibraryTest(t *testing.T, dir string, runner Runner) *Model {
 func TestLibraryFilterOpenAndBack(t *testing.T) {
 	dir, _ := libraryTree(t)
 	m := newLibraryTest(t, dir, nil)
-	mustContain(t, m, "Notes in "+dir, "Alpha report  alpha.mk.md", "Beta plans  sub/beta.mk.md", "sub/deeper/gamma.mk.md", "Zipped note  zipped.mkz", "7 notes")
+	mustContain(t, m, "Notes in "+dir, "Alpha report  alpha.mk.md", "Beta plans  sub/beta.mk.md", "sub/deeper/gamma.mk.md", "Zipped note  zipped.mkz", "10 notes")
 	mustLack(t, m, "secret", "vendored", "hidden", "inner")
 	// Typing filters at once; the best match comes first.
 	press(m, "/")
 	typeText(m, "bepl")
-	mustContain(t, m, "› Beta plans  sub/beta.mk.md", "/bepl", "1 of 7 notes")
+	mustContain(t, m, "› Beta plans  sub/beta.mk.md", "/bepl", "1 of 10 notes")
 	mustLack(t, m, "Alpha report")
 	press(m, "backspace", "backspace", "backspace", "backspace")
-	mustContain(t, m, "Alpha report", "7 notes")
+	mustContain(t, m, "Alpha report", "10 notes")
 	typeText(m, "gam")
 	press(m, "enter")
 	if m.browsing || m.reader.note.Path != filepath.Join(dir, "sub", "deeper", "gamma.mk.md") {
@@ -222,12 +229,12 @@ func TestLibraryFilterOpenAndBack(t *testing.T) {
 	if !m.browsing {
 		t.Fatal("backspace did not return to the list")
 	}
-	mustContain(t, m, "filter: gam", "2 of 7 notes")
+	mustContain(t, m, "filter: gam", "2 of 10 notes")
 	// Esc clears the filter, and never quits.
 	if cmd := press(m, "esc"); isQuit(cmd) {
 		t.Fatal("esc quit the list")
 	}
-	mustContain(t, m, "Alpha report", "7 notes")
+	mustContain(t, m, "Alpha report", "10 notes")
 	if cmd := press(m, "esc"); isQuit(cmd) {
 		t.Fatal("a second esc quit the list")
 	}
