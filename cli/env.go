@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/markii/markii/runtime/audit"
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/state"
@@ -64,5 +65,6 @@ func (c *invocation) runService(n *note) (*run.Service, error) {
 		return nil, failf("cannot save values: %v", err)
 	}
 	svc.Store = run.DeviceStore{State: st}
+	svc.Audit = audit.ForStore(st, audit.Options{})
 	return svc, nil
 }

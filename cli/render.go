@@ -287,8 +287,10 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (value.Values
 	if err != nil {
 		return nil, err
 	}
+	rn := runnable(n, doc)
 	res, err := svc.Run(context.Background(), run.Request{
-		Note: runnable(n, doc), Trigger: script.Auto, Notices: c.stdio.Err,
+		Note: rn, Trigger: script.Auto, Notices: c.stdio.Err,
+		Signature: c.signatureStatus(n, rn, false), Origin: "render --run",
 	})
 	if errors.Is(err, run.ErrScriptsDisabled) {
 		fmt.Fprintf(c.stdio.Err, "markii: %s\n", err)

@@ -49,11 +49,15 @@ func runNote(c *invocation, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	rn := runnable(n, render.Parse(n.Source))
+	sig := c.signatureStatus(n, rn, false)
+	fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
 	res, err := svc.Run(context.Background(), run.Request{
-		Note:     runnable(n, render.Parse(n.Source)),
-		Trigger:  script.Manual,
-		Prompter: consentPrompter(c.stdio.In, c.stdio.Err),
-		Notices:  c.stdio.Err,
+		Note:      rn,
+		Signature: sig,
+		Trigger:   script.Manual,
+		Prompter:  consentPrompter(c.stdio.In, c.stdio.Err),
+		Notices:   c.stdio.Err,
 	})
 	if res == nil {
 		return notStarted(err)

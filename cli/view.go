@@ -18,6 +18,7 @@ import (
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/value"
 	"github.com/markii/markii/viewer"
@@ -319,7 +320,9 @@ func (s *viewSession) note(n *note) (vn *viewer.Note, runner viewer.Runner, prob
 	if err != nil {
 		return vn, nil, err
 	}
-	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source}, nil
+	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source, signature: func(n *note, rn run.Note) signature.Status {
+		return c.signatureStatus(n, rn, false)
+	}}, nil
 }
 
 // open implements viewer.Opener for a library's notes.
@@ -434,6 +437,9 @@ type noteRunner struct {
 	// source is the note's text as opened: run as is for a note with no
 	// file (the tour), and looked through for scripts by Prepare.
 	source []byte
+	// signature checks the note's signature for the audit trail; nil
+	// records none.
+	signature func(*note, run.Note) signature.Status
 }
 
 // Prepare implements viewer.Preparer: for a note that may hold scripts it
@@ -456,11 +462,18 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 		}
 	}
 	var notices bytes.Buffer
+	rn := runnable(n, render.Parse(n.Source))
+	var sig signature.Status
+	if r.signature != nil {
+		sig = r.signature(n, rn)
+	}
 	res, err := r.service.Run(ctx, run.Request{
-		Note:     runnable(n, render.Parse(n.Source)),
-		Trigger:  trigger,
-		Prompter: askerPrompter{ctx, ask},
-		Notices:  &notices,
+		Note:      rn,
+		Signature: sig,
+		Origin:    "view",
+		Trigger:   trigger,
+		Prompter:  askerPrompter{ctx, ask},
+		Notices:   &notices,
 		OnPlan: func(plan run.Plan) {
 			for _, d := range plan.Diagnostics {
 				report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: d})

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/markii/markii/runtime/audit"
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
@@ -66,6 +67,9 @@ type Options struct {
 	Cache Cache
 	// Now is the clock for cache entries; nil means time.Now.
 	Now func() time.Time
+	// Audit records each request, decision and effect in the audit trail
+	// from the host's own records; nil records nothing.
+	Audit *audit.Run
 }
 
 // Host implements script.Host. It is safe for concurrent use.
@@ -79,6 +83,7 @@ type Host struct {
 	packs  Packs
 	cache  Cache
 	now    func() time.Time
+	audit  *audit.Run
 
 	mu      sync.Mutex
 	denials []script.Denial
@@ -97,6 +102,7 @@ func New(o Options) *Host {
 		packs:   o.Packs,
 		cache:   o.Cache,
 		now:     o.Now,
+		audit:   o.Audit,
 	}
 	for _, g := range o.Hosts {
 		h.granted[g] = true
@@ -140,7 +146,18 @@ func (h *Host) deny(d script.Denial) *script.Denial {
 	h.mu.Lock()
 	h.denials = append(h.denials, d)
 	h.mu.Unlock()
+	h.auditDenial(d)
 	return &d
+}
+
+// auditDenial records a refusal other than a request's (Fetch records
+// those with the request).
+func (h *Host) auditDenial(d script.Denial) {
+	if d.Capability == script.CapNet {
+		return
+	}
+	h.audit.Record(false, audit.Record{Event: audit.EventBundle, Capability: string(d.Capability),
+		Decision: audit.Denied, Failure: audit.FailDenied, Reason: d.Reason})
 }
 
 func (h *Host) note(format string, a ...any) {
@@ -151,8 +168,101 @@ func (h *Host) note(format string, a ...any) {
 
 // Fetch performs a script's request: GET at every tier, POST and PATCH only
 // at the manual tier, always through the pinned client and only to granted
-// hosts.
+// hosts. Each request is recorded in the audit trail with its decision and
+// result; a POST or PATCH is claimed in the effect ledger before it is
+// sent, and one whose earlier claim is still open (its outcome unknown) is
+// not sent again except on a run a person started.
 func (h *Host) Fetch(ctx context.Context, r script.FetchRequest) (script.FetchResponse, error) {
+	rec := requestRecord(r)
+	if r.Method == http.MethodPost || r.Method == http.MethodPatch {
+		if err := h.claim(r, &rec); err != nil {
+			h.finish(rec, script.FetchResponse{}, err)
+			return script.FetchResponse{}, err
+		}
+	}
+	resp, err := h.fetch(ctx, r, &rec)
+	h.finish(rec, resp, err)
+	return resp, err
+}
+
+// requestRecord is the audit record of a request before it is decided.
+func requestRecord(r script.FetchRequest) audit.Record {
+	host, path, query := audit.SplitURL(r.URL)
+	rec := audit.Record{Event: audit.EventRequest, Capability: string(script.CapNet), Method: r.Method, Host: host, Path: path, Query: query}
+	if r.Method != http.MethodGet {
+		rec.BytesOut = int64(len(r.Body))
+	}
+	return rec
+}
+
+// claim claims an effectful request in the ledger before it is sent. On a
+// run that may not send it, an open claim of the same effect is only
+// noted in the record.
+func (h *Host) claim(r script.FetchRequest, rec *audit.Record) error {
+	if h.tier != script.TierManual || h.client == nil {
+		if c := h.audit.OpenClaim(*rec, []byte(r.Body)); c != nil {
+			rec.Failure, rec.Reason = audit.FailClaimed, c.Error()
+		}
+		return nil
+	}
+	id, err := h.audit.Claim(*rec, []byte(r.Body))
+	rec.Effect = id
+	var claimed *audit.ClaimedError
+	switch {
+	case errors.As(err, &claimed):
+		rec.Failure = audit.FailClaimed
+		return h.deny(script.Denial{Capability: script.CapNet, Host: rec.Host, Reason: claimed.Error()})
+	case err != nil:
+		return h.deny(script.Denial{Capability: script.CapNet, Host: rec.Host,
+			Reason: "the request was not sent because the audit trail could not record it: " + err.Error()})
+	}
+	return nil
+}
+
+// finish records what came of a request and settles its claim.
+func (h *Host) finish(rec audit.Record, resp script.FetchResponse, err error) {
+	if h.audit == nil {
+		return
+	}
+	known := true
+	var d *script.Denial
+	var unknown *script.UnknownOutcome
+	switch {
+	case err == nil:
+		rec.Decision, rec.Status, rec.BytesIn = audit.Allowed, resp.Status, int64(len(resp.Body))
+	case errors.As(err, &d):
+		rec.Decision, rec.Reason = audit.Denied, d.Reason
+		if rec.Failure == "" {
+			rec.Failure = audit.FailDenied
+		}
+	case errors.As(err, &unknown):
+		rec.Decision, rec.Failure, known = audit.Allowed, audit.FailUnknown, false
+	default:
+		rec.Decision = audit.Allowed
+		if rec.Failure == "" {
+			rec.Failure = audit.FailError
+		}
+	}
+	h.audit.Record(false, rec)
+	h.audit.Settle(rec, known)
+}
+
+// failureOf is the audit failure kind of a network error.
+func failureOf(k netclient.ErrorKind) (audit.Failure, string) {
+	switch k {
+	case netclient.TooLarge:
+		return audit.FailLimit, "response size"
+	case netclient.Timeout:
+		return audit.FailOffline, "time"
+	case netclient.Network:
+		return audit.FailOffline, ""
+	case netclient.OutcomeUnknown:
+		return audit.FailUnknown, ""
+	}
+	return audit.FailDenied, ""
+}
+
+func (h *Host) fetch(ctx context.Context, r script.FetchRequest, rec *audit.Record) (script.FetchResponse, error) {
 	attempted := netclient.HostOf(r.URL)
 	switch r.Method {
 	case http.MethodGet:
@@ -187,6 +297,9 @@ func (h *Host) Fetch(ctx context.Context, r script.FetchRequest) (script.FetchRe
 		host := ne.Host
 		if host == "" {
 			host = attempted
+		}
+		if rec.Failure == "" {
+			rec.Failure, rec.Limit = failureOf(ne.Kind)
 		}
 		if ne.Retried {
 			h.note("a GET to %s failed, was retried once, and failed again", host)
@@ -228,8 +341,34 @@ func (h *Host) BundleExists(_ context.Context, path string) (bool, error) {
 }
 
 // BundleWrite writes a .cache/ file through the bundle session, at the
-// manual tier only.
-func (h *Host) BundleWrite(_ context.Context, path string, data []byte) error {
+// manual tier only. The write is claimed in the effect ledger first and
+// recorded with its result.
+func (h *Host) BundleWrite(ctx context.Context, path string, data []byte) error {
+	rec := audit.Record{Event: audit.EventBundle, Capability: "bundle.write", Path: clip(path), BytesOut: int64(len(data))}
+	if h.tier == script.TierManual && h.bundle != nil {
+		id, err := h.audit.Claim(rec, data)
+		rec.Effect = id
+		var claimed *audit.ClaimedError
+		if errors.As(err, &claimed) {
+			rec.Failure = audit.FailClaimed
+			return h.deny(script.Denial{Capability: script.CapBundle, Reason: claimed.Error()})
+		} else if err != nil {
+			return h.deny(script.Denial{Capability: script.CapBundle,
+				Reason: "bundle.write was not done because the audit trail could not record it: " + err.Error()})
+		}
+	}
+	err := h.bundleWrite(ctx, path, data)
+	if rec.Effect != "" {
+		rec.Event, rec.Decision = audit.EventSettle, audit.Allowed
+		if err != nil {
+			rec.Failure, rec.Reason = audit.FailError, clip(err.Error())
+		}
+		h.audit.Settle(rec, true)
+	}
+	return err
+}
+
+func (h *Host) bundleWrite(_ context.Context, path string, data []byte) error {
 	if h.tier != script.TierManual {
 		return h.deny(script.Denial{Capability: script.CapBundle, TierBlocked: true,
 			Reason: "bundle.write is only available on a manual run"})
@@ -292,6 +431,7 @@ func (h *Host) record(err error, c script.Capability) error {
 		h.mu.Lock()
 		h.denials = append(h.denials, rec)
 		h.mu.Unlock()
+		h.auditDenial(rec)
 	}
 	return err
 }

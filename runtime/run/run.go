@@ -11,9 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/markii/markii/runtime/audit"
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/grants"
@@ -22,6 +24,7 @@ import (
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/pack"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/value"
 )
@@ -47,6 +50,9 @@ type Service struct {
 	Version string
 	// Now is the clock for run ids, values and the cache; nil is time.Now.
 	Now func() time.Time
+	// Audit is the audit trail every run, decision and outcome is
+	// appended to, by this process (never the worker); nil keeps none.
+	Audit *audit.Log
 
 	warnOnce sync.Once
 }
@@ -102,6 +108,13 @@ type Request struct {
 	OnPlan func(Plan)
 	// OnOutcome, when set, is called with each script's outcome in order.
 	OnOutcome func(script.Outcome)
+	// Signature is the note's signature status, recorded in the audit
+	// trail. Nothing in the run reads it: no grant, prompt or tier
+	// depends on who signed a note.
+	Signature signature.Status
+	// Origin names what asked for the run in the audit trail ("render
+	// --run", "view"); "" records the trigger alone.
+	Origin string
 }
 
 // Plan is what was decided before the scripts started.
@@ -143,13 +156,14 @@ func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Plan: p.plan}
+	p.audit.Record(false, s.runRecord(req, p))
 	s.warnMissingProtections(notices)
 	if req.OnPlan != nil {
 		req.OnPlan(res.Plan)
 	}
 	n := req.Note
 	runErr := s.execute(ctx, p.closure, &script.Request{
-		RunID:      uint64(s.now().UnixNano()),
+		RunID:      p.runID,
 		Tier:       script.TierOf(req.Trigger),
 		Directives: n.Directives,
 		Truncated:  n.Truncated,
@@ -157,11 +171,16 @@ func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
 		Limits:     script.Ceiling,
 	}, p.host, func(o script.Outcome) {
 		res.Outcomes = append(res.Outcomes, o)
+		p.audit.Record(false, audit.Record{Event: audit.EventOutcome, Script: o.Name, Outcome: string(o.Kind), Limit: string(o.Limit)})
 		if req.OnOutcome != nil {
 			req.OnOutcome(o)
 		}
 	})
 	res.HostDiagnostics = p.host.Diagnostics()
+	p.audit.Record(true, audit.Record{Event: audit.EventEnd, Outcome: endOutcome(ctx, runErr, res.Outcomes)})
+	if err := p.audit.Err(); err != nil {
+		res.HostDiagnostics = append(res.HostDiagnostics, "the audit trail could not be written: "+err.Error())
+	}
 	if p.store != nil {
 		res.SaveErr = p.store.SaveCache(n.Key, p.cache)
 		if ctx.Err() == nil {
@@ -180,6 +199,9 @@ type prepared struct {
 	closure closure
 	host    *host.Host
 	cache   *host.MemoryCache
+	runID   uint64
+	audit   *audit.Run
+	granted []string
 	// store is where the run's values and cache go; nil for a note
 	// without identity.
 	store Store
@@ -226,7 +248,12 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 			return nil, err
 		}
 	}
-	p.host = host.New(s.hostOptions(req.Trigger, tier, settings, prep, p.cache, packs, n.Bundle))
+	p.runID = uint64(s.now().UnixNano())
+	p.audit = audit.NewRun(s.Audit, strconv.FormatUint(p.runID, 36), docKey, prep.Key, req.Trigger == script.Manual)
+	p.granted = prep.Decision.Hosts
+	opts := s.hostOptions(req.Trigger, tier, settings, prep, p.cache, packs, n.Bundle)
+	opts.Audit = p.audit
+	p.host = host.New(opts)
 	p.plan = Plan{Key: prep.Key}
 	p.plan.Diagnostics = append(append(p.plan.Diagnostics, prep.Scan.Mismatch...), prep.Scan.Reasons...)
 	for _, problem := range packs.Problems {
@@ -328,6 +355,41 @@ func bundleGrants(b *bundle.Bundle) []string {
 	var out []string
 	for _, g := range b.Manifest().Bundle {
 		out = append(out, string(g))
+	}
+	return out
+}
+
+// runRecord is the audit record that opens a run.
+func (s *Service) runRecord(req Request, p *prepared) audit.Record {
+	trigger := string(req.Trigger)
+	if req.Origin != "" {
+		trigger += " (" + req.Origin + ")"
+	}
+	rec := audit.Record{Event: audit.EventRun, Note: req.Note.Key, Closure: p.plan.Key, Trigger: trigger,
+		Signature: req.Signature.Code(), Granted: p.granted}
+	switch req.Signature.State {
+	case signature.Trusted:
+		rec.Signer = req.Signature.Principal
+	case signature.UnknownKey, signature.Mismatch:
+		rec.Signer = req.Signature.Fingerprint
+	}
+	return rec
+}
+
+// endOutcome is the closing record's summary of a run.
+func endOutcome(ctx context.Context, runErr error, outcomes []script.Outcome) string {
+	failed := 0
+	for _, o := range outcomes {
+		if o.Kind != script.Ok {
+			failed++
+		}
+	}
+	out := fmt.Sprintf("%d scripts, %d failed", len(outcomes), failed)
+	switch {
+	case ctx.Err() != nil:
+		out += "; cancelled"
+	case runErr != nil:
+		out += "; the worker failed"
 	}
 	return out
 }
