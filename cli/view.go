@@ -321,7 +321,7 @@ func (s *viewSession) note(n *note) (vn *viewer.Note, runner viewer.Runner, prob
 		return vn, nil, err
 	}
 	return vn, &noteRunner{service: svc, path: n.Path, source: n.Source, signature: func(n *note, rn run.Note) signature.Status {
-		return c.signatureStatus(n, rn, false)
+		return s.c.signatureStatus(n, rn, false)
 	}}, nil
 }
 

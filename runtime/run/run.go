@@ -380,7 +380,7 @@ func (s *Service) runRecord(req Request, p *prepared) audit.Record {
 func endOutcome(ctx context.Context, runErr error, outcomes []script.Outcome) string {
 	failed := 0
 	for _, o := range outcomes {
-		if o.Kind != script.Ok {
+		if o.Kind != value.Ok {
 			failed++
 		}
 	}
