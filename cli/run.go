@@ -10,6 +10,7 @@ import (
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/value"
 )
@@ -51,7 +52,9 @@ func runNote(c *invocation, o *runOptions) error {
 	}
 	rn := runnable(n, render.Parse(n.Source))
 	sig := c.signatureStatus(n, rn, false)
-	fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
+	if sig.State != signature.Unsigned || o.verbose {
+		fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
+	}
 	res, err := svc.Run(context.Background(), run.Request{
 		Note:      rn,
 		Signature: sig,

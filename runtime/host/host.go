@@ -206,16 +206,17 @@ func (h *Host) claim(r script.FetchRequest, rec *audit.Record) error {
 		return nil
 	}
 	id, err := h.audit.Claim(*rec, []byte(r.Body))
-	rec.Effect = id
 	var claimed *audit.ClaimedError
 	switch {
 	case errors.As(err, &claimed):
+		// The open claim is someone else's to settle.
 		rec.Failure = audit.FailClaimed
 		return h.deny(script.Denial{Capability: script.CapNet, Host: rec.Host, Reason: claimed.Error()})
 	case err != nil:
 		return h.deny(script.Denial{Capability: script.CapNet, Host: rec.Host,
 			Reason: "the request was not sent because the audit trail could not record it: " + err.Error()})
 	}
+	rec.Effect = id
 	return nil
 }
 
@@ -347,7 +348,6 @@ func (h *Host) BundleWrite(ctx context.Context, path string, data []byte) error 
 	rec := audit.Record{Event: audit.EventBundle, Capability: "bundle.write", Path: clip(path), BytesOut: int64(len(data))}
 	if h.tier == script.TierManual && h.bundle != nil {
 		id, err := h.audit.Claim(rec, data)
-		rec.Effect = id
 		var claimed *audit.ClaimedError
 		if errors.As(err, &claimed) {
 			rec.Failure = audit.FailClaimed
@@ -356,6 +356,7 @@ func (h *Host) BundleWrite(ctx context.Context, path string, data []byte) error 
 			return h.deny(script.Denial{Capability: script.CapBundle,
 				Reason: "bundle.write was not done because the audit trail could not record it: " + err.Error()})
 		}
+		rec.Effect = id
 	}
 	err := h.bundleWrite(ctx, path, data)
 	if rec.Effect != "" {

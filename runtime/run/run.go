@@ -171,7 +171,8 @@ func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
 		Limits:     script.Ceiling,
 	}, p.host, func(o script.Outcome) {
 		res.Outcomes = append(res.Outcomes, o)
-		p.audit.Record(false, audit.Record{Event: audit.EventOutcome, Script: o.Name, Outcome: string(o.Kind), Limit: string(o.Limit)})
+		p.audit.Record(false, audit.Record{Event: audit.EventOutcome, Script: o.Name, Outcome: string(o.Kind), Limit: string(o.Limit),
+			Capability: string(o.Capability), Host: o.Host})
 		if req.OnOutcome != nil {
 			req.OnOutcome(o)
 		}
