@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // needleNote has 60 one-line paragraphs; "needle" is on 10, 30 and 50
@@ -224,5 +225,22 @@ func TestStatusBarCutsTheNamesMiddleFirst(t *testing.T) {
 	m = newTest(t, "# Links\n", 80, 12, nil)
 	if bar := status(m); !strings.HasPrefix(bar, " test.mk.md") {
 		t.Fatalf("a short name was cut: %q", bar)
+	}
+}
+
+// TestGraphemeModeDrawsClustersAsTheyAre: until the terminal declares
+// grapheme mode a ZWJ sequence is drawn cell-safe; once it does, as it is.
+func TestGraphemeModeDrawsClustersAsTheyAre(t *testing.T) {
+	m := newTest(t, "Code by 👩‍💻 here.\n", 80, 12, nil)
+	if got := screen(m); !strings.Contains(got, "Code by 👩 here.") || strings.Contains(got, "👩‍💻") {
+		t.Fatalf("without grapheme mode the sequence is not drawn as its first emoji:\n%s", got)
+	}
+	m.Update(tea.ModeReportMsg{Mode: xansi.ModeUnicodeCore, Value: xansi.ModePermanentlyReset})
+	if got := screen(m); strings.Contains(got, "👩‍💻") {
+		t.Fatalf("a terminal without the mode got the whole sequence:\n%s", got)
+	}
+	m.Update(tea.ModeReportMsg{Mode: xansi.ModeUnicodeCore, Value: xansi.ModeReset})
+	if got := screen(m); !strings.Contains(got, "Code by 👩‍💻 here.") {
+		t.Fatalf("with grapheme mode the sequence is not drawn whole:\n%s", got)
 	}
 }
