@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/markii/markii/render"
 )
 
@@ -33,8 +35,11 @@ func TestViewerDrawsPicturesAndKnowsPacks(t *testing.T) {
 			t.Fatalf("line wider than the window: %q", ln.Text())
 		}
 	}
-	if !strings.Contains(view, "(engine") {
-		t.Fatalf("the pack's engine is not named:\n%s", view)
+	// The pack's engine is named where the page's diagnostics are.
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 12})
+	press(m, "D")
+	if !strings.Contains(screen(m), "(engine react)") {
+		t.Fatalf("the pack's engine is not named:\n%s", screen(m))
 	}
 	plain := newTest(t, src, 20, 12, nil)
 	if strings.Contains(plain.frame(), "▀") {
