@@ -87,6 +87,7 @@ func newMarkdown(linkParser parser.InlineParser) parser.Parser {
 		util.Prioritized(directive.NewInlineParser(), 300),
 		util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150),
 		util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999),
+		util.Prioritized(mathSpans{}, 990),
 		// GFM's autolinks (at 999 as extension.Linkify adds them).
 		util.Prioritized(outsideLinkText{extension.NewLinkifyParser()}, 999),
 		util.Prioritized(extension.NewFootnoteParser(), 101))
@@ -257,6 +258,11 @@ func (c *converter) block(n ast.Node, depth int) Block {
 	}
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
+		if p, ok := n.(*ast.Paragraph); ok {
+			if m := c.displayMath(p); m != nil {
+				return m
+			}
+		}
 		if content := c.inlines(n, depth+1); len(content) > 0 {
 			p := c.paragraphs.new()
 			p.Content = content
@@ -394,6 +400,9 @@ func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
 		}
 		c.doc.Scripts = append(c.doc.Scripts, s)
 		return s
+	}
+	if lang == "math" {
+		return c.mathBlock(body)
 	}
 	b := c.codeBlocks.new()
 	b.Lang, b.Text = sanitize.Inline(lang), strings.TrimSuffix(sanitize.Pre(body), "\n")
@@ -632,6 +641,8 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 		l.URL, l.Auto = sanitize.LinkURL(u), true
 		l.Content = c.inlineSlices.clone([]Inline{c.newText(label)})
 		return l
+	case *mathSpan:
+		return c.mathInline(n)
 	case *directive.Inline:
 		d := c.inlineDirs.new()
 		d.Name, d.Attrs, d.Bare = n.Name, c.attrs(n.Attrs), n.Bare()

@@ -50,7 +50,7 @@ var htmlCases = []struct{ name, src, want string }{
 	// HTML5 reads &#x9b; as Windows-1252's › (as GitHub's page shows it).
 	{"entities decode, then sanitize",
 		"<p>&amp; &#27;[31m &#x9b;2J &#7;&#x202e; &lt;b&gt;</p>\n",
-		"(p \"& [31m ›2J \\u202e <b>\")"},
+		"(p \"& [31m ›2J ⟨U+202E⟩ <b>\")"},
 	{"unclosed elements close with the container",
 		"<details><summary>s</summary>\n\nbody\n",
 		`(container:details {title="s"} (p "body"))`},

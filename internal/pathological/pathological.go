@@ -94,6 +94,13 @@ var Inputs = []Input{
 	{"many <br>", 100000, func(n int) string {
 		return "<p>" + strings.Repeat("x<br>", n) + "</p>\n\na" + strings.Repeat("<br>", n) + "\n"
 	}},
+	// Math: deeply nested fractions in inline and display math, and a
+	// line of dollars none of which closes.
+	{"nested \\frac", 10000, func(n int) string {
+		deep := strings.Repeat(`\frac{1}{`, n) + "x" + strings.Repeat("}", n)
+		return "$" + deep + "$\n\n$$\n" + deep + "\n$$\n"
+	}},
+	{"many $", 100000, func(n int) string { return strings.Repeat("$a ", n) + "\n\n" + strings.Repeat("$", n) + "\n" }},
 	{"reference collisions", 50000, func(n int) string {
 		var b strings.Builder
 		for i := 1; i < n; i++ {

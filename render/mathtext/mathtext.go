@@ -1,0 +1,460 @@
+// Package mathtext turns the TeX of a math span into Unicode text a
+// terminal can show, in the manner of flatlatex: Greek letters, operators
+// and relations from tables, sub- and superscripts as Unicode forms where
+// every character has one (else `_(…)` and `^(…)`), fractions as a⁄b or
+// (a)/(b), roots with √, \mathbb and \mathcal letters, and matrices and
+// cases as rows. A command it does not know stays as its source, visibly.
+// It is a pure function; the result is not sanitized (the caller does
+// that, as for every string of the tree).
+package mathtext
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxDepth bounds the nesting of groups and commands: deeper content is
+// kept as its source, so any input converts in linear time.
+const MaxDepth = 32
+
+// MaxBytes bounds the source converted; a longer span is kept as written.
+const MaxBytes = 64 << 10
+
+// Convert returns the Unicode text of the TeX in src. For display math
+// (display set) a matrix or cases environment keeps its rows on lines of
+// their own, and the result may hold line feeds.
+func Convert(src string, display bool) string {
+	if len(src) > MaxBytes {
+		return src
+	}
+	c := &conv{src: src, display: display}
+	var b strings.Builder
+	c.seq(&b, 0, 0)
+	return strings.TrimSpace(b.String())
+}
+
+type conv struct {
+	src     string
+	pos     int
+	display bool
+}
+
+// seq converts items up to a closing brace (when inGroup) or the end.
+// It stops, without consuming it, at `}`, and at `&` or `\\` inside an
+// environment (stop set).
+func (c *conv) seq(b *strings.Builder, depth int, stop int) {
+	for c.pos < len(c.src) {
+		ch := c.src[c.pos]
+		switch {
+		case ch == '}':
+			return
+		case stop > 0 && (ch == '&' || strings.HasPrefix(c.src[c.pos:], `\\`) || strings.HasPrefix(c.src[c.pos:], `\end`)):
+			return
+		}
+		c.item(b, depth)
+	}
+}
+
+// item converts one item: a character, a group, a script or a command.
+func (c *conv) item(b *strings.Builder, depth int) {
+	ch := c.src[c.pos]
+	switch ch {
+	case '{':
+		b.WriteString(c.group(depth))
+	case '^', '_':
+		c.pos++
+		arg := c.arg(depth)
+		b.WriteString(script(arg, ch == '^'))
+	case '\\':
+		c.command(b, depth)
+	case '~':
+		c.pos++
+		b.WriteByte(' ')
+	case '\n', '\t', '\r':
+		c.pos++
+		b.WriteByte(' ')
+	default:
+		_, n := utf8.DecodeRuneInString(c.src[c.pos:])
+		b.WriteString(c.src[c.pos : c.pos+n])
+		c.pos += n
+	}
+}
+
+// group converts `{…}` at pos, or keeps the rest as source past MaxDepth.
+func (c *conv) group(depth int) string {
+	if depth >= MaxDepth {
+		rest := c.src[c.pos:]
+		c.pos = len(c.src)
+		return rest
+	}
+	c.pos++ // {
+	var b strings.Builder
+	c.seq(&b, depth+1, 0)
+	if c.pos < len(c.src) && c.src[c.pos] == '}' {
+		c.pos++
+	}
+	return b.String()
+}
+
+// arg converts one argument: a group, a command or a single character.
+func (c *conv) arg(depth int) string {
+	for c.pos < len(c.src) && c.src[c.pos] == ' ' {
+		c.pos++
+	}
+	if c.pos >= len(c.src) {
+		return ""
+	}
+	if c.src[c.pos] == '{' {
+		return c.group(depth)
+	}
+	if depth >= MaxDepth {
+		rest := c.src[c.pos:]
+		c.pos = len(c.src)
+		return rest
+	}
+	var b strings.Builder
+	if c.src[c.pos] == '\\' {
+		c.command(&b, depth+1)
+	} else {
+		_, n := utf8.DecodeRuneInString(c.src[c.pos:])
+		b.WriteString(c.src[c.pos : c.pos+n])
+		c.pos += n
+	}
+	return b.String()
+}
+
+// commandName reads `\name` (letters) or `\x` (one other character).
+func (c *conv) commandName() string {
+	start := c.pos
+	c.pos++ // backslash
+	for c.pos < len(c.src) && isLetter(c.src[c.pos]) {
+		c.pos++
+	}
+	if c.pos == start+1 && c.pos < len(c.src) {
+		_, n := utf8.DecodeRuneInString(c.src[c.pos:])
+		c.pos += n
+	}
+	return c.src[start+1 : c.pos]
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+
+// command converts a command at pos.
+func (c *conv) command(b *strings.Builder, depth int) {
+	start := c.pos
+	name := c.commandName()
+	if s, ok := symbol(name); ok {
+		b.WriteString(s)
+		return
+	}
+	if f, ok := function(name); ok {
+		b.WriteString(f)
+		return
+	}
+	if c.structure(b, name, depth) {
+		return
+	}
+	// Unknown: its source stays, visibly, its argument's braces too.
+	b.WriteString(c.src[start:c.pos])
+	if c.pos < len(c.src) && c.src[c.pos] == '{' {
+		b.WriteString("{" + c.group(depth) + "}")
+	}
+}
+
+// structure converts the commands that take arguments; it reports
+// whether name is one.
+func (c *conv) structure(b *strings.Builder, name string, depth int) bool {
+	switch name {
+	case "frac", "dfrac", "tfrac", "cfrac":
+		num, den := c.arg(depth+1), c.arg(depth+1)
+		b.WriteString(fraction(num, den))
+	case "sqrt":
+		b.WriteString(c.root(depth))
+	case "mathbb", "mathcal", "mathfrak", "mathscr":
+		b.WriteString(alphabet(name, c.arg(depth+1)))
+	case "mathrm", "text", "textrm", "textbf", "textit", "mathbf", "mathit", "mathsf", "mathtt", "operatorname", "mbox", "boldsymbol", "bm":
+		b.WriteString(c.arg(depth + 1))
+	case "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "displaystyle", "textstyle", "limits", "nolimits":
+		c.delimiter(b, name)
+	case "overline", "bar":
+		b.WriteString(combine(c.arg(depth+1), '\u0305'))
+	case "hat", "widehat":
+		b.WriteString(combine(c.arg(depth+1), '\u0302'))
+	case "vec":
+		b.WriteString(combine(c.arg(depth+1), '\u20d7'))
+	case "dot":
+		b.WriteString(combine(c.arg(depth+1), '\u0307'))
+	case "tilde", "widetilde":
+		b.WriteString(combine(c.arg(depth+1), '\u0303'))
+	case "begin":
+		c.environment(b, depth)
+	default:
+		return false
+	}
+	return true
+}
+
+// delimiter drops sizing commands; \left. and \right. drop their dot.
+func (c *conv) delimiter(b *strings.Builder, name string) {
+	if (name == "left" || name == "right") && c.pos < len(c.src) && c.src[c.pos] == '.' {
+		c.pos++
+	}
+}
+
+// root converts \sqrt[n]{x}.
+func (c *conv) root(depth int) string {
+	index := ""
+	if c.pos < len(c.src) && c.src[c.pos] == '[' {
+		if end := strings.IndexByte(c.src[c.pos:], ']'); end > 0 {
+			index = c.src[c.pos+1 : c.pos+end]
+			c.pos += end + 1
+		}
+	}
+	arg := c.arg(depth + 1)
+	sign := "√"
+	switch index {
+	case "":
+	case "3":
+		sign = "∛"
+	case "4":
+		sign = "∜"
+	default:
+		sign = script(index, true) + "√"
+	}
+	if utf8.RuneCountInString(arg) > 1 {
+		return sign + "(" + arg + ")"
+	}
+	return sign + arg
+}
+
+// environment converts \begin{name}…\end{name}: matrices and cases as
+// rows, cells separated by two spaces, rows by a line feed in display
+// math and by "; " inline.
+func (c *conv) environment(b *strings.Builder, depth int) {
+	name := c.arg(depth + 1)
+	var rows [][]string
+	row := []string{}
+	for c.pos < len(c.src) && depth < MaxDepth {
+		var cell strings.Builder
+		c.seq(&cell, depth+1, 1)
+		row = append(row, strings.TrimSpace(cell.String()))
+		rest := c.src[c.pos:]
+		switch {
+		case strings.HasPrefix(rest, "&"):
+			c.pos++
+			continue
+		case strings.HasPrefix(rest, `\\`):
+			c.pos += 2
+			rows, row = append(rows, row), []string{}
+			continue
+		case strings.HasPrefix(rest, `\end`):
+			c.pos += len(`\end`)
+			c.arg(depth + 1)
+		case strings.HasPrefix(rest, "}"):
+			c.pos++
+			continue
+		}
+		break
+	}
+	if len(row) > 1 || len(row) == 1 && row[0] != "" {
+		rows = append(rows, row)
+	}
+	b.WriteString(c.grid(name, rows))
+}
+
+// grid lays out an environment's rows.
+func (c *conv) grid(name string, rows [][]string) string {
+	open, close := brackets(name)
+	var b strings.Builder
+	if !c.display {
+		b.WriteString(open)
+		for i, r := range rows {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(strings.Join(r, " "))
+		}
+		b.WriteString(close)
+		return b.String()
+	}
+	widths := []int{}
+	for _, r := range rows {
+		for i, cell := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for i, r := range rows {
+		b.WriteString("\n")
+		b.WriteString(edge(open, i, len(rows), true))
+		for j, cell := range r {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(cell)
+			b.WriteString(strings.Repeat(" ", widths[j]-utf8.RuneCountInString(cell)))
+		}
+		b.WriteString(edge(close, i, len(rows), false))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// brackets returns the delimiters an environment is drawn between.
+func brackets(name string) (string, string) {
+	switch name {
+	case "pmatrix":
+		return "(", ")"
+	case "bmatrix":
+		return "[", "]"
+	case "vmatrix":
+		return "|", "|"
+	case "cases":
+		return "{", ""
+	}
+	return "", ""
+}
+
+// edge returns a delimiter for row i of n: tall brackets are drawn with
+// their top, middle and bottom pieces.
+func edge(d string, i, n int, open bool) string {
+	pieces := map[string][3]string{"(": {"⎛", "⎜", "⎝"}, ")": {"⎞", "⎟", "⎠"}, "[": {"⎡", "⎢", "⎣"}, "]": {"⎤", "⎥", "⎦"}, "{": {"⎧", "⎨", "⎩"}, "|": {"│", "│", "│"}}
+	p, ok := pieces[d]
+	var piece string
+	switch {
+	case !ok || n == 1:
+		piece = d
+	case i == 0:
+		piece = p[0]
+	case i == n-1:
+		piece = p[2]
+	default:
+		piece = p[1]
+	}
+	if piece == "" {
+		return ""
+	}
+	if open {
+		return piece + " "
+	}
+	return " " + piece
+}
+
+// fraction writes num over den on one line.
+func fraction(num, den string) string {
+	if simple(num) && simple(den) {
+		return num + "⁄" + den
+	}
+	return wrap(num) + "/" + wrap(den)
+}
+
+// simple reports whether s reads as one term without parentheses.
+func simple(s string) bool {
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x370 && r <= 0x3ff) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func wrap(s string) string {
+	if simple(s) {
+		return s
+	}
+	return "(" + s + ")"
+}
+
+// combine puts a combining mark after every character of s.
+func combine(s string, mark rune) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r)
+		b.WriteRune(mark)
+	}
+	return b.String()
+}
+
+// script writes s raised (sup) or lowered: in Unicode forms when every
+// character has one, else as ^(s) or _(s).
+func script(s string, sup bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		m, ok := scriptRune(r, sup)
+		if !ok {
+			mark := "_"
+			if sup {
+				mark = "^"
+			}
+			if utf8.RuneCountInString(s) == 1 {
+				return mark + s
+			}
+			return mark + "(" + s + ")"
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
+}
+
+const (
+	supDigits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	subDigits = "₀₁₂₃₄₅₆₇₈₉"
+)
+
+// scriptRune returns the superscript or subscript form of r.
+func scriptRune(r rune, sup bool) (rune, bool) {
+	if r >= '0' && r <= '9' {
+		digits := []rune(subDigits)
+		if sup {
+			digits = []rune(supDigits)
+		}
+		return digits[r-'0'], true
+	}
+	var from, to string
+	if sup {
+		from, to = "+-=()niaeoxhjklmprstuvwyABDEGHIJKLMNOPRTUVWbcdfgz′∗", "⁺⁻⁼⁽⁾ⁿⁱᵃᵉᵒˣʰʲᵏˡᵐᵖʳˢᵗᵘᵛʷʸᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵇᶜᵈᶠᵍᶻ′*"
+	} else {
+		from, to = "+-=()aeoxhklmnpstijruvβγρφχ", "₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥᵦᵧᵨᵩᵪ"
+	}
+	if i := strings.IndexRune(from, r); i >= 0 {
+		return []rune(to)[utf8.RuneCountInString(from[:i])], true
+	}
+	return 0, false
+}
+
+// alphabet writes s in a mathematical alphabet.
+func alphabet(name, s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(letter(name, r))
+	}
+	return b.String()
+}
+
+// letter returns r in the alphabet \name, or r when it has no such form.
+func letter(name string, r rune) rune {
+	special := map[string]string{
+		"mathbb":   "CℂHℍNℕPℙQℚRℝZℤ",
+		"mathcal":  "BℬEℰFℱHℋIℐLℒMℳRℛ",
+		"mathscr":  "BℬEℰFℱHℋIℐLℒMℳRℛ",
+		"mathfrak": "CℭHℌIℑRℜZℨ",
+	}[name]
+	rs := []rune(special)
+	for j := 0; j+1 < len(rs); j += 2 {
+		if rs[j] == r {
+			return rs[j+1]
+		}
+	}
+	base := map[string]rune{"mathbb": 0x1d538, "mathcal": 0x1d49c, "mathscr": 0x1d49c, "mathfrak": 0x1d504}[name]
+	switch {
+	case r >= 'A' && r <= 'Z':
+		return base + (r - 'A')
+	case r >= 'a' && r <= 'z' && name != "mathcal":
+		return base + 26 + (r - 'a')
+	case r >= '0' && r <= '9' && name == "mathbb":
+		return 0x1d7d8 + (r - '0')
+	}
+	return r
+}

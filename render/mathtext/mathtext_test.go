@@ -1,0 +1,62 @@
+package mathtext
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConvert(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`\alpha + \beta = \gamma`, "α + β = γ"},
+		{`x^2 + y_1 = z^{10}`, "x² + y₁ = z¹⁰"},
+		{`e^{i\pi} = -1`, "e^(iπ) = -1"},
+		{`\frac{a}{b}`, "a⁄b"},
+		{`\frac{a+1}{2}`, "(a+1)/2"},
+		{`\sqrt{x} + \sqrt[3]{y} + \sqrt{x+1}`, "√x + ∛y + √(x+1)"},
+		{`\sum_{i=1}^{n} i^2`, "∑ᵢ₌₁ⁿ i²"},
+		{`\int_0^\infty f(x)\,dx`, "∫₀^∞ f(x) dx"},
+		{`\mathbb{R}^n \subseteq \mathcal{L}`, "ℝⁿ ⊆ ℒ"},
+		{`a \leq b \neq c \to \infty`, "a ≤ b ≠ c → ∞"},
+		{`\sin x + \log y`, "sin x + log y"},
+		{`\unknowncmd{x}`, `\unknowncmd{x}`},
+		{`\begin{pmatrix} a & b \\ c & d \end{pmatrix}`, "(a b; c d)"},
+		{`\left( x \right)`, "( x )"},
+	} {
+		if got := Convert(c.in, false); got != c.want {
+			t.Errorf("Convert(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestConvertDisplayGrid(t *testing.T) {
+	got := Convert(`\begin{bmatrix} 1 & 22 \\ 333 & 4 \end{bmatrix}`, true)
+	want := "⎡ 1    22 ⎤\n⎣ 333  4  ⎦"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = Convert(`f(x) = \begin{cases} 1 & x > 0 \\ 0 & \text{otherwise} \end{cases}`, true)
+	if !strings.Contains(got, "⎧ 1  x > 0") || !strings.Contains(got, "⎩ 0  otherwise") {
+		t.Errorf("cases:\n%s", got)
+	}
+}
+
+// TestDeepNestingIsLinear: nested fractions far past MaxDepth convert in
+// linear time and keep their text.
+func TestDeepNestingIsLinear(t *testing.T) {
+	deep := func(n int) string {
+		return strings.Repeat(`\frac{1}{`, n) + "x" + strings.Repeat("}", n)
+	}
+	start := time.Now()
+	small := Convert(deep(10000), true)
+	d1 := time.Since(start)
+	start = time.Now()
+	Convert(deep(20000), true)
+	d2 := time.Since(start)
+	if d2 > 3*d1+20*time.Millisecond {
+		t.Errorf("10000 levels took %v, 20000 took %v", d1, d2)
+	}
+	if !strings.Contains(small, "x") {
+		t.Error("the innermost text was lost")
+	}
+}

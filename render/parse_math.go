@@ -1,0 +1,134 @@
+package render
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/markii/markii/render/mathtext"
+	"github.com/markii/markii/sanitize"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// This file reads math as GitHub does: `$…$` inline, `$$…$$` for display
+// math, and ```math fences; package mathtext turns the TeX into Unicode.
+// A dollar starts math only when the character after it is not a space
+// and a closing dollar follows on the same line, after a character that
+// is not a space and before one that is not a digit, so `$5 and $10`
+// stays text.
+
+// mathSpan is an inline math span in goldmark's tree; Segment is the TeX.
+type mathSpan struct {
+	ast.BaseInline
+	Segment text.Segment
+	Display bool
+}
+
+var (
+	mathKindOnce sync.Once
+	mathKind     ast.NodeKind
+)
+
+// Kind implements ast.Node.
+func (*mathSpan) Kind() ast.NodeKind {
+	mathKindOnce.Do(func() { mathKind = ast.NewNodeKind("MathSpan") })
+	return mathKind
+}
+
+// Dump implements ast.Node.
+func (n *mathSpan) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
+
+// mathSpans parses `$…$` and `$$…$$` within one line.
+type mathSpans struct{}
+
+// noMathKey records the line end up to which a scan found no closing
+// dollar, so that a line of many dollars is scanned once.
+var noMathKey = parser.NewContextKey()
+
+func (mathSpans) Trigger() []byte { return []byte{'$'} }
+
+func (mathSpans) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	if end, ok := pc.Get(noMathKey).(int); ok && seg.Start < end {
+		return nil
+	}
+	if prev := block.PrecendingCharacter(); prev == '$' || prev == '\\' {
+		return nil
+	}
+	open := 1
+	if len(line) > 1 && line[1] == '$' {
+		open = 2
+	}
+	if len(line) <= open || line[open] == ' ' || line[open] == '\t' || line[open] == '\n' {
+		return nil
+	}
+	stop := closingDollars(line, open)
+	if stop < 0 {
+		pc.Set(noMathKey, seg.Stop)
+		return nil
+	}
+	n := &mathSpan{Segment: text.NewSegment(seg.Start+open, seg.Start+stop), Display: open == 2}
+	block.Advance(stop + open)
+	return n
+}
+
+// closingDollars returns where the run of n closing dollars starts in
+// line (after position n), or -1.
+func closingDollars(line []byte, n int) int {
+	for i := n + 1; i+n <= len(line); i++ {
+		if line[i] != '$' {
+			continue
+		}
+		if line[i-1] == '\\' {
+			continue
+		}
+		if n == 2 && (i+1 >= len(line) || line[i+1] != '$') {
+			continue
+		}
+		if line[i-1] == ' ' || line[i-1] == '\t' {
+			continue
+		}
+		if after := i + n; after < len(line) && line[after] >= '0' && line[after] <= '9' {
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// mathInline converts an inline math span: its Unicode text, emphasized.
+func (c *converter) mathInline(n *mathSpan) Inline {
+	tex := string(n.Segment.Value(c.src))
+	e := c.emphases.new()
+	e.Content = []Inline{c.newText(sanitize.Inline(mathtext.Convert(tex, false)))}
+	return e
+}
+
+// displayMath returns the math block a paragraph is, when it is
+// `$$…$$` alone (on one line or several), or nil.
+func (c *converter) displayMath(p *ast.Paragraph) Block {
+	lines := p.Lines()
+	if lines.Len() == 0 {
+		return nil
+	}
+	first, last := lines.At(0), lines.At(lines.Len()-1)
+	src := strings.TrimSpace(c.source(first.Start, last.Stop))
+	if len(src) < 5 || !strings.HasPrefix(src, "$$") || !strings.HasSuffix(src, "$$") || strings.Contains(src[2:len(src)-2], "$$") {
+		return nil
+	}
+	return c.mathBlock(src[2 : len(src)-2])
+}
+
+// mathBlock is display math: a code block of language math holding the
+// Unicode text.
+func (c *converter) mathBlock(tex string) Block {
+	b := c.codeBlocks.new()
+	b.Lang = "math"
+	lines := strings.Split(sanitize.Pre(mathtext.Convert(tex, true)), "\n")
+	for i, ln := range lines {
+		lines[i] = strings.TrimRight(ln, " ")
+	}
+	b.Text = strings.TrimRight(strings.Join(lines, "\n"), "\n")
+	return b
+}
