@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/state"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 func newLog(t *testing.T, o Options) (*Log, string) {

@@ -21,6 +21,8 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/markii/markii/internal/needs"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 type testKey struct {
