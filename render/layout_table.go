@@ -53,7 +53,14 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	for i := range widths {
 		widths[i] = max(widths[i], 1)
 	}
+	natural := append([]int(nil), widths...)
 	shrinkColumns(widths, width-(3*cols+1))
+	if unreadable(widths, natural, width-(3*cols+1)) {
+		clear(runs)
+		l.scratch = runs[:0]
+		l.cellEnds = ends[:0]
+		return l.stackedTable(t, cols, width)
+	}
 
 	frame := l.st.Frame
 	// A rule is drawn as a span per glyph run, all in the frame style, so
@@ -187,4 +194,59 @@ func shrinkColumns(widths []int, avail int) {
 		widths[first]--
 		total--
 	}
+}
+
+// tableReadable is the width below which a column that needs more is
+// unreadable: a table whose grid would squeeze a column below it (or
+// below its natural width, when that is less) is stacked instead.
+const tableReadable = 8
+
+// unreadable reports whether a shrunk column fell below what it needs to
+// be read, or the columns still overflow avail.
+func unreadable(widths, natural []int, avail int) bool {
+	total := 0
+	for i, w := range widths {
+		if w < min(natural[i], tableReadable) {
+			return true
+		}
+		total += w
+	}
+	return total > avail
+}
+
+// stackedTable lays a table out a row at a time, one line per cell with
+// its column's header before it, the rows apart by a thin rule: what a
+// table too wide for the width becomes.
+func (l *layouter) stackedTable(t *Table, cols, width int) []ansi.Line {
+	headStyle := Over(l.st.Strong, ansi.Style{})
+	var out []ansi.Line
+	for r, row := range t.Rows {
+		if r > 0 {
+			out = append(out, ansi.Line{{Text: strings.Repeat("┄", width), Style: l.st.Frame}})
+		}
+		for i := range cols {
+			var runs []run
+			if i < len(t.Header) {
+				runs = l.flatten(runs, t.Header[i], headStyle, "")
+			}
+			runs = append(runs, run{text: ": ", style: headStyle})
+			if i < len(row) {
+				runs = l.flatten(runs, row[i], ansi.Style{}, "")
+			}
+			out = wrapRunsSlab(runs, width, out, &l.slab)
+		}
+	}
+	if len(t.Rows) == 0 {
+		runs := []run{}
+		for i := range cols {
+			if i > 0 {
+				runs = append(runs, run{text: " · "})
+			}
+			if i < len(t.Header) {
+				runs = l.flatten(runs, t.Header[i], headStyle, "")
+			}
+		}
+		out = wrapRunsSlab(runs, width, out, &l.slab)
+	}
+	return out
 }
