@@ -75,12 +75,20 @@ type exitError struct {
 	// finish says the command still completes its output (a failed
 	// script, values that could not be saved) and exits with code after.
 	finish bool
+	// err is the cause a %w in failf's format named, if any.
+	err error
 }
 
 func (e *exitError) Error() string { return e.msg }
 
+// Unwrap returns the cause (nil when there is none).
+func (e *exitError) Unwrap() error { return e.err }
+
+// failf is an exit-1 error with a message made as fmt.Errorf makes it;
+// the error a %w names stays its cause.
 func failf(format string, a ...any) error {
-	return &exitError{code: ExitFailure, msg: fmt.Sprintf(format, a...)}
+	err := fmt.Errorf(format, a...)
+	return &exitError{code: ExitFailure, msg: err.Error(), err: errors.Unwrap(err)}
 }
 
 // command is one subcommand, as the command tree (tree.go) builds it.
@@ -181,7 +189,7 @@ func Main(args []string, stdio Stdio) (code int) {
 func (c *invocation) commandSettings() (config.Settings, error) {
 	s, err := c.settingsOrDefaults()
 	if err != nil {
-		return s, failf("%v", err)
+		return s, failf("%w", err)
 	}
 	for _, k := range s.Unknown {
 		fmt.Fprintf(c.stdio.Err, "markii: the settings file %s: %s is not a markii setting; it is ignored\n", sanitize.Line(s.Path), sanitize.Line(strconv.Quote(k)))

@@ -62,7 +62,7 @@ func (c *invocation) runService(n *note) (*run.Service, error) {
 	}
 	st, err := c.deviceState()
 	if err != nil {
-		return nil, failf("cannot save values: %v", err)
+		return nil, failf("cannot save values: %w", err)
 	}
 	svc.Store = run.DeviceStore{State: st}
 	svc.Audit = audit.ForStore(st, audit.Options{})

@@ -51,7 +51,7 @@ func grantsRun(c *invocation, o *grantsOptions) error {
 func (c *invocation) grantStore() (*grants.Store, error) {
 	st, err := c.deviceState()
 	if err != nil {
-		return nil, failf("%v", err)
+		return nil, failf("%w", err)
 	}
 	return grants.NewStore(st), nil
 }
@@ -61,7 +61,7 @@ func (c *invocation) grantStore() (*grants.Store, error) {
 func noteKey(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", failf("cannot find the absolute path of %s: %v", path, err)
+		return "", failf("cannot find the absolute path of %s: %w", path, err)
 	}
 	return fileURL(abs), nil
 }
@@ -73,7 +73,7 @@ func grantsList(c *invocation) error {
 	}
 	all, invalid, err := store.All()
 	if err != nil {
-		return failf("cannot read grants: %v", err)
+		return failf("cannot read grants: %w", err)
 	}
 	docs := make([]string, 0, len(all))
 	if len(c.args) > 1 {
@@ -124,7 +124,7 @@ func grantsReset(c *invocation, all bool) error {
 		}
 		n, err := store.ResetAll()
 		if err != nil {
-			return failf("cannot reset the grants: %v", err)
+			return failf("cannot reset the grants: %w", err)
 		}
 		fmt.Fprintf(c.stdio.Out, "forgot the grants of %d note(s)\n", n)
 		return nil
@@ -138,7 +138,7 @@ func grantsReset(c *invocation, all bool) error {
 	}
 	found, err := store.Reset(key)
 	if err != nil {
-		return failf("cannot reset the grants of %s: %v", c.args[1], err)
+		return failf("cannot reset the grants of %s: %w", c.args[1], err)
 	}
 	if !found {
 		fmt.Fprintf(c.stdio.Out, "%s has no stored grants\n", sanitize.Line(c.args[1]))

@@ -300,7 +300,7 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (value.Values
 		return nil, notStarted(err)
 	}
 	if err != nil {
-		return nil, failf("the scripts could not run: %v", err)
+		return nil, failf("the scripts could not run: %w", err)
 	}
 	failed := reportFailures(c.stdio.Err, res.Outcomes, false)
 	vals := value.Values{}

@@ -66,7 +66,7 @@ func runNote(c *invocation, o *runOptions) error {
 		return notStarted(err)
 	}
 	if err != nil {
-		return failf("the scripts could not run: %v", err)
+		return failf("the scripts could not run: %w", err)
 	}
 	if o.verbose {
 		for _, d := range append(res.Diagnostics, res.HostDiagnostics...) {
@@ -87,7 +87,7 @@ func runNote(c *invocation, o *runOptions) error {
 		enc := json.NewEncoder(c.stdio.Out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(results); err != nil {
-			return failf("cannot write the results: %v", err)
+			return failf("cannot write the results: %w", err)
 		}
 	} else {
 		for _, o := range res.Outcomes {
@@ -126,7 +126,7 @@ func notStarted(err error) error {
 	if errors.Is(err, run.ErrScriptsDisabled) {
 		return err
 	}
-	return failf("%v", err)
+	return failf("%w", err)
 }
 
 // runnable is the executable part of a loaded note for the run service.
@@ -177,5 +177,5 @@ func saveFailure(res *run.Result) error {
 	if res.SaveErr == nil {
 		return nil
 	}
-	return failf("cannot save values: %v", res.SaveErr)
+	return failf("cannot save values: %w", res.SaveErr)
 }

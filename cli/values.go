@@ -36,19 +36,19 @@ func loadValues(path string) (value.Values, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, failf("cannot read values file %s: it does not exist", path)
 		}
-		return nil, failf("cannot read values file %s: %v", path, unwrapPathError(err))
+		return nil, failf("cannot read values file %s: %w", path, unwrapPathError(err))
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxValuesFile+1))
 	if err != nil {
-		return nil, failf("cannot read values file %s: %v", path, unwrapPathError(err))
+		return nil, failf("cannot read values file %s: %w", path, unwrapPathError(err))
 	}
 	if len(data) > maxValuesFile {
 		return nil, failf("values file %s is larger than %d MB; pass a smaller file", path, maxValuesFile>>20)
 	}
 	values, err := parseValues(data)
 	if err != nil {
-		return nil, failf("values file %s: %v", path, err)
+		return nil, failf("values file %s: %w", path, err)
 	}
 	return values, nil
 }
@@ -64,7 +64,7 @@ func unwrapPathError(err error) error {
 // parseValues decodes the body of a values file.
 func parseValues(data []byte) (value.Values, error) {
 	if _, err := valuefmt.Decode(data); err != nil {
-		return nil, fmt.Errorf("not valid JSON (%v); write a JSON object of name to value", err)
+		return nil, fmt.Errorf("not valid JSON (%w); write a JSON object of name to value", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
@@ -90,7 +90,7 @@ func parseValues(data []byte) (value.Values, error) {
 		}
 		entry, err := parseEntry(raw)
 		if err != nil {
-			return nil, fmt.Errorf("%q: %v", name, err)
+			return nil, fmt.Errorf("%q: %w", name, err)
 		}
 		values[name] = entry
 	}

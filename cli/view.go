@@ -158,7 +158,7 @@ func (c *invocation) runViewer(o *viewOptions, lib *viewer.Library, piped bool) 
 	}
 	res, err := viewer.Run(opt, keys, c.stdio.Out.(*os.File))
 	if err != nil {
-		return failf("%v", err)
+		return failf("%w", err)
 	}
 	reportView(c.stdio.Err, res, o.render.layout.quiet, o.verbose)
 	return nil
@@ -173,7 +173,7 @@ func (c *invocation) viewerOptions(o *viewOptions, lib *viewer.Library) (*viewSe
 	}
 	settings, err := c.settings()
 	if err != nil {
-		return nil, viewer.Options{}, failf("%v", err)
+		return nil, viewer.Options{}, failf("%w", err)
 	}
 	s := &viewSession{c: c, layout: layout, settings: settings, givenValues: o.render.layout.values.set, noRun: o.noRun,
 		pictures: viewPictures{c: c, on: imageModeOf(o.render.images.or("blocks")).on, level: layout.Level, theme: layout.Theme}}
@@ -494,7 +494,7 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 		report(viewer.Progress{Kind: viewer.ProgressNotice, Notice: sanitize.Line(err.Error())})
 	}
 	if err != nil {
-		return fmt.Errorf("the scripts could not run: %v", err)
+		return fmt.Errorf("the scripts could not run: %w", err)
 	}
 	return nil
 }

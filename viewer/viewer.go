@@ -238,7 +238,7 @@ func Run(opt Options, in io.Reader, out io.Writer) (res *Result, err error) {
 		return fm.result(), fm.failure
 	}
 	if err != nil {
-		return fm.result(), fmt.Errorf("the viewer stopped: %v", err)
+		return fm.result(), fmt.Errorf("the viewer stopped: %w", err)
 	}
 	return fm.result(), nil
 }

@@ -202,9 +202,14 @@ func (s *Session) Diagnostics() []string {
 type ModuleError struct {
 	Path   string
 	Reason string
+	// Err is the cause (ErrBytecode for compiled code; nil otherwise).
+	Err error
 }
 
 func (e *ModuleError) Error() string { return "require: " + e.Reason }
+
+// Unwrap returns the cause (nil when there is none).
+func (e *ModuleError) Unwrap() error { return e.Err }
 
 // Module returns the source text of a bundle-local module for
 // `require "scripts/x"`: the name plus ".lua" unless it already ends in
@@ -221,7 +226,7 @@ func (s *Session) Module(name string) (string, error) {
 	}
 	clean, err := ModulePath(name)
 	if err != nil {
-		return "", &script.Denial{Capability: script.CapRequire, Reason: "require: " + err.Error()}
+		return "", &script.Denial{Capability: script.CapRequire, Reason: "require: " + err.Error(), Err: err}
 	}
 	if !s.read {
 		return "", &script.Denial{Capability: script.CapRequire,
@@ -232,7 +237,7 @@ func (s *Session) Module(name string) (string, error) {
 		return "", &ModuleError{Path: clean, Reason: fmt.Sprintf("no bundle module at %s", quote(clean))}
 	}
 	if isBytecode(data) {
-		return "", &ModuleError{Path: clean, Reason: fmt.Sprintf("%s is refused: %s", quote(clean), ErrBytecode)}
+		return "", &ModuleError{Path: clean, Reason: fmt.Sprintf("%s is refused: %s", quote(clean), ErrBytecode), Err: ErrBytecode}
 	}
 	return string(data), nil
 }

@@ -141,11 +141,11 @@ func LoadFile(path string) (Settings, error) {
 		return Settings{}, fmt.Errorf("cannot read the settings file: %v; replace it with a regular file or remove it", se)
 	}
 	if err != nil {
-		return Settings{}, fmt.Errorf("cannot read the settings file %s: %v", path, unwrapPath(err))
+		return Settings{}, fmt.Errorf("cannot read the settings file %s: %w", path, unwrapPath(err))
 	}
 	s, err := Parse(data)
 	if err != nil {
-		return Settings{}, fmt.Errorf("the settings file %s is invalid: %v; fix or remove it", path, err)
+		return Settings{}, fmt.Errorf("the settings file %s is invalid: %w; fix or remove it", path, err)
 	}
 	s.Path = path
 	return s, nil
@@ -167,11 +167,16 @@ type SyntaxError struct {
 	Line, Column int
 	// Problem says what is wrong there.
 	Problem string
+	// Err is the JSON decoder's error the problem was read from.
+	Err error
 }
 
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Problem)
 }
+
+// Unwrap returns the JSON decoder's error (nil when there is none).
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // syntaxErrorAt builds a SyntaxError for the byte at offset off of data
 // (len(data) for its end).
@@ -189,6 +194,16 @@ func syntaxErrorAt(data []byte, off int64, problem string) *SyntaxError {
 // decodeError turns what encoding/json reports for a settings file into a
 // SyntaxError that names the place.
 func decodeError(data []byte, err error) error {
+	if e := syntaxError(data, err); e != nil {
+		e.Err = err
+		return e
+	}
+	return err
+}
+
+// syntaxError places err in data, or is nil when err is not a syntax
+// error.
+func syntaxError(data []byte, err error) *SyntaxError {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
@@ -202,7 +217,7 @@ func decodeError(data []byte, err error) error {
 	case errors.As(err, &te):
 		return syntaxErrorAt(data, firstNonSpace(data, 0), "it must be a JSON object, not "+te.Value)
 	}
-	return err
+	return nil
 }
 
 // firstNonSpace is the offset of the first byte at or after from that is
@@ -265,7 +280,7 @@ func Parse(data []byte) (Settings, error) {
 			continue
 		}
 		if err != nil {
-			return s, fmt.Errorf("%q %v", k, err)
+			return s, fmt.Errorf("%q %w", k, err)
 		}
 	}
 	return s, nil

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -189,5 +190,16 @@ func TestOnlyTheUserConfigCounts(t *testing.T) {
 	s, err = Load()
 	if err != nil || !s.RunOnOpen || s.AllowPrivateNetworkAddresses {
 		t.Fatalf("the user's own file was not read alone: %+v %v", s, err)
+	}
+}
+
+// TestSyntaxErrorKeepsTheDecodersError: the place is markii's, the cause
+// is still the JSON decoder's.
+func TestSyntaxErrorKeepsTheDecodersError(t *testing.T) {
+	_, err := Parse([]byte(`{"a": }`))
+	var se *SyntaxError
+	var je *json.SyntaxError
+	if !errors.As(err, &se) || !errors.As(err, &je) {
+		t.Fatalf("%#v: want a *SyntaxError wrapping the decoder's *json.SyntaxError", err)
 	}
 }

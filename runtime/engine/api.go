@@ -57,7 +57,8 @@ func (r *scriptRun) setDocTruncated() {
 	}
 }
 
-// hostError turns a host's error into a denial record or a script error.
+// hostError turns a host's error into a denial record, a lost request's
+// record, a failed network request's record, or a script error.
 func (r *scriptRun) hostError(err error, what string, c script.Capability, host string) {
 	var d *script.Denial
 	if errors.As(err, &d) {
@@ -78,6 +79,14 @@ func (r *scriptRun) hostError(err error, what string, c script.Capability, host 
 	var u *script.UnknownOutcome
 	if errors.As(err, &u) {
 		r.unknown = u
+	}
+	var ne *netclient.Error
+	if d == nil && u == nil && errors.As(err, &ne) {
+		r.netFailure = &script.NetFailure{Kind: ne.Kind, Sent: ne.Sent}
+		r.netHost = host
+		if ne.Host != "" {
+			r.netHost = ne.Host
+		}
 	}
 	r.L.RaiseError("%s: %s", what, err.Error())
 }

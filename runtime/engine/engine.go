@@ -105,6 +105,11 @@ type scriptRun struct {
 	// unknown is the effectful request whose outcome was lost, if that
 	// error is propagating; a pcall that catches it clears it.
 	unknown *script.UnknownOutcome
+	// netFailure is the failed network request whose error is
+	// propagating, if any, and netHost the host it went to; a pcall that
+	// catches the error clears it.
+	netFailure *script.NetFailure
+	netHost    string
 	// laterRead is set while a later-script doc.value error propagates.
 	laterRead string
 	// poisoned is set when the interpreter panicked inside a builtin.
@@ -194,9 +199,12 @@ func (r *scriptRun) failure(err error) script.Outcome {
 		if r.req.Tier == script.TierAuto {
 			detail += " (requires manual run: this capability is only available on a manual run)"
 		}
-		return script.Outcome{Kind: kind, Capability: d.Capability, Host: d.Host, Reason: d.Why, Detail: detail}
+		return script.Outcome{Kind: kind, Capability: d.Capability, Host: d.Host, Reason: d.Why, Detail: detail, Net: script.NetFailureOf(d.Err)}
 	case r.unknown != nil:
-		return script.Outcome{Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: r.unknown.Host, Detail: r.unknown.Reason}
+		return script.Outcome{Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: r.unknown.Host, Detail: r.unknown.Reason,
+			Net: script.NetFailureOf(r.unknown.Err)}
+	case r.netFailure != nil:
+		return script.Outcome{Kind: value.ScriptError, Capability: script.CapNet, Host: r.netHost, Detail: msg, Net: r.netFailure}
 	case r.laterRead != "":
 		return scriptError(r.laterRead)
 	case r.poisoned:

@@ -254,6 +254,7 @@ func (r *scriptRun) caught(L *lua.LState, err error) int {
 	}
 	r.denial = nil
 	r.unknown = nil
+	r.netFailure = nil
 	r.laterRead = ""
 	// Building a caught error costs a stack trace; charge it.
 	r.charge(caughtErrorCost)

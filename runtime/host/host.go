@@ -171,7 +171,10 @@ func (h *Host) note(format string, a ...any) {
 // hosts. Each request is recorded in the audit trail with its decision and
 // result; a POST or PATCH is claimed in the effect ledger before it is
 // sent, and one whose earlier claim is still open (its outcome unknown) is
-// not sent again except on a run a person started.
+// not sent again except on a run a person started. A refusal is a
+// *script.Denial and a lost effectful answer a *script.UnknownOutcome, each
+// wrapping the client's *netclient.Error; any other failure of the request
+// is that *netclient.Error itself, so its kind and cause reach the caller.
 func (h *Host) Fetch(ctx context.Context, r script.FetchRequest) (script.FetchResponse, error) {
 	rec := requestRecord(r)
 	if r.Method == http.MethodPost || r.Method == http.MethodPatch {
@@ -308,14 +311,16 @@ func (h *Host) fetch(ctx context.Context, r script.FetchRequest, rec *audit.Reco
 		switch {
 		case ne.Kind == netclient.OutcomeUnknown:
 			h.note("a %s to %s was sent but its answer was lost; it may or may not have taken effect, and it was not retried", r.Method, host)
-			return script.FetchResponse{}, &script.UnknownOutcome{Host: host, Reason: ne.Msg}
+			return script.FetchResponse{}, &script.UnknownOutcome{Host: host, Reason: ne.Msg, Err: ne}
 		case ne.Kind == netclient.NotGranted && h.listed != nil && !h.listed[host]:
 			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host,
-				Why: script.DenialUngrantable, Reason: ne.Msg + "; it " + script.UngrantableAdvice(host)})
+				Why: script.DenialUngrantable, Reason: ne.Msg + "; it " + script.UngrantableAdvice(host), Err: ne})
 		case ne.Policy():
-			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host, Reason: ne.Msg})
+			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host, Reason: ne.Msg, Err: ne})
 		}
-		return script.FetchResponse{}, errors.New(ne.Msg)
+		// The network or the server failed: the client's typed error,
+		// its kind and cause, goes back as it is.
+		return script.FetchResponse{}, ne
 	}
 	if resp.Retried {
 		h.note("a GET to %s failed once on the network and was retried", attempted)

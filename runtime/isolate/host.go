@@ -89,6 +89,16 @@ type session struct {
 	// lost are the effectful requests the host sent whose answer was
 	// lost, by block.
 	lost map[int]*script.UnknownOutcome
+	// net is the last network request of each block that failed
+	// otherwise (the network or the server), by block.
+	net map[int]*netRecord
+}
+
+// netRecord is the host's record of a failed network request: the host it
+// went to and how it failed.
+type netRecord struct {
+	host    string
+	failure script.NetFailure
 }
 
 // execute runs req on the started worker p and emits exactly one outcome per
@@ -105,6 +115,7 @@ func execute(ctx context.Context, p *proc, req *script.Request, host script.Host
 		limit:   req.Limits.Clamp(),
 		denials: map[int]*script.Denial{},
 		lost:    map[int]*script.UnknownOutcome{},
+		net:     map[int]*netRecord{},
 	}
 	s.req.Limits = s.limit
 	s.req.RunID = s.run
@@ -244,11 +255,20 @@ func (s *session) accept(o *script.Outcome) error {
 		return protocolErrorf("outcome for %q while %q runs", o.Name, s.req.Blocks[s.next].Name)
 	}
 	s.mu.Lock()
-	d, u := s.denials[s.next], s.lost[s.next]
+	d, u, n := s.denials[s.next], s.lost[s.next], s.net[s.next]
 	s.mu.Unlock()
-	s.emit(reconcile(*o, d, u, s.limit))
+	s.emit(reconcile(*o, hostRecords{denial: d, lost: u, net: n}, s.limit))
 	s.next++
 	return nil
+}
+
+// hostRecords are the host's own records of a block's failed calls: its
+// first refusal, its first lost effectful request, and its last network
+// request that failed otherwise.
+type hostRecords struct {
+	denial *script.Denial
+	lost   *script.UnknownOutcome
+	net    *netRecord
 }
 
 // reconcile checks an outcome against the host's records. A refusal the
@@ -256,12 +276,14 @@ func (s *session) accept(o *script.Outcome) error {
 // about it; a refusal the engine made inside the worker (the tier, a
 // response over a cap) has no host record and keeps the engine's own,
 // which no script can reach. An unknown outcome stands only on the host's
-// record of the request it sent and lost (u), and is described by that
-// record; the worker cannot claim one. A script that caught a refusal or a
-// lost answer and then failed otherwise stays a script error, as it would
-// in process. Kinds and limits outside the closed sets become script
-// errors.
-func reconcile(o script.Outcome, d *script.Denial, u *script.UnknownOutcome, l script.Limits) script.Outcome {
+// record of the request it sent and lost, and is described by that
+// record; the worker cannot claim one. A script error the worker says a
+// failed network request caused carries the host's record of that
+// request (its host and how it failed), or nothing when the host holds
+// none. A script that caught a refusal or a lost answer and then failed
+// otherwise stays a script error, as it would in process. Kinds and
+// limits outside the closed sets become script errors.
+func reconcile(o script.Outcome, rec hostRecords, l script.Limits) script.Outcome {
 	switch o.Kind {
 	case value.Ok:
 		if err := checkValue(o.Value, l); err != nil {
@@ -276,23 +298,36 @@ func reconcile(o script.Outcome, d *script.Denial, u *script.UnknownOutcome, l s
 			return script.Outcome{Name: o.Name, Kind: o.Kind, Limit: o.Limit, Detail: o.Detail}
 		}
 	case value.CapabilityDenied, value.TierBlocked:
-		out := script.Outcome{Name: o.Name, Kind: o.Kind, Capability: o.Capability, Host: o.Host, Reason: o.Reason, Detail: o.Detail}
-		if d != nil {
-			out.Kind = value.CapabilityDenied
-			if d.TierBlocked {
-				out.Kind = value.TierBlocked
-			}
-			out.Capability = d.Capability
-			out.Host = d.Host
-			out.Reason = d.Why
-		}
-		return out
+		return reconcileDenial(o, rec.denial)
 	case value.OutcomeUnknown:
-		if u != nil {
-			return script.Outcome{Name: o.Name, Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: u.Host, Detail: u.Reason}
+		if u := rec.lost; u != nil {
+			return script.Outcome{Name: o.Name, Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: u.Host, Detail: u.Reason,
+				Net: script.NetFailureOf(u.Err)}
+		}
+	case value.ScriptError:
+		if n := rec.net; o.Net != nil && n != nil {
+			f := n.failure
+			return script.Outcome{Name: o.Name, Kind: value.ScriptError, Capability: script.CapNet, Host: n.host, Detail: o.Detail, Net: &f}
 		}
 	}
 	return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: o.Detail}
+}
+
+// reconcileDenial describes a refusal by the host's record d when there is
+// one, else by the engine's own.
+func reconcileDenial(o script.Outcome, d *script.Denial) script.Outcome {
+	out := script.Outcome{Name: o.Name, Kind: o.Kind, Capability: o.Capability, Host: o.Host, Reason: o.Reason, Detail: o.Detail}
+	if d != nil {
+		out.Kind = value.CapabilityDenied
+		if d.TierBlocked {
+			out.Kind = value.TierBlocked
+		}
+		out.Capability = d.Capability
+		out.Host = d.Host
+		out.Reason = d.Why
+		out.Net = script.NetFailureOf(d.Err)
+	}
+	return out
 }
 
 // serve performs one capability call in the host, records a refusal, and
@@ -319,8 +354,9 @@ func (s *session) serve(id uint64, c *call, block int) {
 }
 
 // record keeps the host's own account of a failed call for block (a
-// refusal, or an effectful request whose answer was lost) and returns the
-// reply that tells the worker the failure's kind.
+// refusal, an effectful request whose answer was lost, or a network
+// request that failed otherwise) and returns the reply that tells the
+// worker the failure's kind.
 func (s *session) record(block int, c *call, err error) *reply {
 	var (
 		d *script.Denial
@@ -360,6 +396,17 @@ func (s *session) record(block int, c *call, err error) *reply {
 		}
 		s.mu.Unlock()
 		return &reply{Failure: value.OutcomeUnknown, Error: u.Reason}
+	}
+	var ne *netclient.Error
+	if c.Op == opFetch && errors.As(err, &ne) {
+		rec := &netRecord{host: ne.Host, failure: script.NetFailure{Kind: ne.Kind, Sent: ne.Sent}}
+		if rec.host == "" {
+			rec.host = attempted
+		}
+		s.mu.Lock()
+		s.net[block] = rec
+		s.mu.Unlock()
+		return &reply{Net: &rec.failure, Error: err.Error()}
 	}
 	return &reply{Error: err.Error()}
 }

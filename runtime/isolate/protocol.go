@@ -16,7 +16,7 @@ import (
 
 // ProtocolVersion is the version of the wire protocol between the host and
 // its worker. A message carrying any other version is refused.
-const ProtocolVersion = 3
+const ProtocolVersion = 4
 
 // MaxFrame is the largest JSON a message of either side may hold, in
 // bytes, and the largest frame the host accepts from its worker. A frame
@@ -93,11 +93,13 @@ type call struct {
 // reply is the host's answer to a call. A failed call carries Error, the
 // message the script sees, and Failure, the typed kind of failure when it
 // is one the script's outcome depends on: capability-denied,
-// tier-blocked or outcome-unknown (empty for any other error). The
-// outcome the host finally reports is decided by its own records, not by
-// this message.
+// tier-blocked or outcome-unknown (empty for any other error); Net says
+// how a network request that failed otherwise failed. The outcome the
+// host finally reports is decided by its own records, not by this
+// message.
 type reply struct {
 	Failure  value.Kind            `json:"failure,omitempty"`
+	Net      *script.NetFailure    `json:"net,omitempty"`
 	Error    string                `json:"error,omitempty"`
 	Fetch    *script.FetchResponse `json:"fetch,omitempty"`
 	Data     []byte                `json:"data,omitempty"`
@@ -153,7 +155,7 @@ var callKeys = map[string]keySet{
 	opRequire:      {required: []string{"op"}, optional: []string{"name"}},
 }
 
-var replyKeys = keySet{optional: []string{"failure", "error", "fetch", "data", "found", "value", "storedAt", "source"}}
+var replyKeys = keySet{optional: []string{"failure", "net", "error", "fetch", "data", "found", "value", "storedAt", "source"}}
 
 var workerSends = map[string]bool{msgReady: true, msgHeartbeat: true, msgCall: true, msgOutcome: true, msgBreach: true, msgDone: true}
 var hostSends = map[string]bool{msgRun: true, msgReply: true}
@@ -162,9 +164,14 @@ var hostSends = map[string]bool{msgRun: true, msgReply: true}
 // receives one stops trusting its peer and fails closed.
 type ProtocolError struct {
 	Reason string
+	// Err is the decoder's error the violation was found by, if any.
+	Err error
 }
 
 func (e *ProtocolError) Error() string { return "isolate protocol violation: " + e.Reason }
+
+// Unwrap returns the decoder's error (nil when there is none).
+func (e *ProtocolError) Unwrap() error { return e.Err }
 
 func protocolErrorf(format string, args ...any) error {
 	return &ProtocolError{Reason: fmt.Sprintf(format, args...)}
@@ -343,7 +350,7 @@ func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
 	dec.DisallowUnknownFields()
 	var m message
 	if err := dec.Decode(&m); err != nil {
-		return nil, protocolErrorf("%s message does not decode: %v", typ, err)
+		return nil, &ProtocolError{Reason: fmt.Sprintf("%s message does not decode: %v", typ, err), Err: err}
 	}
 	if dec.More() {
 		return nil, protocolErrorf("trailing data after %s message", typ)

@@ -24,9 +24,9 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 		f.Add(buf.Bytes()[4:], false)
 	}
-	f.Add([]byte(`{"v":3,"run":3,"type":"call","id":1,"call":{"op":"require","name":"m"}}`), true)
-	f.Add([]byte(`{"v":3,"run":3,"type":"outcome","outcome":{"name":"a","kind":"ok","value":1}}`), true)
-	f.Add([]byte(`{"v":3,"run":3,"type":"hb"}trailing`), true)
+	f.Add([]byte(`{"v":4,"run":3,"type":"call","id":1,"call":{"op":"require","name":"m"}}`), true)
+	f.Add([]byte(`{"v":4,"run":3,"type":"outcome","outcome":{"name":"a","kind":"ok","value":1}}`), true)
+	f.Add([]byte(`{"v":4,"run":3,"type":"hb"}trailing`), true)
 	f.Fuzz(func(t *testing.T, body []byte, fromWorker bool) {
 		m, err := decodeMessage(body, fromWorker)
 		if err != nil {

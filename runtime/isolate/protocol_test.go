@@ -158,34 +158,34 @@ func TestHostRefusesForgedMessages(t *testing.T) {
 }
 
 func TestDecodeMessageAllowlist(t *testing.T) {
-	good := `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"http://x/"}}}`
+	good := `{"v":4,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"http://x/"}}}`
 	if _, err := decodeMessage([]byte(good), true); err != nil {
 		t.Fatalf("good call refused: %v", err)
 	}
 	bad := map[string]string{
-		"unknown op":           `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"shell","path":"x"}}`,
-		"key of another op":    `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"cacheGet","key":"k","path":"x"}}`,
-		"unknown fetch field":  `{"v":3,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"u","headers":{}}}}`,
-		"missing id":           `{"v":3,"run":3,"type":"call","call":{"op":"require","name":"m"}}`,
-		"reply from worker":    `{"v":3,"run":3,"type":"reply","id":1,"reply":{}}`,
-		"trailing data":        `{"v":3,"run":3,"type":"hb"} {}`,
+		"unknown op":           `{"v":4,"run":3,"type":"call","id":1,"call":{"op":"shell","path":"x"}}`,
+		"key of another op":    `{"v":4,"run":3,"type":"call","id":1,"call":{"op":"cacheGet","key":"k","path":"x"}}`,
+		"unknown fetch field":  `{"v":4,"run":3,"type":"call","id":1,"call":{"op":"fetch","fetch":{"method":"GET","url":"u","headers":{}}}}`,
+		"missing id":           `{"v":4,"run":3,"type":"call","call":{"op":"require","name":"m"}}`,
+		"reply from worker":    `{"v":4,"run":3,"type":"reply","id":1,"reply":{}}`,
+		"trailing data":        `{"v":4,"run":3,"type":"hb"} {}`,
 		"version as string":    `{"v":"2","run":3,"type":"hb"}`,
 		"version 1":            `{"v":1,"run":3,"type":"hb"}`,
-		"heartbeat with extra": `{"v":3,"run":3,"type":"hb","outcome":{}}`,
+		"heartbeat with extra": `{"v":4,"run":3,"type":"hb","outcome":{}}`,
 	}
 	for name, body := range bad {
 		if _, err := decodeMessage([]byte(body), true); err == nil {
 			t.Errorf("%s: accepted %s", name, body)
 		}
 	}
-	reply := `{"v":3,"run":3,"type":"reply","id":1,"reply":{"failure":"outcome-unknown","error":"lost"}}`
+	reply := `{"v":4,"run":3,"type":"reply","id":1,"reply":{"failure":"outcome-unknown","error":"lost"}}`
 	if m, err := decodeMessage([]byte(reply), false); err != nil || m.Reply.Failure != value.OutcomeUnknown {
 		t.Errorf("typed failure reply: %+v, %v", m, err)
 	}
 	for _, r := range []string{
-		`{"v":3,"run":3,"type":"reply","id":1,"reply":{"failure":"capability-denied","error":"no","grant":"x"}}`,
+		`{"v":4,"run":3,"type":"reply","id":1,"reply":{"failure":"capability-denied","error":"no","grant":"x"}}`,
 		// Version 1's untyped refusal flag is gone.
-		`{"v":3,"run":3,"type":"reply","id":1,"reply":{"denied":true,"error":"no"}}`,
+		`{"v":4,"run":3,"type":"reply","id":1,"reply":{"denied":true,"error":"no"}}`,
 	} {
 		if _, err := decodeMessage([]byte(r), false); err == nil {
 			t.Errorf("reply with an unknown key accepted: %s", r)

@@ -1,12 +1,16 @@
 package isolate
 
 import (
+	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sync/atomic"
 	"testing"
 
+	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/host"
 	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
@@ -77,13 +81,76 @@ func TestReconcileOutcomeUnknown(t *testing.T) {
 	l := script.Ceiling
 	lost := &script.UnknownOutcome{Host: "api.example", Reason: "lost"}
 	claim := script.Outcome{Name: "a", Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: "forged.example"}
-	if got := reconcile(claim, nil, lost, l); got.Kind != value.OutcomeUnknown || got.Host != "api.example" || got.Detail != "lost" {
+	if got := reconcile(claim, hostRecords{lost: lost}, l); got.Kind != value.OutcomeUnknown || got.Host != "api.example" || got.Detail != "lost" {
 		t.Errorf("with the host's record: %+v", got)
 	}
-	if got := reconcile(claim, nil, nil, l); got.Kind != value.ScriptError {
+	if got := reconcile(claim, hostRecords{}, l); got.Kind != value.ScriptError {
 		t.Errorf("without a record: %+v, want script-error", got)
 	}
-	if got := reconcile(script.Outcome{Name: "a", Kind: value.ScriptError, Detail: "x"}, nil, lost, l); got.Kind != value.ScriptError {
+	if got := reconcile(script.Outcome{Name: "a", Kind: value.ScriptError, Detail: "x"}, hostRecords{lost: lost}, l); got.Kind != value.ScriptError {
 		t.Errorf("a script that caught the loss and failed otherwise: %+v", got)
+	}
+}
+
+// TestNetworkFailureReachesTheOutcome: a GET that fails on the network
+// (here a refused connection: nothing listens on the port) ends the
+// script as a script error that carries the network client's kind, from
+// the host's own record of the call, the same through the isolate as in
+// process. A script that catches the failure decides its own outcome.
+func TestNetworkFailureReachesTheOutcome(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String() + "/x"
+	l.Close()
+	req := func() *script.Request {
+		return request(script.Limits{},
+			lua("refused", `return net.fetch_json("`+url+`")`),
+			lua("caught", `local ok = pcall(net.fetch_json, "`+url+`") return ok`),
+			lua("caughtThenFailed", `pcall(net.fetch_json, "`+url+`") error("later")`),
+		)
+	}
+	newHost := func() *host.Host {
+		return host.New(host.Options{Trigger: script.Auto, Hosts: []string{"127.0.0.1"}, Client: netclient.New(netclient.Options{})})
+	}
+	pool := NewPool()
+	defer pool.Close()
+	isolated, err, _ := runOn(t, pool, req(), newHost())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inProcess []script.Outcome
+	if err := engine.Run(context.Background(), req(), newHost(), func(o script.Outcome) { inProcess = append(inProcess, o) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range [][]script.Outcome{isolated, inProcess} {
+		if o := out[0]; o.Kind != value.ScriptError || o.Capability != script.CapNet || o.Host != "127.0.0.1" ||
+			o.Net == nil || o.Net.Kind != netclient.Network || o.Net.Sent {
+			t.Errorf("refused = %+v (net %+v), want a script error from a network failure of 127.0.0.1, not sent", o, o.Net)
+		}
+		if o := out[1]; o.Kind != value.Ok || o.Net != nil {
+			t.Errorf("caught = %+v, want ok", o)
+		}
+		if o := out[2]; o.Kind != value.ScriptError || o.Net != nil || o.Host != "" {
+			t.Errorf("caughtThenFailed = %+v, want a plain script error", o)
+		}
+	}
+	if !reflect.DeepEqual(isolated[0], inProcess[0]) {
+		t.Errorf("through the isolate %+v, in process %+v", isolated[0], inProcess[0])
+	}
+}
+
+// TestWorkerCannotClaimANetworkFailure: a script error the worker says a
+// network failure caused carries one only when the host holds the record.
+func TestWorkerCannotClaimANetworkFailure(t *testing.T) {
+	claim := script.Outcome{Name: "a", Kind: value.ScriptError, Capability: script.CapNet, Host: "forged.example",
+		Net: &script.NetFailure{Kind: netclient.Timeout}, Detail: "x"}
+	if got := reconcile(claim, hostRecords{}, script.Ceiling); got.Net != nil || got.Host != "" || got.Capability != "" {
+		t.Errorf("without a record: %+v", got)
+	}
+	rec := &netRecord{host: "api.example", failure: script.NetFailure{Kind: netclient.Network}}
+	if got := reconcile(claim, hostRecords{net: rec}, script.Ceiling); got.Net == nil || got.Net.Kind != netclient.Network || got.Host != "api.example" {
+		t.Errorf("with the host's record: %+v", got)
 	}
 }

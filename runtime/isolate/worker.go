@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/engine"
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/value"
 )
@@ -340,6 +341,9 @@ func (h *forwardingHost) do(ctx context.Context, capability script.Capability, c
 		return nil, &script.Denial{Capability: capability, TierBlocked: r.Failure == value.TierBlocked, Reason: r.Error}
 	case value.OutcomeUnknown:
 		return nil, &script.UnknownOutcome{Reason: r.Error}
+	}
+	if r.Net != nil {
+		return nil, &netclient.Error{Kind: r.Net.Kind, Sent: r.Net.Sent, Msg: r.Error}
 	}
 	if r.Error != "" {
 		return nil, errors.New(r.Error)

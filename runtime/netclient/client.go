@@ -167,7 +167,7 @@ func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
 		resp, sent, xerr := c.exchange(ctx, p, method, u, body)
 		anySent = anySent || sent
 		if xerr != nil {
-			return nil, c.failure(ctx, host, xerr, effectful && anySent)
+			return nil, c.failure(ctx, host, xerr, effectful, anySent)
 		}
 		loc := resp.Header.Get("Location")
 		if isRedirect(resp.StatusCode) && loc != "" {
@@ -195,7 +195,7 @@ func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
 		}
 		data, rerr := io.ReadAll(io.LimitReader(resp.Body, c.o.MaxBody+1))
 		if rerr != nil {
-			return nil, c.failure(ctx, host, rerr, effectful && anySent)
+			return nil, c.failure(ctx, host, rerr, effectful, anySent)
 		}
 		if int64(len(data)) > c.o.MaxBody {
 			return nil, errorf(TooLarge, host, "the answer from %s is over the %d byte cap", host, c.o.MaxBody)
@@ -204,8 +204,16 @@ func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
 	}
 }
 
-// failure classifies an exchange error.
-func (c *Client) failure(ctx context.Context, host string, err error, unknown bool) *Error {
+// failure classifies an exchange error, keeping it as the cause. sent
+// says whether a whole request had been written; for an effectful one
+// that makes the outcome unknown.
+func (c *Client) failure(ctx context.Context, host string, err error, effectful, sent bool) *Error {
+	e := c.exchangeFailure(ctx, host, err, effectful && sent)
+	e.Sent = sent
+	return e.because(err)
+}
+
+func (c *Client) exchangeFailure(ctx context.Context, host string, err error, unknown bool) *Error {
 	var refusal *dialRefusal
 	if errors.As(err, &refusal) {
 		return errorf(Address, host, "%s", refusal.msg)
@@ -352,9 +360,9 @@ func (c *Client) pin(ctx context.Context, host string) (*pin, *Error) {
 	addrs, err := c.o.Resolver.LookupNetIP(ctx, "ip", host)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, errorf(Timeout, host, "resolving %s timed out", host)
+			return nil, errorf(Timeout, host, "resolving %s timed out", host).because(err)
 		}
-		return nil, errorf(Network, host, "%s could not be resolved", host)
+		return nil, errorf(Network, host, "%s could not be resolved", host).because(err)
 	}
 	if len(addrs) == 0 {
 		return nil, errorf(Network, host, "%s has no addresses", host)
@@ -363,9 +371,9 @@ func (c *Client) pin(ctx context.Context, host string) (*pin, *Error) {
 	for _, a := range addrs {
 		if err := Vet(a, c.o.AllowPrivate); err != nil {
 			if len(addrs) > 1 {
-				return nil, errorf(Address, host, "%s answered with %d addresses and one is refused (%v), so the host is refused", host, len(addrs), err)
+				return nil, errorf(Address, host, "%s answered with %d addresses and one is refused (%v), so the host is refused", host, len(addrs), err).because(err)
 			}
-			return nil, errorf(Address, host, "%s resolved to a refused address: %v", host, err)
+			return nil, errorf(Address, host, "%s resolved to a refused address: %v", host, err).because(err)
 		}
 		p.addrs = append(p.addrs, a.Unmap())
 	}

@@ -42,9 +42,21 @@ type Error struct {
 	Msg string
 	// Retried reports that a GET was tried a second time before failing.
 	Retried bool
+	// Sent reports that a whole request had been written to a server
+	// before the failure (on any hop). A failure with Sent false happened
+	// before anything reached a server: resolving, connecting, the TLS
+	// handshake, or writing the request.
+	Sent bool
+	// Err is the underlying cause when there is one (a resolver, dial,
+	// TLS or read error, or the address vetting's reason); nil for a
+	// refusal by markii's own rules that has no other cause.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the cause (nil when there is none).
+func (e *Error) Unwrap() error { return e.Err }
 
 // Policy reports whether the failure is a refusal by markii's own rules
 // (as opposed to the network or the server failing).
@@ -58,4 +70,10 @@ func (e *Error) Policy() bool {
 
 func errorf(kind ErrorKind, host, format string, a ...any) *Error {
 	return &Error{Kind: kind, Host: host, Msg: fmt.Sprintf(format, a...)}
+}
+
+// because sets e's cause and returns e.
+func (e *Error) because(cause error) *Error {
+	e.Err = cause
+	return e
 }

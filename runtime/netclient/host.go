@@ -64,7 +64,7 @@ func CanonicalHost(h string) (string, error) {
 		return "", fmt.Errorf("%q is not a valid host name", h)
 	}
 	if err := checkLDH(ascii); err != nil {
-		return "", fmt.Errorf("%q is not a valid host name: %v", h, err)
+		return "", fmt.Errorf("%q is not a valid host name: %w", h, err)
 	}
 	return ascii, nil
 }

@@ -609,3 +609,43 @@ func TestHTTPSDowngradeRefused(t *testing.T) {
 		t.Fatalf("got %v; tls %d plain %d", err, n.Load(), plain.n.Load())
 	}
 }
+
+// closedPort is a port on 127.0.0.1 that nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	return p
+}
+
+// TestErrorsKeepTheirCause: a failed request's *Error carries the cause
+// (the resolver's or the dialer's error) and says whether a request had
+// reached a server, so a caller can tell "offline" from a lost answer.
+func TestErrorsKeepTheirCause(t *testing.T) {
+	c := New(Options{Resolver: newAnswers()})
+	_, err := c.Do(context.Background(), Request{Method: "GET", URL: "https://nowhere.example/", Granted: grant("nowhere.example")})
+	var dns *net.DNSError
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != Network || e.Sent || !errors.As(err, &dns) || !dns.IsNotFound {
+		t.Fatalf("an unresolvable host: %#v, want a network error caused by the resolver's *net.DNSError, not sent", err)
+	}
+
+	_, err = c.Do(context.Background(), Request{Method: "POST", URL: "http://127.0.0.1:" + closedPort(t) + "/", Body: []byte("{}"), Granted: grant("127.0.0.1")})
+	var op *net.OpError
+	if !errors.As(err, &e) || e.Kind != Network || e.Sent || !errors.As(err, &op) || op.Op != "dial" {
+		t.Fatalf("a refused connection: %#v, want a network error caused by the dial's *net.OpError, not sent", err)
+	}
+
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		hj, _, _ := w.(http.Hijacker).Hijack()
+		hj.Close()
+	})
+	_, err = c.Do(context.Background(), Request{Method: "PATCH", URL: "http://127.0.0.1:" + srv.port() + "/", Body: []byte("x"), Granted: grant("127.0.0.1")})
+	if !errors.As(err, &e) || e.Kind != OutcomeUnknown || !e.Sent || errors.Unwrap(err) == nil {
+		t.Fatalf("a lost answer: %#v, want outcome-unknown, sent, with its cause", err)
+	}
+}

@@ -81,7 +81,7 @@ func Vet(a netip.Addr, allowPrivate bool) error {
 			}
 			inner := w.embedded(raw)
 			if err := Vet(inner, allowPrivate); err != nil {
-				return fmt.Errorf("%s is a %s address carrying %s, and %v", a, w.name, inner, err)
+				return fmt.Errorf("%s is a %s address carrying %s, and %w", a, w.name, inner, err)
 			}
 			if !allowPrivate {
 				return fmt.Errorf("%s is a %s address, which is never dialled", a, w.name)

@@ -8,8 +8,10 @@ package script
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/value"
 )
 
@@ -198,6 +200,29 @@ type Outcome struct {
 	Detail string `json:"detail,omitempty"`
 	// Value is the script's marshalled return value when Kind is Ok.
 	Value json.RawMessage `json:"value,omitempty"`
+	// Net is set when the script failed because a network request the
+	// host made failed (and the script did not catch it): how it failed,
+	// from the host's own record of the call. Capability is then net and
+	// Host the host the request went to.
+	Net *NetFailure `json:"net,omitempty"`
+}
+
+// NetFailure is how a network request the host made for a script failed:
+// the network client's kind, and whether a whole request had reached a
+// server before it failed (see netclient.Error).
+type NetFailure struct {
+	Kind netclient.ErrorKind `json:"kind"`
+	Sent bool                `json:"sent,omitempty"`
+}
+
+// NetFailureOf is the network failure err carries, or nil when no
+// *netclient.Error is in its chain.
+func NetFailureOf(err error) *NetFailure {
+	var ne *netclient.Error
+	if !errors.As(err, &ne) {
+		return nil
+	}
+	return &NetFailure{Kind: ne.Kind, Sent: ne.Sent}
 }
 
 // Summary is the short, display-ready line for o, built from its typed
@@ -250,9 +275,15 @@ type Denial struct {
 	// Why is the typed reason for the refusal (zero: not granted).
 	Why    DenialReason
 	Reason string
+	// Err is the refusal's cause when another layer made it (the network
+	// client's *netclient.Error, a bundle path error); nil otherwise.
+	Err error
 }
 
 func (d *Denial) Error() string { return d.Reason }
+
+// Unwrap returns the refusal's cause (nil when there is none).
+func (d *Denial) Unwrap() error { return d.Err }
 
 // UnknownOutcome is the error a Host returns when an effectful request was
 // sent and then timed out or lost its connection before the answer came
@@ -261,9 +292,14 @@ func (d *Denial) Error() string { return d.Reason }
 type UnknownOutcome struct {
 	Host   string
 	Reason string
+	// Err is the network client's error for the lost answer, when known.
+	Err error
 }
 
 func (u *UnknownOutcome) Error() string { return u.Reason }
+
+// Unwrap returns the cause (nil when there is none).
+func (u *UnknownOutcome) Unwrap() error { return u.Err }
 
 // Host performs every capability for the engine. Every method may return a
 // *Denial; any other error is a script error.

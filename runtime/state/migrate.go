@@ -36,7 +36,7 @@ const (
 func (s *Store) migrate() error {
 	legacy := s.opts.Legacy
 	fail := func(err error) error {
-		return fmt.Errorf("the state in %s could not be moved to %s: %v", legacy, s.dir, err)
+		return fmt.Errorf("the state in %s could not be moved to %s: %w", legacy, s.dir, err)
 	}
 	l, _, err := s.lock()
 	if err != nil {
@@ -126,7 +126,7 @@ func (s *Store) migrate() error {
 		return fail(err)
 	}
 	if err := os.Remove(legacy); err != nil {
-		return fmt.Errorf("the state in %s was copied to %s but the old file could not be removed: %v", legacy, s.dir, unwrapPath(err))
+		return fmt.Errorf("the state in %s was copied to %s but the old file could not be removed: %w", legacy, s.dir, unwrapPath(err))
 	}
 	_ = syncDir(filepath.Dir(legacy))
 	return nil

@@ -247,7 +247,7 @@ func checkDir(dir string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot use the state directory %s: %v", dir, unwrapPath(err))
+		return fmt.Errorf("cannot use the state directory %s: %w", dir, unwrapPath(err))
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("the state directory %s is %s, not a directory", dir, safefile.Describe(fi.Mode().Type()))
@@ -294,7 +294,7 @@ func (s *Store) readEntry(doc string, sec Section) (data json.RawMessage, damage
 		if se != nil {
 			return nil, "", se
 		}
-		return nil, "", fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
+		return nil, "", fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}
 	var f entryFile
 	if err := json.Unmarshal(raw, &f); err != nil {
@@ -357,7 +357,7 @@ func (s *Store) commit(doc string, sec Section, cur, next json.RawMessage) error
 			return nil
 		}
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("cannot remove %s: %v", path, unwrapPath(err))
+			return fmt.Errorf("cannot remove %s: %w", path, unwrapPath(err))
 		}
 		return syncDir(s.notes())
 	}
@@ -375,7 +375,7 @@ func (s *Store) commit(doc string, sec Section, cur, next json.RawMessage) error
 		return &OverCapError{Section: sec, Size: len(body), Limit: MaxEntryBytes}
 	}
 	if err := os.Mkdir(s.notes(), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("cannot create %s: %v", s.notes(), unwrapPath(err))
+		return fmt.Errorf("cannot create %s: %w", s.notes(), unwrapPath(err))
 	}
 	return writeAtomic(path, append(body, '\n'))
 }
@@ -447,7 +447,7 @@ func (s *Store) each(sec Section, visit func(doc string, data json.RawMessage, p
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot read the state directory %s: %v", s.notes(), unwrapPath(err))
+		return fmt.Errorf("cannot read the state directory %s: %w", s.notes(), unwrapPath(err))
 	}
 	for _, e := range ents {
 		got, ok := sectionOf(e.Name())
@@ -468,7 +468,7 @@ func (s *Store) each(sec Section, visit func(doc string, data json.RawMessage, p
 		case se != nil:
 			return se
 		case err != nil:
-			return fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
+			return fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 		case json.Unmarshal(raw, &f) != nil:
 			bad = "not valid JSON; it may have been cut short"
 		case len(f.Data) == 0 || fileName(f.DocumentKey, sec) != e.Name():
@@ -516,7 +516,7 @@ func (s *Store) transact(fn func() error) error {
 // it does not exist. It reports how long it waited.
 func (s *Store) lock() (*fileLock, time.Duration, error) {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return nil, 0, fmt.Errorf("cannot create the state directory %s: %v", s.dir, unwrapPath(err))
+		return nil, 0, fmt.Errorf("cannot create the state directory %s: %w", s.dir, unwrapPath(err))
 	}
 	return acquire(filepath.Join(s.dir, lockName), s.opts.LockWait)
 }
@@ -534,7 +534,7 @@ func acquire(path string, wait time.Duration) (*fileLock, time.Duration, error) 
 		ok, err := tryLock(f)
 		if err != nil {
 			f.Close()
-			return nil, 0, fmt.Errorf("cannot lock %s: %v", path, err)
+			return nil, 0, fmt.Errorf("cannot lock %s: %w", path, err)
 		}
 		if ok {
 			return &fileLock{f: f}, time.Since(start), nil
@@ -560,7 +560,7 @@ func openLockFile(path string) (*os.File, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|lockOpenFlags, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %v", path, unwrapPath(err))
+		return nil, fmt.Errorf("cannot open %s: %w", path, unwrapPath(err))
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -579,7 +579,7 @@ func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot write in %s: %v", dir, unwrapPath(err))
+		return fmt.Errorf("cannot write in %s: %w", dir, unwrapPath(err))
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
@@ -587,11 +587,11 @@ func writeAtomic(path string, data []byte) error {
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot replace %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("cannot replace %s: %w", path, unwrapPath(err))
 	}
 	return syncDir(dir)
 }
