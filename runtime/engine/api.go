@@ -58,17 +58,19 @@ func (r *scriptRun) setDocTruncated() {
 }
 
 // hostError turns a host's error into a denial record, a lost request's
-// record, a failed network request's record, or a script error.
-func (r *scriptRun) hostError(err error, what string, c script.Capability, host string) {
+// record, a failed network request's record, or a script error. The host
+// names the host a network call went to; the URL's host is worked out
+// here only when it does not.
+func (r *scriptRun) hostError(err error, what string, c script.Capability, url string) {
+	hostOr := func(named string) string {
+		if named == "" && url != "" {
+			return netclient.HostOf(url)
+		}
+		return named
+	}
 	var d *script.Denial
 	if errors.As(err, &d) {
-		rec := *d
-		if rec.Capability == "" {
-			rec.Capability = c
-		}
-		if rec.Host == "" {
-			rec.Host = host
-		}
+		rec := d.Record(c, hostOr(d.Host))
 		if rec.Reason == "" {
 			rec.Reason = what + " was refused"
 		} else {
@@ -83,17 +85,18 @@ func (r *scriptRun) hostError(err error, what string, c script.Capability, host 
 	var ne *netclient.Error
 	if d == nil && u == nil && errors.As(err, &ne) {
 		r.netFailure = &script.NetFailure{Kind: ne.Kind, Sent: ne.Sent}
-		r.netHost = host
-		if ne.Host != "" {
-			r.netHost = ne.Host
-		}
+		r.netHost = hostOr(ne.Host)
 	}
 	r.L.RaiseError("%s: %s", what, err.Error())
 }
 
 // tierBlocked refuses an effectful call under the auto tier.
-func (r *scriptRun) tierBlocked(what string, c script.Capability, host string) {
+func (r *scriptRun) tierBlocked(what string, c script.Capability, url string) {
 	if r.req.Tier != script.TierManual {
+		host := ""
+		if url != "" {
+			host = netclient.HostOf(url)
+		}
 		r.deny(&script.Denial{Capability: c, Host: host, TierBlocked: true,
 			Reason: what + " is only available on a manual run"})
 	}
@@ -101,12 +104,12 @@ func (r *scriptRun) tierBlocked(what string, c script.Capability, host string) {
 
 func (r *scriptRun) netFetchJSON(L *lua.LState) int {
 	u := L.CheckString(1)
-	host := netclient.HostOf(u)
 	resp, err := r.host.Fetch(r.hostCtx, script.FetchRequest{Method: "GET", URL: u})
 	r.afterHostCall()
 	if err != nil {
-		r.hostError(err, "net.fetch_json", script.CapNet, host)
+		r.hostError(err, "net.fetch_json", script.CapNet, u)
 	}
+	host := responseHost(resp, u)
 	if int64(len(resp.Body)) > r.limits.FetchBytes {
 		r.deny(&script.Denial{Capability: script.CapNet, Host: host,
 			Reason: fmt.Sprintf("net.fetch_json: the response from %s is larger than %d bytes", host, r.limits.FetchBytes)})
@@ -139,13 +142,13 @@ func (r *scriptRun) netSend(method, what string) lua.LGFunction {
 		default:
 			L.ArgError(2, "the body must be a string (use json.encode for a table)")
 		}
-		host := netclient.HostOf(u)
-		r.tierBlocked(what, script.CapNet, host)
+		r.tierBlocked(what, script.CapNet, u)
 		resp, err := r.host.Fetch(r.hostCtx, script.FetchRequest{Method: method, URL: u, Body: body})
 		r.afterHostCall()
 		if err != nil {
-			r.hostError(err, what, script.CapNet, host)
+			r.hostError(err, what, script.CapNet, u)
 		}
+		host := responseHost(resp, u)
 		if int64(len(resp.Body)) > r.limits.FetchBytes {
 			r.deny(&script.Denial{Capability: script.CapNet, Host: host,
 				Reason: fmt.Sprintf("%s: the response from %s is larger than %d bytes", what, host, r.limits.FetchBytes)})
@@ -156,6 +159,16 @@ func (r *scriptRun) netSend(method, what string) lua.LGFunction {
 		L.Push(t)
 		return 1
 	}
+}
+
+// responseHost is the host a response came from: the one the host's
+// network client worked out, carried in the response, or (from a Host that
+// names none) the URL's.
+func responseHost(resp script.FetchResponse, url string) string {
+	if resp.Host != "" {
+		return resp.Host
+	}
+	return netclient.HostOf(url)
 }
 
 // afterHostCall stops the script if a limit tripped while the host worked.

@@ -267,20 +267,19 @@ func failureOf(k netclient.ErrorKind) (audit.Failure, string) {
 }
 
 func (h *Host) fetch(ctx context.Context, r script.FetchRequest, rec *audit.Record) (script.FetchResponse, error) {
-	attempted := netclient.HostOf(r.URL)
 	switch r.Method {
 	case http.MethodGet:
 	case http.MethodPost, http.MethodPatch:
 		if h.tier != script.TierManual {
-			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: attempted, TierBlocked: true,
+			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: netclient.HostOf(r.URL), TierBlocked: true,
 				Reason: "a " + r.Method + " request is only available on a manual run"})
 		}
 	default:
-		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: attempted,
+		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: netclient.HostOf(r.URL),
 			Reason: "the method " + r.Method + " is not available to scripts"})
 	}
 	if h.client == nil {
-		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: attempted,
+		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: netclient.HostOf(r.URL),
 			Reason: "network access is not available to this run"})
 	}
 	var body []byte
@@ -298,34 +297,41 @@ func (h *Host) fetch(ctx context.Context, r script.FetchRequest, rec *audit.Reco
 		if !errors.As(err, &ne) {
 			return script.FetchResponse{}, err
 		}
-		host := ne.Host
-		if host == "" {
-			host = attempted
-		}
 		if rec.Failure == "" {
 			rec.Failure, rec.Limit = failureOf(ne.Kind)
 		}
-		if ne.Retried {
-			h.note("a GET to %s failed, was retried once, and failed again", host)
-		}
-		switch {
-		case ne.Kind == netclient.OutcomeUnknown:
-			h.note("a %s to %s was sent but its answer was lost; it may or may not have taken effect, and it was not retried", r.Method, host)
-			return script.FetchResponse{}, &script.UnknownOutcome{Host: host, Reason: ne.Msg, Err: ne}
-		case ne.Kind == netclient.NotGranted && h.listed != nil && !h.listed[host]:
-			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host,
-				Why: script.DenialUngrantable, Reason: ne.Msg + "; it " + script.UngrantableAdvice(host), Err: ne})
-		case ne.Policy():
-			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: host, Reason: ne.Msg, Err: ne})
-		}
-		// The network or the server failed: the client's typed error,
-		// its kind and cause, goes back as it is.
-		return script.FetchResponse{}, ne
+		return script.FetchResponse{}, h.fetchFailure(r, ne)
 	}
 	if resp.Retried {
-		h.note("a GET to %s failed once on the network and was retried", attempted)
+		h.note("a GET to %s failed once on the network and was retried", resp.Host)
 	}
-	return script.FetchResponse{Status: resp.Status, Body: string(resp.Body)}, nil
+	return script.FetchResponse{Status: resp.Status, Body: string(resp.Body), Host: resp.Host}, nil
+}
+
+// fetchFailure records and returns the error for a request the client
+// could not complete, named by the host the client worked out (the URL's,
+// when the client refused it before naming one).
+func (h *Host) fetchFailure(r script.FetchRequest, ne *netclient.Error) error {
+	if ne.Host == "" {
+		ne.Host = netclient.HostOf(r.URL)
+	}
+	host := ne.Host
+	if ne.Retried {
+		h.note("a GET to %s failed, was retried once, and failed again", host)
+	}
+	switch {
+	case ne.Kind == netclient.OutcomeUnknown:
+		h.note("a %s to %s was sent but its answer was lost; it may or may not have taken effect, and it was not retried", r.Method, host)
+		return &script.UnknownOutcome{Host: host, Reason: ne.Msg, Err: ne}
+	case ne.Kind == netclient.NotGranted && h.listed != nil && !h.listed[host]:
+		return h.deny(script.Denial{Capability: script.CapNet, Host: host,
+			Why: script.DenialUngrantable, Reason: ne.Msg + "; it " + script.UngrantableAdvice(host), Err: ne})
+	case ne.Policy():
+		return h.deny(script.Denial{Capability: script.CapNet, Host: host, Reason: ne.Msg, Err: ne})
+	}
+	// The network or the server failed: the client's typed error, its
+	// kind and cause, goes back as it is.
+	return ne
 }
 
 // BundleRead reads a bundle file through the bundle session.

@@ -359,22 +359,21 @@ func (s *session) serve(id uint64, c *call, block int) {
 // worker the failure's kind.
 func (s *session) record(block int, c *call, err error) *reply {
 	var (
-		d *script.Denial
-		u *script.UnknownOutcome
+		d  *script.Denial
+		u  *script.UnknownOutcome
+		ne *netclient.Error
 	)
-	attempted := ""
-	if c.Fetch != nil {
-		attempted = netclient.HostOf(c.Fetch.URL)
+	// The host names the host it tried; the URL's is worked out here only
+	// when it does not.
+	hostOr := func(named string) string {
+		if named == "" && c.Fetch != nil {
+			return netclient.HostOf(c.Fetch.URL)
+		}
+		return named
 	}
 	switch {
 	case errors.As(err, &d):
-		rec := *d
-		if rec.Capability == "" {
-			rec.Capability = capabilityOf(c.Op)
-		}
-		if rec.Host == "" {
-			rec.Host = attempted
-		}
+		rec := d.Record(capabilityOf(c.Op), hostOr(d.Host))
 		s.mu.Lock()
 		if s.denials[block] == nil {
 			s.denials[block] = &rec
@@ -384,89 +383,37 @@ func (s *session) record(block int, c *call, err error) *reply {
 		if d.TierBlocked {
 			kind = value.TierBlocked
 		}
-		return &reply{Failure: kind, Error: d.Reason}
+		return &reply{Failure: kind, Host: rec.Host, Error: d.Reason}
 	case errors.As(err, &u):
 		rec := *u
-		if rec.Host == "" {
-			rec.Host = attempted
-		}
+		rec.Host = hostOr(rec.Host)
 		s.mu.Lock()
 		if s.lost[block] == nil {
 			s.lost[block] = &rec
 		}
 		s.mu.Unlock()
-		return &reply{Failure: value.OutcomeUnknown, Error: u.Reason}
-	}
-	var ne *netclient.Error
-	if c.Op == opFetch && errors.As(err, &ne) {
-		rec := &netRecord{host: ne.Host, failure: script.NetFailure{Kind: ne.Kind, Sent: ne.Sent}}
-		if rec.host == "" {
-			rec.host = attempted
-		}
+		return &reply{Failure: value.OutcomeUnknown, Host: rec.Host, Error: u.Reason}
+	case c.Op == opFetch && errors.As(err, &ne):
+		rec := &netRecord{host: hostOr(ne.Host), failure: script.NetFailure{Kind: ne.Kind, Sent: ne.Sent}}
 		s.mu.Lock()
 		s.net[block] = rec
 		s.mu.Unlock()
-		return &reply{Net: &rec.failure, Error: err.Error()}
+		return &reply{Net: &rec.failure, Host: rec.host, Error: err.Error()}
 	}
 	return &reply{Error: err.Error()}
 }
 
 // capabilityOf names the capability a call operation uses.
 func capabilityOf(op string) script.Capability {
-	switch op {
-	case opFetch:
-		return script.CapNet
-	case opCacheGet, opCachePut:
-		return script.CapCache
-	case opRequire:
-		return script.CapRequire
-	}
-	return script.CapBundle
+	return capabilities[op].capability
 }
 
 func (s *session) perform(c *call) (*reply, error) {
-	ctx := s.callCtx
-	h := s.host
-	switch c.Op {
-	case opFetch:
-		if c.Fetch == nil {
-			return nil, errors.New("a network request needs a method and a URL")
-		}
-		r, err := h.Fetch(ctx, *c.Fetch)
-		if err != nil {
-			return nil, err
-		}
-		return &reply{Fetch: &r}, nil
-	case opBundleRead:
-		data, found, err := h.BundleRead(ctx, c.Path)
-		if err != nil {
-			return nil, err
-		}
-		return &reply{Data: data, Found: found}, nil
-	case opBundleExists:
-		found, err := h.BundleExists(ctx, c.Path)
-		if err != nil {
-			return nil, err
-		}
-		return &reply{Found: found}, nil
-	case opBundleWrite:
-		return &reply{}, h.BundleWrite(ctx, c.Path, c.Data)
-	case opCacheGet:
-		value, at, found, err := h.CacheGet(ctx, c.Key)
-		if err != nil || !found {
-			return &reply{}, err
-		}
-		return &reply{Found: true, Value: value, StoredAt: &at}, nil
-	case opCachePut:
-		return &reply{}, h.CachePut(ctx, c.Key, c.Value)
-	case opRequire:
-		src, err := h.Require(ctx, c.Name)
-		if err != nil {
-			return nil, err
-		}
-		return &reply{Source: src}, nil
+	op, ok := capabilities[c.Op]
+	if !ok {
+		return nil, fmt.Errorf("unknown capability %q", c.Op)
 	}
-	return nil, fmt.Errorf("unknown capability %q", c.Op)
+	return op.perform(s.callCtx, s.host, c)
 }
 
 // settle gives every block still without an outcome the run's ending, after

@@ -2,6 +2,7 @@ package isolate
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -61,6 +62,78 @@ const (
 	opRequire      = "require"
 )
 
+// capabilityOp is one capability call a worker can make: the capability
+// it uses, the keys its call carries, and how the host performs it.
+type capabilityOp struct {
+	capability script.Capability
+	keys       keySet
+	perform    func(ctx context.Context, h script.Host, c *call) (*reply, error)
+}
+
+// capabilities is the one table of capability calls: the wire's key
+// allowlist of each call, the capability a refusal names, and what the
+// host does, all come from it.
+var capabilities = map[string]capabilityOp{
+	opFetch:        {script.CapNet, keySet{required: []string{"op", "fetch"}}, performFetch},
+	opBundleRead:   {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path"}}, performBundleRead},
+	opBundleExists: {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path"}}, performBundleExists},
+	opBundleWrite:  {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path", "data"}}, performBundleWrite},
+	opCacheGet:     {script.CapCache, keySet{required: []string{"op"}, optional: []string{"key"}}, performCacheGet},
+	opCachePut:     {script.CapCache, keySet{required: []string{"op"}, optional: []string{"key", "value"}}, performCachePut},
+	opRequire:      {script.CapRequire, keySet{required: []string{"op"}, optional: []string{"name"}}, performRequire},
+}
+
+func performFetch(ctx context.Context, h script.Host, c *call) (*reply, error) {
+	if c.Fetch == nil {
+		return nil, errors.New("a network request needs a method and a URL")
+	}
+	r, err := h.Fetch(ctx, *c.Fetch)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{Fetch: &r}, nil
+}
+
+func performBundleRead(ctx context.Context, h script.Host, c *call) (*reply, error) {
+	data, found, err := h.BundleRead(ctx, c.Path)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{Data: data, Found: found}, nil
+}
+
+func performBundleExists(ctx context.Context, h script.Host, c *call) (*reply, error) {
+	found, err := h.BundleExists(ctx, c.Path)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{Found: found}, nil
+}
+
+func performBundleWrite(ctx context.Context, h script.Host, c *call) (*reply, error) {
+	return &reply{}, h.BundleWrite(ctx, c.Path, c.Data)
+}
+
+func performCacheGet(ctx context.Context, h script.Host, c *call) (*reply, error) {
+	v, at, found, err := h.CacheGet(ctx, c.Key)
+	if err != nil || !found {
+		return &reply{}, err
+	}
+	return &reply{Found: true, Value: v, StoredAt: &at}, nil
+}
+
+func performCachePut(ctx context.Context, h script.Host, c *call) (*reply, error) {
+	return &reply{}, h.CachePut(ctx, c.Key, c.Value)
+}
+
+func performRequire(ctx context.Context, h script.Host, c *call) (*reply, error) {
+	src, err := h.Require(ctx, c.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &reply{Source: src}, nil
+}
+
 // message is the one envelope every frame carries. Which fields may appear
 // depends on Type and is checked against messageKeys before decoding.
 type message struct {
@@ -94,12 +167,13 @@ type call struct {
 // message the script sees, and Failure, the typed kind of failure when it
 // is one the script's outcome depends on: capability-denied,
 // tier-blocked or outcome-unknown (empty for any other error); Net says
-// how a network request that failed otherwise failed. The outcome the
-// host finally reports is decided by its own records, not by this
-// message.
+// how a network request that failed otherwise failed, and Host names the
+// host a failed network request went to. The outcome the host finally
+// reports is decided by its own records, not by this message.
 type reply struct {
 	Failure  value.Kind            `json:"failure,omitempty"`
 	Net      *script.NetFailure    `json:"net,omitempty"`
+	Host     string                `json:"host,omitempty"`
 	Error    string                `json:"error,omitempty"`
 	Fetch    *script.FetchResponse `json:"fetch,omitempty"`
 	Data     []byte                `json:"data,omitempty"`
@@ -144,18 +218,7 @@ var messageKeys = map[string]keySet{
 	msgReply:     {required: append([]string{"id", "reply"}, envelope...)},
 }
 
-// callKeys is the exact key allowlist of a call, by operation.
-var callKeys = map[string]keySet{
-	opFetch:        {required: []string{"op", "fetch"}},
-	opBundleRead:   {required: []string{"op"}, optional: []string{"path"}},
-	opBundleExists: {required: []string{"op"}, optional: []string{"path"}},
-	opBundleWrite:  {required: []string{"op"}, optional: []string{"path", "data"}},
-	opCacheGet:     {required: []string{"op"}, optional: []string{"key"}},
-	opCachePut:     {required: []string{"op"}, optional: []string{"key", "value"}},
-	opRequire:      {required: []string{"op"}, optional: []string{"name"}},
-}
-
-var replyKeys = keySet{optional: []string{"failure", "net", "error", "fetch", "data", "found", "value", "storedAt", "source"}}
+var replyKeys = keySet{optional: []string{"failure", "net", "host", "error", "fetch", "data", "found", "value", "storedAt", "source"}}
 
 var workerSends = map[string]bool{msgReady: true, msgHeartbeat: true, msgCall: true, msgOutcome: true, msgBreach: true, msgDone: true}
 var hostSends = map[string]bool{msgRun: true, msgReply: true}
@@ -330,11 +393,11 @@ func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
 		if err := json.Unmarshal(c["op"], &op); err != nil {
 			return nil, protocolErrorf("call has no operation")
 		}
-		keys, ok := callKeys[op]
+		capOp, ok := capabilities[op]
 		if !ok {
 			return nil, protocolErrorf("unknown call operation %q", op)
 		}
-		if err := checkKeys(c, keys, "call "+op); err != nil {
+		if err := checkKeys(c, capOp.keys, "call "+op); err != nil {
 			return nil, err
 		}
 	case msgReply:

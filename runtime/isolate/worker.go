@@ -331,19 +331,19 @@ type forwardingHost struct {
 	w *workerConn
 }
 
-func (h *forwardingHost) do(ctx context.Context, capability script.Capability, c *call) (*reply, error) {
+func (h *forwardingHost) do(ctx context.Context, c *call) (*reply, error) {
 	r, err := h.w.call(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	switch r.Failure {
 	case value.CapabilityDenied, value.TierBlocked:
-		return nil, &script.Denial{Capability: capability, TierBlocked: r.Failure == value.TierBlocked, Reason: r.Error}
+		return nil, &script.Denial{Capability: capabilityOf(c.Op), Host: r.Host, TierBlocked: r.Failure == value.TierBlocked, Reason: r.Error}
 	case value.OutcomeUnknown:
-		return nil, &script.UnknownOutcome{Reason: r.Error}
+		return nil, &script.UnknownOutcome{Host: r.Host, Reason: r.Error}
 	}
 	if r.Net != nil {
-		return nil, &netclient.Error{Kind: r.Net.Kind, Sent: r.Net.Sent, Msg: r.Error}
+		return nil, &netclient.Error{Kind: r.Net.Kind, Sent: r.Net.Sent, Host: r.Host, Msg: r.Error}
 	}
 	if r.Error != "" {
 		return nil, errors.New(r.Error)
@@ -353,7 +353,7 @@ func (h *forwardingHost) do(ctx context.Context, capability script.Capability, c
 
 // Fetch asks the host to make a network request.
 func (h *forwardingHost) Fetch(ctx context.Context, req script.FetchRequest) (script.FetchResponse, error) {
-	r, err := h.do(ctx, script.CapNet, &call{Op: opFetch, Fetch: &req})
+	r, err := h.do(ctx, &call{Op: opFetch, Fetch: &req})
 	if err != nil {
 		return script.FetchResponse{}, err
 	}
@@ -365,7 +365,7 @@ func (h *forwardingHost) Fetch(ctx context.Context, req script.FetchRequest) (sc
 
 // BundleRead asks the host for a bundle file.
 func (h *forwardingHost) BundleRead(ctx context.Context, path string) ([]byte, bool, error) {
-	r, err := h.do(ctx, script.CapBundle, &call{Op: opBundleRead, Path: path})
+	r, err := h.do(ctx, &call{Op: opBundleRead, Path: path})
 	if err != nil {
 		return nil, false, err
 	}
@@ -374,7 +374,7 @@ func (h *forwardingHost) BundleRead(ctx context.Context, path string) ([]byte, b
 
 // BundleExists asks the host whether a bundle file exists.
 func (h *forwardingHost) BundleExists(ctx context.Context, path string) (bool, error) {
-	r, err := h.do(ctx, script.CapBundle, &call{Op: opBundleExists, Path: path})
+	r, err := h.do(ctx, &call{Op: opBundleExists, Path: path})
 	if err != nil {
 		return false, err
 	}
@@ -383,13 +383,13 @@ func (h *forwardingHost) BundleExists(ctx context.Context, path string) (bool, e
 
 // BundleWrite asks the host to write a bundle file.
 func (h *forwardingHost) BundleWrite(ctx context.Context, path string, data []byte) error {
-	_, err := h.do(ctx, script.CapBundle, &call{Op: opBundleWrite, Path: path, Data: data})
+	_, err := h.do(ctx, &call{Op: opBundleWrite, Path: path, Data: data})
 	return err
 }
 
 // CacheGet asks the host for a cached value.
 func (h *forwardingHost) CacheGet(ctx context.Context, key string) (json.RawMessage, time.Time, bool, error) {
-	r, err := h.do(ctx, script.CapCache, &call{Op: opCacheGet, Key: key})
+	r, err := h.do(ctx, &call{Op: opCacheGet, Key: key})
 	if err != nil || !r.Found {
 		return nil, time.Time{}, false, err
 	}
@@ -402,13 +402,13 @@ func (h *forwardingHost) CacheGet(ctx context.Context, key string) (json.RawMess
 
 // CachePut asks the host to store a cached value.
 func (h *forwardingHost) CachePut(ctx context.Context, key string, value json.RawMessage) error {
-	_, err := h.do(ctx, script.CapCache, &call{Op: opCachePut, Key: key, Value: value})
+	_, err := h.do(ctx, &call{Op: opCachePut, Key: key, Value: value})
 	return err
 }
 
 // Require asks the host for a module's source.
 func (h *forwardingHost) Require(ctx context.Context, name string) (string, error) {
-	r, err := h.do(ctx, script.CapRequire, &call{Op: opRequire, Name: name})
+	r, err := h.do(ctx, &call{Op: opRequire, Name: name})
 	if err != nil {
 		return "", err
 	}

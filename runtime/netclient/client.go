@@ -33,7 +33,9 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// Defaults for Options fields left zero.
+// Defaults for Options fields left zero. DefaultMaxBody is also the
+// ceiling of a script run's FetchBytes limit (script.Ceiling), which a run
+// sets as its client's MaxBody.
 const (
 	DefaultMaxBody        = 2_000_000
 	DefaultConnectTimeout = 5 * time.Second
@@ -112,6 +114,10 @@ type Response struct {
 	Body   []byte
 	// URL is the address of the hop that answered.
 	URL string
+	// Host is the canonical host of the request's own URL (CanonicalHost),
+	// worked out once where the request was checked, for the caller to
+	// name the request by.
+	Host string
 	// Retried reports that a GET failed once on the network and this is
 	// the answer to the second attempt.
 	Retried bool
@@ -200,7 +206,7 @@ func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
 		if int64(len(data)) > c.o.MaxBody {
 			return nil, errorf(TooLarge, host, "the answer from %s is over the %d byte cap", host, c.o.MaxBody)
 		}
-		return &Response{Status: resp.StatusCode, Body: data, URL: u.String()}, nil
+		return &Response{Status: resp.StatusCode, Body: data, URL: u.String(), Host: origin}, nil
 	}
 }
 

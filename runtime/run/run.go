@@ -168,7 +168,7 @@ func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
 		Directives: n.Directives,
 		Truncated:  n.Truncated,
 		Bundle:     n.Bundle != nil,
-		Limits:     script.Ceiling,
+		Limits:     runLimits,
 	}, p.host, func(o script.Outcome) {
 		res.Outcomes = append(res.Outcomes, o)
 		p.audit.Record(false, audit.Record{Event: audit.EventOutcome, Script: o.Name, Outcome: string(o.Kind), Limit: string(o.Limit),
@@ -305,6 +305,10 @@ func (s *Service) execute(ctx context.Context, c closure, req *script.Request, h
 	return err
 }
 
+// runLimits are the limits of every run: the ceiling. The request carries
+// them to the sandbox and the network client takes its body cap from them.
+var runLimits = script.Ceiling
+
 func (s *Service) hostOptions(trigger script.Trigger, tier script.Tier, settings config.Settings, prep grants.Prepared, cache *host.MemoryCache, packs *pack.Set, b *bundle.Bundle) host.Options {
 	opts := host.Options{
 		Trigger:         trigger,
@@ -315,6 +319,9 @@ func (s *Service) hostOptions(trigger script.Trigger, tier script.Tier, settings
 			Resolver:     s.Resolver,
 			AllowPrivate: settings.AllowPrivateNetworkAddresses,
 			Version:      s.Version,
+			// The one body cap: the run's own limit, enforced where the
+			// body is read.
+			MaxBody: runLimits.FetchBytes,
 		}),
 		Cache: cache,
 		Packs: packs,

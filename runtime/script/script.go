@@ -60,12 +60,14 @@ type Limits struct {
 	RunTime time.Duration `json:"runTime"`
 }
 
-// Ceiling is the most any run may have: the reference defaults.
+// Ceiling is the most any run may have: the reference defaults. Its
+// FetchBytes is the network client's default body cap, and a run hands it
+// to the client as Options.MaxBody.
 var Ceiling = Limits{
 	Instructions: 100_000_000,
 	ScriptTime:   5 * time.Second,
 	Memory:       32 << 20,
-	FetchBytes:   2_000_000,
+	FetchBytes:   netclient.DefaultMaxBody,
 	MarshalDepth: 32,
 	MarshalNodes: 20_000,
 	RunTime:      15 * time.Second,
@@ -259,10 +261,12 @@ type FetchRequest struct {
 	Body   string `json:"body,omitempty"`
 }
 
-// FetchResponse is what the host hands back.
+// FetchResponse is what the host hands back. Host is the canonical host
+// the request went to, as the network client worked it out.
 type FetchResponse struct {
 	Status int    `json:"status"`
 	Body   string `json:"body"`
+	Host   string `json:"host,omitempty"`
 }
 
 // Denial is the error a Host returns when it refuses a capability. The host
@@ -284,6 +288,20 @@ func (d *Denial) Error() string { return d.Reason }
 
 // Unwrap returns the refusal's cause (nil when there is none).
 func (d *Denial) Unwrap() error { return d.Err }
+
+// Record is the refusal as a record keeps it: a copy of d whose
+// capability and host, when d leaves them empty, are the call's c and
+// host. Every record of a refusal is made by it.
+func (d *Denial) Record(c Capability, host string) Denial {
+	rec := *d
+	if rec.Capability == "" {
+		rec.Capability = c
+	}
+	if rec.Host == "" {
+		rec.Host = host
+	}
+	return rec
+}
 
 // UnknownOutcome is the error a Host returns when an effectful request was
 // sent and then timed out or lost its connection before the answer came
