@@ -40,7 +40,7 @@ func TestNoteSizedScriptRuns(t *testing.T) {
 func TestRunFrameCarriesSourcesAsTheyAre(t *testing.T) {
 	src := strings.Repeat("\x01\"\\<", 1000)
 	var buf bytes.Buffer
-	if err := writeFrame(&buf, &message{V: ProtocolVersion, Run: 1, Type: msgRun, Req: request(script.Ceiling, lua("a", src), lua("b", ""), lua("c", src))}); err != nil {
+	if err := writeFrame(&buf, &message{V: ProtocolVersion, Run: 1, Body: &runMsg{Req: request(script.Ceiling, lua("a", src), lua("b", ""), lua("c", src))}}); err != nil {
 		t.Fatal(err)
 	}
 	body, err := readFrame(&buf, MaxRunFrame)
@@ -54,7 +54,7 @@ func TestRunFrameCarriesSourcesAsTheyAre(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Req.Blocks; got[0].Source != src || got[1].Source != "" || got[2].Source != src {
+	if got := m.Body.(*runMsg).Req.Blocks; got[0].Source != src || got[1].Source != "" || got[2].Source != src {
 		t.Fatalf("the blocks decode with other sources: %d, %d, %d bytes", len(got[0].Source), len(got[1].Source), len(got[2].Source))
 	}
 	if MaxRunFrame < MaxFrame+script.MaxNoteBytes {

@@ -133,7 +133,7 @@ func execute(ctx context.Context, p *proc, req *script.Request, host script.Host
 		s.settle(ending{kind: value.Crashed, detail: err.Error()})
 		return err
 	}
-	if err := p.send(&message{Type: msgRun, Run: s.run, Req: &s.req}); err != nil {
+	if err := p.send(&message{Run: s.run, Body: &runMsg{Req: &s.req}}); err != nil {
 		var big *FrameSizeError
 		if errors.As(err, &big) {
 			// Nothing was sent: the scripts are too large to hand over,
@@ -170,7 +170,7 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 				return s.violation(r.err), nil
 			}
 			m := r.msg
-			if m.Run != s.run && !(m.Type == msgHeartbeat && m.Run == 0) {
+			if m.Run != s.run && !(m.kind() == msgHeartbeat && m.Run == 0) {
 				// A message from another run is stale or forged: dropped.
 				// (A worker beats with no run id while it decodes the
 				// request; a beat only keeps the watchdog's silence timer
@@ -178,31 +178,8 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 				continue
 			}
 			silence.Reset(heartbeatTimeout)
-			switch m.Type {
-			case msgHeartbeat:
-			case msgOutcome:
-				if err := s.accept(m.Outcome); err != nil {
-					return s.violation(err), nil
-				}
-			case msgCall:
-				if s.inFlight.Load() >= maxInFlight {
-					return s.violation(protocolErrorf("more than %d capability calls at once", maxInFlight)), nil
-				}
-				s.serve(m.ID, m.Call, s.next)
-			case msgBreach:
-				if m.Limit != script.LimitMemory {
-					return s.violation(protocolErrorf("breach of unknown limit %q", m.Limit)), nil
-				}
-				s.p.kill()
-				return memoryEnding, nil
-			case msgDone:
-				if s.next < len(s.req.Blocks) {
-					return ending{kind: value.Crashed, detail: "the script isolate finished without a result for this script"}, nil
-				}
-				s.p.kill()
-				return ending{}, nil
-			default:
-				return s.violation(protocolErrorf("unexpected %s message during a run", m.Type)), nil
+			if e, end := s.handle(m); end {
+				return e, nil
 			}
 		case <-deadline.C:
 			s.p.kill()
@@ -231,6 +208,38 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 	}
 }
 
+// handle acts on one message of this run from the worker; end reports
+// that the run ended, as e says.
+func (s *session) handle(m *message) (e ending, end bool) {
+	switch b := m.Body.(type) {
+	case *heartbeatMsg:
+	case *outcomeMsg:
+		if err := s.accept(b); err != nil {
+			return s.violation(err), true
+		}
+	case *callMsg:
+		if s.inFlight.Load() >= maxInFlight {
+			return s.violation(protocolErrorf("more than %d capability calls at once", maxInFlight)), true
+		}
+		s.serve(b.ID, b.Call, s.next)
+	case *breachMsg:
+		if b.Limit != script.LimitMemory {
+			return s.violation(protocolErrorf("breach of unknown limit %q", b.Limit)), true
+		}
+		s.p.kill()
+		return memoryEnding, true
+	case *doneMsg:
+		if s.next < len(s.req.Blocks) {
+			return ending{kind: value.Crashed, detail: "the script isolate finished without a result for this script"}, true
+		}
+		s.p.kill()
+		return ending{}, true
+	default:
+		return s.violation(protocolErrorf("unexpected %s message during a run", m.kind())), true
+	}
+	return ending{}, false
+}
+
 // sampleRSS records the worker's resident size if it is a new peak.
 func (s *session) sampleRSS() {
 	if n := s.p.resident(); n > s.peakRSS {
@@ -247,7 +256,8 @@ func (s *session) violation(err error) ending {
 }
 
 // accept checks an outcome against the host's records and emits it.
-func (s *session) accept(o *script.Outcome) error {
+func (s *session) accept(m *outcomeMsg) error {
+	o := m.Outcome
 	if o == nil || s.next >= len(s.req.Blocks) {
 		return protocolErrorf("outcome for no pending script")
 	}
@@ -257,7 +267,7 @@ func (s *session) accept(o *script.Outcome) error {
 	s.mu.Lock()
 	d, u, n := s.denials[s.next], s.lost[s.next], s.net[s.next]
 	s.mu.Unlock()
-	s.emit(reconcile(*o, hostRecords{denial: d, lost: u, net: n}, s.limit))
+	s.emit(reconcile(*o, &m.shape, hostRecords{denial: d, lost: u, net: n}, s.limit))
 	s.next++
 	return nil
 }
@@ -271,7 +281,9 @@ type hostRecords struct {
 	net    *netRecord
 }
 
-// reconcile checks an outcome against the host's records. A refusal the
+// reconcile checks an outcome against the host's records and its value,
+// as measured when its frame was read (shape), against the run's marshal
+// limits. A refusal the
 // host made is described by the host's record, whatever the worker says
 // about it; a refusal the engine made inside the worker (the tier, a
 // response over a cap) has no host record and keeps the engine's own,
@@ -283,10 +295,10 @@ type hostRecords struct {
 // none. A script that caught a refusal or a lost answer and then failed
 // otherwise stays a script error, as it would in process. Kinds and
 // limits outside the closed sets become script errors.
-func reconcile(o script.Outcome, rec hostRecords, l script.Limits) script.Outcome {
+func reconcile(o script.Outcome, shape *valueShape, rec hostRecords, l script.Limits) script.Outcome {
 	switch o.Kind {
 	case value.Ok:
-		if err := checkValue(o.Value, l); err != nil {
+		if err := shape.check(l); err != nil {
 			return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: err.Error()}
 		}
 		return script.Outcome{Name: o.Name, Kind: value.Ok, Value: o.Value}
@@ -343,12 +355,12 @@ func (s *session) serve(id uint64, c *call, block int) {
 		if err != nil {
 			rep = s.record(block, c, err)
 		}
-		err = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})
+		err = s.p.send(&message{Run: s.run, Body: &replyMsg{ID: id, Reply: rep}})
 		var big *FrameSizeError
 		if errors.As(err, &big) {
 			// Too large to frame: the script gets an error instead.
 			rep = &reply{Error: fmt.Sprintf("the result is larger than the %d bytes a script can be handed", MaxFrame)}
-			_ = s.p.send(&message{Type: msgReply, Run: s.run, ID: id, Reply: rep})
+			_ = s.p.send(&message{Run: s.run, Body: &replyMsg{ID: id, Reply: rep}})
 		}
 	}()
 }
@@ -438,8 +450,8 @@ func (s *session) drain() {
 		if r.err != nil || s.untrusted {
 			continue
 		}
-		if m := r.msg; m.Run == s.run && m.Type == msgOutcome {
-			if s.accept(m.Outcome) != nil {
+		if o, ok := r.msg.Body.(*outcomeMsg); ok && r.msg.Run == s.run {
+			if s.accept(o) != nil {
 				s.untrusted = true
 			}
 		}

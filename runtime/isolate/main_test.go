@@ -105,18 +105,17 @@ func forgeWorker(kind string) int {
 		return exitConfine
 	}
 	w := &workerConn{out: out, pending: map[uint64]chan *reply{}, closed: make(chan struct{})}
-	_ = w.send(&message{Type: msgReady})
+	_ = w.send(&readyMsg{})
 	body, err := readFrame(in, MaxFrame)
 	if err != nil {
 		return exitProtocol
 	}
-	m, err := decodeMessage(body, false)
+	run, req, err := runRequest(body)
 	if err != nil {
 		return exitProtocol
 	}
-	w.run.Store(m.Run)
-	run := m.Run
-	name := m.Req.Blocks[0].Name
+	w.run.Store(run)
+	name := req.Blocks[0].Name
 	raw := func(v any) {
 		b, _ := json.Marshal(v)
 		head := make([]byte, 4)
@@ -134,7 +133,7 @@ func forgeWorker(kind string) int {
 			"outcome": map[string]any{"name": name, "kind": "ok", "value": 7, "authority": "host"}})
 	case "runid":
 		raw(map[string]any{"v": ProtocolVersion, "run": run + 1, "type": msgOutcome, "outcome": good})
-		_ = w.send(&message{Type: msgDone})
+		_ = w.send(&doneMsg{})
 	case "oversize":
 		head := make([]byte, 4)
 		binary.BigEndian.PutUint32(head, MaxFrame+1)
@@ -143,20 +142,20 @@ func forgeWorker(kind string) int {
 		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome,
 			"outcome": map[string]any{"name": name + "-other", "kind": "ok", "value": 7}})
 	case "direction":
-		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgRun, "req": m.Req})
+		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgRun, "req": req})
 	case "deepvalue":
 		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome,
 			"outcome": map[string]any{"name": name, "kind": "ok", "value": json.RawMessage(strings.Repeat("[", 100) + strings.Repeat("]", 100))}})
-		_ = w.send(&message{Type: msgDone})
+		_ = w.send(&doneMsg{})
 	case "claimlimit":
 		raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgOutcome,
 			"outcome": map[string]any{"name": name, "kind": "limit", "limit": "patience"}})
-		_ = w.send(&message{Type: msgDone})
+		_ = w.send(&doneMsg{})
 	case "callflood":
 		// Many calls at once to a host that never answers them.
 		for i := 1; i <= 20; i++ {
 			raw(map[string]any{"v": ProtocolVersion, "run": run, "type": msgCall, "id": i,
-				"call": map[string]any{"op": opFetch, "fetch": map[string]any{"method": "GET", "url": m.Req.Blocks[0].Source}}})
+				"call": map[string]any{"op": opFetch, "fetch": map[string]any{"method": "GET", "url": req.Blocks[0].Source}}})
 		}
 	case "stall":
 		// Says nothing more: no heartbeat, no result.

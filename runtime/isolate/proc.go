@@ -145,12 +145,12 @@ func (p *proc) awaitReady(ctx context.Context) error {
 	defer t.Stop()
 	select {
 	case r, ok := <-p.msgs:
-		if ok && r.err == nil && r.msg.Type == msgReady && r.msg.Run == 0 {
+		if ok && r.err == nil && r.msg.kind() == msgReady && r.msg.Run == 0 {
 			p.ready = true
 			return nil
 		}
 		if ok && r.err == nil {
-			r.err = protocolErrorf("first message is %s, not ready", r.msg.Type)
+			r.err = protocolErrorf("first message is %s, not ready", r.msg.kind())
 		}
 		if ok {
 			return fmt.Errorf("the script isolate broke the protocol at start: %w", r.err)

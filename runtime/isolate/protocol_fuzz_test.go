@@ -13,10 +13,10 @@ import (
 // panic; whatever decodes is a message its sender may send, and a run
 // request decodes to the same request once written again.
 func FuzzDecodeMessage(f *testing.F) {
-	run := &message{V: ProtocolVersion, Run: 9, Type: msgRun, Req: request(script.Ceiling, lua("a", "return 1"), lua("b", "\x01\"<"))}
+	run := &message{V: ProtocolVersion, Run: 9, Body: &runMsg{Req: request(script.Ceiling, lua("a", "return 1"), lua("b", "\x01\"<"))}}
 	for _, m := range []*message{
 		run,
-		{V: ProtocolVersion, Run: 9, Type: msgReply, ID: 1, Reply: &reply{Error: "no", Failure: value.CapabilityDenied}},
+		{V: ProtocolVersion, Run: 9, Body: &replyMsg{ID: 1, Reply: &reply{Error: "no", Failure: value.CapabilityDenied}}},
 	} {
 		var buf bytes.Buffer
 		if err := writeFrame(&buf, m); err != nil {
@@ -32,10 +32,11 @@ func FuzzDecodeMessage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if fromWorker && !workerSends[m.Type] || !fromWorker && !hostSends[m.Type] {
-			t.Fatalf("a %s message decoded from the wrong side", m.Type)
+		if kinds[m.kind()].fromWorker != fromWorker {
+			t.Fatalf("a %s message decoded from the wrong side", m.kind())
 		}
-		if m.Type != msgRun || m.Req == nil {
+		r, ok := m.Body.(*runMsg)
+		if !ok || r.Req == nil {
 			return
 		}
 		var buf bytes.Buffer
@@ -46,8 +47,8 @@ func FuzzDecodeMessage(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a decoded run request does not decode once written again: %v", err)
 		}
-		if !reflect.DeepEqual(again.Req, m.Req) {
-			t.Fatalf("the run request changed in a round trip:\n%+v\n%+v", m.Req, again.Req)
+		if !reflect.DeepEqual(again.Body.(*runMsg).Req, r.Req) {
+			t.Fatalf("the run request changed in a round trip:\n%+v\n%+v", r.Req, again.Body.(*runMsg).Req)
 		}
 	})
 }

@@ -67,7 +67,7 @@ func TestWorkerRefusesForgedRequests(t *testing.T) {
 	// A well-formed request made the same way runs: the cases above fail
 	// for what they break, not for how they are framed.
 	good := frame(map[string]any{"v": ProtocolVersion, "run": 9, "type": msgRun, "req": okReq})
-	if m, err := decodeMessage(good[4:], false); err != nil || m.Req.Blocks[0].Source != "return 1" {
+	if m, err := decodeMessage(good[4:], false); err != nil || m.Body.(*runMsg).Req.Blocks[0].Source != "return 1" {
 		t.Fatalf("the well-formed request does not decode: %v", err)
 	}
 	// Each framing fault is refused for what it is.
@@ -99,7 +99,7 @@ func TestWorkerRefusesForgedRequests(t *testing.T) {
 			var after []string
 			for r := range p.msgs {
 				if r.msg != nil {
-					after = append(after, r.msg.Type)
+					after = append(after, r.msg.kind())
 				}
 			}
 			state := p.reap(5 * time.Second)
@@ -179,7 +179,7 @@ func TestDecodeMessageAllowlist(t *testing.T) {
 		}
 	}
 	reply := `{"v":4,"run":3,"type":"reply","id":1,"reply":{"failure":"outcome-unknown","error":"lost"}}`
-	if m, err := decodeMessage([]byte(reply), false); err != nil || m.Reply.Failure != value.OutcomeUnknown {
+	if m, err := decodeMessage([]byte(reply), false); err != nil || m.Body.(*replyMsg).Reply.Failure != value.OutcomeUnknown {
 		t.Errorf("typed failure reply: %+v, %v", m, err)
 	}
 	for _, r := range []string{
@@ -202,7 +202,7 @@ func TestFrameSizeIsCheckedBeforeReading(t *testing.T) {
 		t.Fatalf("err = %v, want a protocol error", err)
 	}
 	var buf bytes.Buffer
-	big := &message{Type: msgOutcome, Outcome: &script.Outcome{Name: "a", Kind: value.Ok, Value: json.RawMessage(`"` + strings.Repeat("x", MaxFrame) + `"`)}}
+	big := &message{Body: &outcomeMsg{Outcome: &script.Outcome{Name: "a", Kind: value.Ok, Value: json.RawMessage(`"` + strings.Repeat("x", MaxFrame) + `"`)}}}
 	if err := writeFrame(&buf, big); err == nil {
 		t.Fatal("an oversized message was written")
 	}

@@ -81,13 +81,13 @@ func TestReconcileOutcomeUnknown(t *testing.T) {
 	l := script.Ceiling
 	lost := &script.UnknownOutcome{Host: "api.example", Reason: "lost"}
 	claim := script.Outcome{Name: "a", Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: "forged.example"}
-	if got := reconcile(claim, hostRecords{lost: lost}, l); got.Kind != value.OutcomeUnknown || got.Host != "api.example" || got.Detail != "lost" {
+	if got := reconcile(claim, &valueShape{}, hostRecords{lost: lost}, l); got.Kind != value.OutcomeUnknown || got.Host != "api.example" || got.Detail != "lost" {
 		t.Errorf("with the host's record: %+v", got)
 	}
-	if got := reconcile(claim, hostRecords{}, l); got.Kind != value.ScriptError {
+	if got := reconcile(claim, &valueShape{}, hostRecords{}, l); got.Kind != value.ScriptError {
 		t.Errorf("without a record: %+v, want script-error", got)
 	}
-	if got := reconcile(script.Outcome{Name: "a", Kind: value.ScriptError, Detail: "x"}, hostRecords{lost: lost}, l); got.Kind != value.ScriptError {
+	if got := reconcile(script.Outcome{Name: "a", Kind: value.ScriptError, Detail: "x"}, &valueShape{}, hostRecords{lost: lost}, l); got.Kind != value.ScriptError {
 		t.Errorf("a script that caught the loss and failed otherwise: %+v", got)
 	}
 }
@@ -146,11 +146,11 @@ func TestNetworkFailureReachesTheOutcome(t *testing.T) {
 func TestWorkerCannotClaimANetworkFailure(t *testing.T) {
 	claim := script.Outcome{Name: "a", Kind: value.ScriptError, Capability: script.CapNet, Host: "forged.example",
 		Net: &script.NetFailure{Kind: netclient.Timeout}, Detail: "x"}
-	if got := reconcile(claim, hostRecords{}, script.Ceiling); got.Net != nil || got.Host != "" || got.Capability != "" {
+	if got := reconcile(claim, &valueShape{}, hostRecords{}, script.Ceiling); got.Net != nil || got.Host != "" || got.Capability != "" {
 		t.Errorf("without a record: %+v", got)
 	}
 	rec := &netRecord{host: "api.example", failure: script.NetFailure{Kind: netclient.Network}}
-	if got := reconcile(claim, hostRecords{net: rec}, script.Ceiling); got.Net == nil || got.Net.Kind != netclient.Network || got.Host != "api.example" {
+	if got := reconcile(claim, &valueShape{}, hostRecords{net: rec}, script.Ceiling); got.Net == nil || got.Net.Kind != netclient.Network || got.Host != "api.example" {
 		t.Errorf("with the host's record: %+v", got)
 	}
 }

@@ -83,7 +83,7 @@ func serveWorker(run Runner) int {
 		warmUp(run)
 	}
 	w := &workerConn{out: out, pending: map[uint64]chan *reply{}, closed: make(chan struct{})}
-	if err := w.send(&message{Type: msgReady}); err != nil {
+	if err := w.send(&readyMsg{}); err != nil {
 		return exitProtocol
 	}
 	// The first script's state is built while the request is on its way
@@ -104,21 +104,15 @@ func serveWorker(run Runner) int {
 	// one takes time, and the beats before it is decoded carry no run id.
 	stop := make(chan struct{})
 	go w.heartbeat(stop)
-	m, err := decodeMessage(body, false)
-	if err == nil && (m.Type != msgRun || m.Run == 0 || m.Req == nil) {
-		err = protocolErrorf("first message must be a run request with a run id")
-	}
-	if err == nil && !withinCeiling(m.Req.Limits) {
-		err = protocolErrorf("run request limits are outside the ceiling")
-	}
+	runID, r, err := runRequest(body)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "markii worker:", err)
 		return exitProtocol
 	}
-	req := *m.Req
+	req := *r
 	req.Limits = req.Limits.Clamp()
 	lowerCPULimit(req.Limits.RunTime)
-	w.run.Store(m.Run)
+	w.run.Store(runID)
 
 	go w.readReplies(in)
 	go w.watchHeap(stop, heapBudget(req.Limits.Memory))
@@ -126,9 +120,9 @@ func serveWorker(run Runner) int {
 	ctx, cancel := context.WithTimeout(context.Background(), req.Limits.RunTime)
 	defer cancel()
 	runErr := run(ctx, &req, &forwardingHost{w: w}, func(o script.Outcome) {
-		_ = w.send(&message{Type: msgOutcome, Outcome: &o})
+		_ = w.send(&outcomeMsg{Outcome: &o})
 	})
-	done := &message{Type: msgDone}
+	done := &doneMsg{}
 	if runErr != nil {
 		done.Error = runErr.Error()
 	}
@@ -147,6 +141,23 @@ func serveWorker(run Runner) int {
 	case <-t.C:
 	}
 	return exitOK
+}
+
+// runRequest decodes the worker's first frame, which must be a run
+// request with a run id and limits within the ceiling.
+func runRequest(frame []byte) (uint64, *script.Request, error) {
+	m, err := decodeMessage(frame, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	r, ok := m.Body.(*runMsg)
+	if !ok || m.Run == 0 || r.Req == nil {
+		return 0, nil, protocolErrorf("first message must be a run request with a run id")
+	}
+	if !withinCeiling(r.Req.Limits) {
+		return 0, nil, protocolErrorf("run request limits are outside the ceiling")
+	}
+	return m.Run, r.Req, nil
 }
 
 // isPipe reports whether f is an open pipe, as the host's protocol
@@ -176,16 +187,16 @@ func warmUp(run Runner) {
 	// The first use of each message type builds encoding/json's per-type
 	// tables; build them now, on messages that go nowhere.
 	var sink bytes.Buffer
-	_ = writeFrame(&sink, &message{Type: msgRun, Run: 1, Req: req})
+	_ = writeFrame(&sink, &message{V: ProtocolVersion, Run: 1, Body: &runMsg{Req: req}})
 	if body, err := readFrame(&sink, MaxRunFrame); err == nil {
 		_, _ = decodeMessage(body, false)
 	}
-	_ = writeFrame(&sink, &message{Type: msgReply, Run: 1, ID: 1, Reply: &reply{Fetch: &script.FetchResponse{Status: 200, Body: "{}"}}})
+	_ = writeFrame(&sink, &message{V: ProtocolVersion, Run: 1, Body: &replyMsg{ID: 1, Reply: &reply{Fetch: &script.FetchResponse{Status: 200, Body: "{}"}}}})
 	if body, err := readFrame(&sink, MaxRunFrame); err == nil {
 		_, _ = decodeMessage(body, false)
 	}
-	_ = writeWorkerFrame(io.Discard, &message{Type: msgOutcome, Run: 1, Outcome: &outcome})
-	_ = writeWorkerFrame(io.Discard, &message{Type: msgCall, Run: 1, ID: 1, Call: &call{Op: opFetch, Fetch: &script.FetchRequest{Method: "GET", URL: "https://example.com/"}}})
+	_ = writeWorkerFrame(io.Discard, &message{Run: 1, Body: &outcomeMsg{Outcome: &outcome}})
+	_ = writeWorkerFrame(io.Discard, &message{Run: 1, Body: &callMsg{ID: 1, Call: &call{Op: opFetch, Fetch: &script.FetchRequest{Method: "GET", URL: "https://example.com/"}}}})
 	// Touch heap pages now and hand them back to the allocator, so the run
 	// reuses memory this process has already faulted in (a page fault is
 	// the largest cost of a fresh process's first allocations).
@@ -226,9 +237,9 @@ type workerConn struct {
 	closed  chan struct{}
 }
 
-func (w *workerConn) send(m *message) error {
-	m.V = ProtocolVersion
-	m.Run = w.run.Load()
+// send writes one message of this worker's run.
+func (w *workerConn) send(p payload) error {
+	m := &message{V: ProtocolVersion, Run: w.run.Load(), Body: p}
 	w.writeMu.Lock()
 	defer w.writeMu.Unlock()
 	return writeWorkerFrame(w.out, m)
@@ -248,15 +259,16 @@ func (w *workerConn) readReplies(in io.Reader) {
 			fmt.Fprintln(os.Stderr, "markii worker:", err)
 			os.Exit(exitProtocol)
 		}
-		if m.Type != msgReply || m.Run != w.run.Load() {
+		r, ok := m.Body.(*replyMsg)
+		if !ok || m.Run != w.run.Load() {
 			continue
 		}
 		w.mu.Lock()
-		ch, ok := w.pending[m.ID]
-		delete(w.pending, m.ID)
+		ch, ok := w.pending[r.ID]
+		delete(w.pending, r.ID)
 		w.mu.Unlock()
 		if ok {
-			ch <- m.Reply
+			ch <- r.Reply
 		}
 	}
 }
@@ -269,7 +281,7 @@ func (w *workerConn) heartbeat(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
-			if w.send(&message{Type: msgHeartbeat}) != nil {
+			if w.send(&heartbeatMsg{}) != nil {
 				return
 			}
 		}
@@ -289,7 +301,7 @@ func (w *workerConn) watchHeap(stop <-chan struct{}, budget uint64) {
 		case <-t.C:
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > budget {
-				_ = w.send(&message{Type: msgBreach, Limit: script.LimitMemory})
+				_ = w.send(&breachMsg{Limit: script.LimitMemory})
 				os.Exit(exitMemory)
 			}
 		}
@@ -309,7 +321,7 @@ func (w *workerConn) call(ctx context.Context, c *call) (*reply, error) {
 		delete(w.pending, id)
 		w.mu.Unlock()
 	}
-	if err := w.send(&message{Type: msgCall, ID: id, Call: c}); err != nil {
+	if err := w.send(&callMsg{ID: id, Call: c}); err != nil {
 		forget()
 		return nil, fmt.Errorf("the host did not take the request: %w", err)
 	}

@@ -1,0 +1,526 @@
+package isolate
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/markii/markii/runtime/script"
+)
+
+// writeFrame writes m as a 4-byte big-endian length and its JSON: the
+// envelope's "v", "run" and "type", then the payload's fields, in one
+// object. A run request's scripts follow the JSON as they are, their
+// lengths in the message's sources: however many quotes or control
+// characters they hold, they take their own size on the wire, so any note
+// under the note cap can be handed over, and a request too large to send
+// is refused before anything is copied.
+func writeFrame(w io.Writer, m *message) error {
+	body, tail := m.Body, []string(nil)
+	if r, ok := body.(*runMsg); ok && r.Req != nil && len(r.Req.Blocks) > 0 {
+		body, tail = withSourcesAfter(r)
+	}
+	var buf bytes.Buffer
+	buf.Write([]byte{0, 0, 0, 0})
+	buf.WriteString(`{"v":`)
+	buf.WriteString(strconv.Itoa(m.V))
+	buf.WriteString(`,"run":`)
+	buf.WriteString(strconv.FormatUint(m.Run, 10))
+	buf.WriteString(`,"type":"`)
+	buf.WriteString(m.kind())
+	buf.WriteByte('"')
+	head := buf.Len()
+	// HTML escaping is off: it would make each of <, > and & six bytes
+	// long for no reader's benefit.
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(body); err != nil {
+		return err
+	}
+	// The payload encodes as {…}\n: its fields join the envelope's.
+	payload := bytes.TrimSuffix(buf.Bytes()[head:], []byte("\n"))
+	if len(payload) > 2 {
+		payload[0] = ','
+		buf.Truncate(head + len(payload))
+	} else {
+		buf.Truncate(head)
+		buf.WriteByte('}')
+	}
+	return writeBody(w, m.kind(), buf.Bytes(), tail)
+}
+
+// withSourcesAfter is a run message whose scripts are taken out of its
+// JSON, to follow it raw, with their lengths in Sources.
+func withSourcesAfter(r *runMsg) (*runMsg, []string) {
+	req := *r.Req
+	req.Blocks = slices.Clone(req.Blocks)
+	out := &runMsg{Req: &req, Sources: make([]int, len(req.Blocks))}
+	tail := make([]string, len(req.Blocks))
+	for i := range req.Blocks {
+		tail[i] = req.Blocks[i].Source
+		out.Sources[i] = len(tail[i])
+		req.Blocks[i].Source = ""
+	}
+	return out, tail
+}
+
+// writeBody fills in frame's length (its first four bytes) and writes it,
+// then the raw strings of tail.
+func writeBody(w io.Writer, typ string, frame []byte, tail []string) error {
+	n := len(frame) - 4
+	if n > MaxFrame {
+		return &FrameSizeError{Type: typ, Size: n, Limit: MaxFrame}
+	}
+	for _, t := range tail {
+		n += len(t)
+	}
+	if n > MaxRunFrame {
+		return &FrameSizeError{Type: typ, Size: n, Limit: MaxRunFrame}
+	}
+	binary.BigEndian.PutUint32(frame, uint32(n))
+	if _, err := w.Write(frame); err != nil {
+		return err
+	}
+	for _, t := range tail {
+		if _, err := io.WriteString(w, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeWorkerFrame writes a worker's message m like writeFrame. A message
+// of a kind only the host sends (a run request or a reply) is an error.
+func writeWorkerFrame(w io.Writer, m *message) error {
+	if !kinds[m.kind()].fromWorker {
+		return protocolErrorf("a worker cannot send a %s message", m.kind())
+	}
+	return writeFrame(w, m)
+}
+
+// decodeMessage reads frame as a message that the given sender may send,
+// in one pass over its JSON: the envelope's keys, then each key of the
+// payload's own type (its exact allowlist) decoded into its field, and
+// strictly below that (no unknown key anywhere). A call is checked
+// against its operation's keys, and a script value is measured (see
+// valueShape) as it is read. The protocol version must be this one, and
+// after the JSON comes nothing but a run request's sources.
+func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
+	d := &frameDecoder{src: frame, dec: json.NewDecoder(bytes.NewReader(frame))}
+	d.dec.DisallowUnknownFields()
+	d.dec.UseNumber()
+	m, err := d.message(fromWorker)
+	if err != nil {
+		return nil, err
+	}
+	end := int(d.dec.InputOffset())
+	if end > MaxFrame {
+		return nil, protocolErrorf("message JSON of %d bytes is over the %d-byte cap", end, MaxFrame)
+	}
+	if err := attachSources(m, frame[end:]); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// frameDecoder reads one frame's JSON.
+type frameDecoder struct {
+	src []byte
+	dec *json.Decoder
+}
+
+// message reads the top-level object. Keys that come before "type" (which
+// a well-behaved sender never writes) are kept raw until the kind is
+// known.
+func (d *frameDecoder) message(fromWorker bool) (*message, error) {
+	if tok, err := d.dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, protocolErrorf("message is not a JSON object")
+	}
+	e := &envelopeState{seen: map[string]bool{}, fromWorker: fromWorker}
+	for d.dec.More() {
+		key, err := d.key(e.seen, "message")
+		if err == nil {
+			err = d.envelopeKey(e, key)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return nil, protocolErrorf("message is not a JSON object")
+	}
+	return e.finish()
+}
+
+// envelopeState is a message while its top-level keys are read.
+type envelopeState struct {
+	m          message
+	info       kindInfo
+	seen       map[string]bool
+	pending    []rawField
+	fromWorker bool
+}
+
+// envelopeKey reads the value of one top-level key.
+func (d *frameDecoder) envelopeKey(e *envelopeState, key string) error {
+	switch {
+	case key == "v":
+		return d.decode(&e.m.V, "message")
+	case key == "run":
+		return d.decode(&e.m.Run, "message")
+	case key == "type":
+		info, err := d.kind(&e.m, e.fromWorker)
+		e.info = info
+		for _, f := range e.pending {
+			if err == nil {
+				err = decodeRawField(e.m.Body, info, f)
+			}
+		}
+		return err
+	case e.m.Body == nil:
+		var raw json.RawMessage
+		err := d.decode(&raw, "message")
+		e.pending = append(e.pending, rawField{key, raw})
+		return err
+	}
+	return d.field(e.m.Body, e.info.fields, key)
+}
+
+// finish checks that the message carried every key its kind requires and
+// this protocol's version.
+func (e *envelopeState) finish() (*message, error) {
+	if e.m.Body == nil {
+		return nil, protocolErrorf("message has no type")
+	}
+	if err := checkRequired(e.seen, e.info.fields, e.m.kind()); err != nil {
+		return nil, err
+	}
+	if !e.seen["v"] || e.m.V != ProtocolVersion {
+		return nil, protocolErrorf("protocol version %d is not %d", e.m.V, ProtocolVersion)
+	}
+	if !e.seen["run"] {
+		return nil, protocolErrorf("%s message lacks key %q", e.m.kind(), "run")
+	}
+	return &e.m, nil
+}
+
+// rawField is a payload key read before the message's kind was known.
+type rawField struct {
+	key string
+	raw json.RawMessage
+}
+
+// decodeRawField decodes one early payload key into body.
+func decodeRawField(body payload, info kindInfo, f rawField) error {
+	d := &frameDecoder{src: f.raw, dec: json.NewDecoder(bytes.NewReader(f.raw))}
+	d.dec.DisallowUnknownFields()
+	d.dec.UseNumber()
+	return d.value(body, info.fields, f.key)
+}
+
+// key reads an object's next key, refusing one seen before.
+func (d *frameDecoder) key(seen map[string]bool, what string) (string, error) {
+	tok, err := d.dec.Token()
+	key, ok := tok.(string)
+	if err != nil || !ok {
+		return "", protocolErrorf("%s is not a JSON object", what)
+	}
+	if seen[key] {
+		return "", protocolErrorf("%s message has key %q twice", what, key)
+	}
+	seen[key] = true
+	return key, nil
+}
+
+// kind reads the message's tag and gives m the payload of that kind.
+func (d *frameDecoder) kind(m *message, fromWorker bool) (kindInfo, error) {
+	var typ string
+	if err := d.dec.Decode(&typ); err != nil {
+		return kindInfo{}, protocolErrorf("message has no type")
+	}
+	info, ok := kinds[typ]
+	if !ok || info.fromWorker != fromWorker {
+		return kindInfo{}, protocolErrorf("message type %q is not allowed in this direction", typ)
+	}
+	m.Body = info.new()
+	return info, nil
+}
+
+// decode reads the next value into v.
+func (d *frameDecoder) decode(v any, what string) error {
+	if err := d.dec.Decode(v); err != nil {
+		return &ProtocolError{Reason: fmt.Sprintf("%s message does not decode: %v", what, err), Err: err}
+	}
+	return nil
+}
+
+// field reads payload key into its field of body, or refuses a key the
+// kind does not have.
+func (d *frameDecoder) field(body payload, fields *structFields, key string) error {
+	if _, ok := fields.index[key]; !ok {
+		return protocolErrorf("%s message has unexpected key %q", body.kind(), key)
+	}
+	return d.value(body, fields, key)
+}
+
+// value reads the value of payload key into body: a call and a reply key
+// by key against their own allowlists, an outcome with its value
+// measured, anything else strictly.
+func (d *frameDecoder) value(body payload, fields *structFields, key string) error {
+	f, ok := fields.index[key]
+	if !ok {
+		return protocolErrorf("%s message has unexpected key %q", body.kind(), key)
+	}
+	target := reflect.ValueOf(body).Elem().Field(f.index).Addr().Interface()
+	switch t := target.(type) {
+	case **call:
+		*t = new(call)
+		return d.call(*t)
+	case **reply:
+		*t = new(reply)
+		return d.object(*t, replyFields, "reply", nil)
+	case **script.Outcome:
+		*t = new(script.Outcome)
+		shape := &body.(*outcomeMsg).shape
+		return d.object(*t, outcomeFields, body.kind(), shape)
+	}
+	return d.decode(target, body.kind())
+}
+
+// call reads a call key by key and checks the keys against its
+// operation's allowlist in the capability table.
+func (d *frameDecoder) call(c *call) error {
+	seen := map[string]bool{}
+	if err := d.objectSeen(c, callFields, "call", nil, seen); err != nil {
+		return err
+	}
+	op, ok := capabilities[c.Op]
+	if !seen["op"] {
+		return protocolErrorf("call has no operation")
+	}
+	if !ok {
+		return protocolErrorf("unknown call operation %q", c.Op)
+	}
+	for k := range seen {
+		if !op.keys.allows(k) {
+			return protocolErrorf("call %s message has unexpected key %q", c.Op, k)
+		}
+	}
+	for _, k := range op.keys.required {
+		if !seen[k] {
+			return protocolErrorf("call %s message lacks key %q", c.Op, k)
+		}
+	}
+	return nil
+}
+
+// object reads a JSON object into the struct v key by key, each key one
+// of fields; a json.RawMessage field is measured into shape when shape is
+// set.
+func (d *frameDecoder) object(v any, fields *structFields, what string, shape *valueShape) error {
+	seen := map[string]bool{}
+	if err := d.objectSeen(v, fields, what, shape, seen); err != nil {
+		return err
+	}
+	return checkRequired(seen, fields, what)
+}
+
+func (d *frameDecoder) objectSeen(v any, fields *structFields, what string, shape *valueShape, seen map[string]bool) error {
+	if tok, err := d.dec.Token(); err != nil || tok != json.Delim('{') {
+		return protocolErrorf("%s is not an object", what)
+	}
+	rv := reflect.ValueOf(v).Elem()
+	for d.dec.More() {
+		key, err := d.key(seen, what)
+		if err != nil {
+			return err
+		}
+		f, ok := fields.index[key]
+		if !ok {
+			return protocolErrorf("%s message has unexpected key %q", what, key)
+		}
+		target := rv.Field(f.index).Addr().Interface()
+		if raw, ok := target.(*json.RawMessage); ok && shape != nil {
+			err = d.measured(raw, shape)
+		} else {
+			err = d.decode(target, what)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return protocolErrorf("%s is not an object", what)
+	}
+	return nil
+}
+
+// measured reads one JSON value token by token into raw (the value's own
+// bytes in the frame), measuring it into shape as it goes: the one time
+// the host reads a script's value.
+func (d *frameDecoder) measured(raw *json.RawMessage, shape *valueShape) error {
+	start := d.dec.InputOffset()
+	depth := 0
+	for {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return &ProtocolError{Reason: fmt.Sprintf("outcome message does not decode: %v", err), Err: err}
+		}
+		depth = shape.add(tok, depth)
+		if depth == 0 {
+			break
+		}
+	}
+	v := bytes.TrimLeft(d.src[start:d.dec.InputOffset()], " \t\r\n:")
+	*raw = json.RawMessage(v)
+	return nil
+}
+
+// checkRequired reports a required field of fields that seen lacks.
+func checkRequired(seen map[string]bool, fields *structFields, what string) error {
+	for _, k := range fields.required {
+		if !seen[k] {
+			return protocolErrorf("%s message lacks key %q", what, k)
+		}
+	}
+	return nil
+}
+
+// structFields are a struct's JSON keys: each key's field index, and the
+// keys a message must carry (fields without omitempty).
+type structFields struct {
+	index    map[string]fieldInfo
+	required []string
+}
+
+type fieldInfo struct{ index int }
+
+// The field tables of the structs decoded key by key.
+var (
+	callFields    = fieldsOf(&call{})
+	replyFields   = fieldsOf(&reply{})
+	outcomeFields = fieldsOf(&script.Outcome{})
+)
+
+// fieldsOf reads the JSON keys of the struct v points to from its tags.
+func fieldsOf(v any) *structFields {
+	t := reflect.TypeOf(v).Elem()
+	out := &structFields{index: map[string]fieldInfo{}}
+	for i := range t.NumField() {
+		tag, ok := t.Field(i).Tag.Lookup("json")
+		if !ok || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		out.index[name] = fieldInfo{index: i}
+		if !strings.Contains(opts, "omitempty") {
+			out.required = append(out.required, name)
+		}
+	}
+	return out
+}
+
+// attachSources gives a run request's blocks their sources from the raw
+// bytes after the JSON: one length per block, adding up to exactly the
+// bytes there are. Any other message has nothing after its JSON.
+func attachSources(m *message, tail []byte) error {
+	r, ok := m.Body.(*runMsg)
+	if !ok || r.Req == nil {
+		if len(tail) > 0 || (ok && r.Sources != nil) {
+			return protocolErrorf("trailing data after %s message", m.kind())
+		}
+		return nil
+	}
+	if len(r.Sources) != len(r.Req.Blocks) {
+		return protocolErrorf("run message gives %d source lengths for %d blocks", len(r.Sources), len(r.Req.Blocks))
+	}
+	rest := tail
+	for i, n := range r.Sources {
+		if n < 0 || n > len(rest) {
+			return protocolErrorf("run message source %d of %d bytes runs past the frame", i, n)
+		}
+		if r.Req.Blocks[i].Source != "" {
+			return protocolErrorf("run message block %d carries its source twice", i)
+		}
+		r.Req.Blocks[i].Source = string(rest[:n])
+		rest = rest[n:]
+	}
+	if len(rest) > 0 {
+		return protocolErrorf("run message has %d bytes after its sources", len(rest))
+	}
+	r.Sources = nil
+	return nil
+}
+
+// maxMeasuredDepth bounds the depths a valueShape records: above any
+// run's MarshalDepth + 1 (the limits never exceed the ceiling's).
+const maxMeasuredDepth = 64
+
+// valueShape is a script value's depth and size, measured while its frame
+// is decoded, so that a run's marshal limits are checked without reading
+// the value again. It records where in the value (counted in tokens, as a
+// walk that stops at the first breach counts them) each depth was first
+// reached and any number that is not a float64, so that check gives the
+// verdict such a walk gives.
+type valueShape struct {
+	tokens int
+	// depthAt[d] is 1 + the token count at which depth d was first
+	// reached (0: never).
+	depthAt [maxMeasuredDepth + 1]int
+	// badNumberAt is 1 + the token count at the first number that does
+	// not fit a float64 (0: none).
+	badNumberAt int
+}
+
+// add counts one token at depth and returns the depth after it.
+func (s *valueShape) add(tok json.Token, depth int) int {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '}' || t == ']' {
+			return depth - 1
+		}
+		depth++
+		if depth <= maxMeasuredDepth && s.depthAt[depth] == 0 {
+			s.depthAt[depth] = s.tokens + 1
+		}
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(t), 64); err != nil && s.badNumberAt == 0 {
+			s.badNumberAt = s.tokens + 1
+		}
+	}
+	s.tokens++
+	return depth
+}
+
+// check bounds the value by the run's marshal limits: nesting depth and
+// number of JSON tokens (object keys count beside values, so the token cap
+// is twice the node cap). Of several breaches, the first in the value is
+// reported.
+func (s *valueShape) check(l script.Limits) error {
+	const never = int(^uint(0) >> 1)
+	deep, many, bad := never, never, never
+	if d := l.MarshalDepth + 2; d <= maxMeasuredDepth && s.depthAt[d] > 0 {
+		deep = s.depthAt[d] - 1
+	}
+	if maxTokens := 2*l.MarshalNodes + 2; s.tokens > maxTokens {
+		many = maxTokens
+	}
+	if s.badNumberAt > 0 {
+		bad = s.badNumberAt - 1
+	}
+	switch {
+	case bad < deep && bad <= many:
+		return protocolErrorf("script value is not valid JSON")
+	case deep != never && deep <= many:
+		return protocolErrorf("script value is nested deeper than %d", l.MarshalDepth)
+	case many != never:
+		return protocolErrorf("script value has more than %d nodes", l.MarshalNodes)
+	}
+	return nil
+}
