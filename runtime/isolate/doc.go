@@ -25,9 +25,11 @@
 //
 // The wire is length-prefixed JSON frames of at most MaxFrame bytes; a run
 // request's script sources follow its JSON raw, up to MaxRunFrame. Every
-// message carries ProtocolVersion and the run's id, and is checked against
-// the exact key allowlist of its type and direction; a message that fails
-// is a protocol violation and the receiving side stops trusting its peer.
+// message carries ProtocolVersion, the run's id and its kind's tag; each
+// kind is one Go type whose fields are its exact key allowlist, and a
+// frame is read once, key by key, against its kind and direction (see
+// kinds and decodeMessage); a message that fails is a protocol violation
+// and the receiving side stops trusting its peer.
 // Limits travel in the request already clamped; the worker refuses one
 // outside the ceiling and the engine clamps again.
 //
