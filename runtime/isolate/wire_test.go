@@ -83,7 +83,6 @@ func TestMeasuredValueGivesTheWalksVerdict(t *testing.T) {
 	}
 }
 
-
 // TestMessagesDecodeInAnyKeyOrder: a sender that writes the envelope after
 // the payload (as a map encoder does) is read the same.
 func TestMessagesDecodeInAnyKeyOrder(t *testing.T) {
