@@ -326,3 +326,22 @@ func TestSrcFilesAreLoadedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyCapIsTheRunsLimit: the network client caps a body at the run's
+// own FetchBytes, where the body is read (not at a second constant of its
+// own with the engine checking the limit after the fact).
+func TestBodyCapIsTheRunsLimit(t *testing.T) {
+	saved := runLimits
+	runLimits.FetchBytes = 5
+	t.Cleanup(func() { runLimits = saved })
+	svc, _ := service(t, config.Settings{})
+	srv, hits := countingServer(t)
+	note := Note{Key: "file:///cap.mk.md", Scripts: []Script{lua("v", `return net.fetch_json("`+srv.URL+`/x").v`)}}
+	res, err := svc.Run(context.Background(), Request{Note: note, Trigger: script.Manual, Prompter: &yes{}, Notices: &bytes.Buffer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := outcomes(res)["v"]; o.Kind != value.CapabilityDenied || !strings.Contains(o.Detail, "over the 5 byte cap") || hits.Load() != 1 {
+		t.Fatalf("%+v hits %d, want the client's refusal of a body over the run's 5-byte limit", o, hits.Load())
+	}
+}
