@@ -18,6 +18,7 @@ import (
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/value"
 )
@@ -65,6 +66,8 @@ type renderOptions struct {
 	run    bool
 	images choiceFlag
 	paging choiceFlag
+	// verbose also names the note's signature status on stderr.
+	verbose bool
 	// notRunNotice, not a flag, asks a static render to say, when the
 	// note has scripts, that they were not run (markii view on a pipe).
 	notRunNotice bool
@@ -76,6 +79,7 @@ func (o *renderOptions) bind(fs *flagSet) {
 	o.paging.choices = config.PagingNames
 	fs.bool(&o.run, flagSpec{name: "run", help: "first run the note's scripts unattended, with grants you already gave (never asks)"})
 	fs.choice(&o.paging, pagingFlag)
+	fs.bool(&o.verbose, flagSpec{name: "verbose", help: "also say on stderr whether the note is signed, and by whom (see markii verify)"})
 	fs.choice(&o.images, flagSpec{name: "images", value: "HOW", help: "draw the note's own PNG, JPEG and GIF images at 256 colors or truecolor: blocks (half-block cells), kitty or iterm (real pixels through that terminal protocol), or off (default)"})
 }
 
@@ -99,6 +103,11 @@ func runRender(c *invocation, o *renderOptions) error {
 	n, err := load()
 	if err != nil {
 		return err
+	}
+	// Checked before the render, which lets go of the note's bytes.
+	var sig signature.Status
+	if o.verbose {
+		sig = c.noteSignature(n)
 	}
 	dst, err := c.renderOutput(o.paging)
 	if err != nil {
@@ -125,6 +134,9 @@ func runRender(c *invocation, o *renderOptions) error {
 	}
 	if r.writeErr != nil {
 		return failf("cannot write the output: %s", osReason(r.writeErr))
+	}
+	if o.verbose {
+		fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
 	}
 	if !o.layout.quiet {
 		c.printDiagnostics(append(n.Warnings, r.diagnostics...))

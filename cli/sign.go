@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/signature"
@@ -218,4 +219,30 @@ func (c *invocation) signatureStatus(n *note, rn run.Note, warn bool) signature.
 		path = n.Bundle.Path()
 	}
 	return run.CheckSignature(rn, path, n.Source, c.trust(warn), time.Now())
+}
+
+// noteSignature is n's signature status for display. A note with no
+// signature file is unsigned without being parsed, so opening a long
+// unsigned note costs nothing more.
+func (c *invocation) noteSignature(n *note) signature.Status {
+	if !hasSignature(n) {
+		return signature.Status{State: signature.Unsigned}
+	}
+	return c.signatureStatus(n, runnable(n, render.Parse(n.Source)), false)
+}
+
+// hasSignature reports whether something sits where n's signature would.
+func hasSignature(n *note) bool {
+	switch {
+	case n.Path == "":
+		return false
+	case n.Bundle == nil:
+		_, err := os.Lstat(n.Path + signature.Suffix)
+		return err == nil
+	case n.Bundle.Form() == bundle.Directory:
+		_, err := os.Lstat(filepath.Join(n.Bundle.Path(), signature.FileName))
+		return err == nil
+	}
+	_, ok := n.Bundle.Files().Get(signature.FileName)
+	return ok
 }

@@ -88,6 +88,18 @@ func TestSignVerifyRoundTrip(t *testing.T) {
 			if code, out, _ := env.run("verify", note); code != 0 || !strings.Contains(out, "signed by alice@example.org") {
 				t.Fatalf("verify: %d %q", code, out)
 			}
+			// render --verbose, markii run and the viewer's note say it too.
+			if code, _, errs := env.run("render", "--verbose", note); code != 0 || !strings.Contains(errs, "n.mk.md: signed by alice@example.org") {
+				t.Fatalf("render --verbose: %d %q", code, errs)
+			}
+			n, err := loadNote(note, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inv := env.invocation()
+			if vn := inv.viewerNote(n); vn.Signature.State != signature.Trusted {
+				t.Fatalf("viewer note signature %s", vn.Signature)
+			}
 			// A changed script is a changed statement.
 			os.WriteFile(note, []byte(strings.Replace(signedNoteText, "return 1", "return 2", 1)), 0o644)
 			if code, out, _ := env.run("verify", note); code != 1 || !strings.Contains(out, "does not match") {

@@ -387,6 +387,7 @@ func (c *invocation) viewerNote(n *note) *viewer.Note {
 		vn.Watch = []string{n.Path}
 	}
 	vn.Values = c.storedValues(n)
+	vn.Signature = c.noteSignature(n)
 	return vn
 }
 

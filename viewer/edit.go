@@ -58,7 +58,7 @@ func (rd *reader) edited(msg editedMsg) tea.Cmd {
 		return nil
 	}
 	a := rd.anchor()
-	rd.note.Source, rd.note.Diagnostics, rd.note.Images, rd.note.Pictures = n.Source, n.Diagnostics, n.Images, n.Pictures
+	rd.note.Source, rd.note.Diagnostics, rd.note.Images, rd.note.Pictures, rd.note.Signature = n.Source, n.Diagnostics, n.Images, n.Pictures, n.Signature
 	rd.pg = rd.newPage(rd.note, storedValues(n.Values))
 	rd.search.rerun(rd.pg)
 	rd.focus = -1

@@ -297,6 +297,9 @@ func (m *Model) openPane(k paneKind) {
 				rows = append(append(rows, [2]string{"", ""}), list...)
 			}
 		}
+		if !m.browsing {
+			rows = append([][2]string{{"Signature", m.reader.note.Signature.String()}, {"", ""}}, rows...)
+		}
 		items := make([]string, len(rows))
 		for i, r := range rows {
 			items[i] = fmt.Sprintf("%-14s %s", r[0], r[1])

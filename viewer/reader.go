@@ -10,6 +10,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/value"
 )
 
@@ -712,6 +713,9 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	}
 	if rd.earlierValues(ran) {
 		right = append(right, "values from earlier")
+	}
+	if rd.note.Signature.State != signature.Unsigned {
+		right = append(right, rd.note.Signature.Short())
 	}
 	right = append(right, rd.position())
 	return rd.chrome.status(rd.note.Name, left, strings.Join(right, "  ")+" ", rd.width)

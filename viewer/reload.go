@@ -150,7 +150,7 @@ func (rd *reader) reloadFirst() {
 	}
 	rd.reload++
 	n.Values = nil
-	rd.first.Source, rd.first.Diagnostics, rd.first.Images, rd.first.Pictures = n.Source, n.Diagnostics, n.Images, n.Pictures
+	rd.first.Source, rd.first.Diagnostics, rd.first.Images, rd.first.Pictures, rd.first.Signature = n.Source, n.Diagnostics, n.Images, n.Pictures, n.Signature
 	if rd.note != rd.first {
 		// The note on screen is a linked one; the first note is laid out
 		// again when the reader goes back.

@@ -436,6 +436,7 @@ func (m *Model) diagnostics() []string {
 	if len(out) == 0 {
 		out = append(out, "No diagnostics.")
 	}
+	out = append([]string{"Signature: " + m.reader.note.Signature.String()}, out...)
 	for i := range out {
 		out[i] = strings.TrimRight(out[i], " ")
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/theme"
 	"github.com/markii/markii/value"
 )
@@ -50,6 +51,10 @@ type Note struct {
 	// background after the first frame, and lays the note out again with
 	// what it returns.
 	Pictures func() (map[string]*render.Picture, []string)
+	// Signature is the note's signature status, checked by the caller
+	// against the reader's trust file. It is shown (status bar, ? and D
+	// panes) and read by nothing else.
+	Signature signature.Status
 }
 
 // Loader loads the note at an absolute path: for live reload of the open

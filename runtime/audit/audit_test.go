@@ -1,6 +1,8 @@
 package audit
 
 import (
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
+
 	"bytes"
 	"errors"
 	"fmt"

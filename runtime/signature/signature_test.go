@@ -1,6 +1,8 @@
 package signature
 
 import (
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
+
 	"bytes"
 	"crypto"
 	"crypto/ecdsa"
