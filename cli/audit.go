@@ -37,7 +37,7 @@ const maxSince = 100 * 365 * 24 * time.Hour
 func (c *invocation) auditLog() (*audit.Log, error) {
 	st, err := c.deviceState()
 	if err != nil {
-		return nil, failf("%v", err)
+		return nil, failf("%w", err)
 	}
 	return audit.ForStore(st, audit.Options{}), nil
 }
@@ -56,7 +56,7 @@ func auditRun(c *invocation, o *auditOptions) error {
 	}
 	recs, damaged, err := l.Read(keep)
 	if err != nil {
-		return failf("%v", err)
+		return failf("%w", err)
 	}
 	for _, d := range damaged {
 		fmt.Fprintf(c.stdio.Err, "markii: %s; it is skipped\n", sanitize.Line(d.String()))
@@ -65,7 +65,7 @@ func auditRun(c *invocation, o *auditOptions) error {
 		enc := json.NewEncoder(c.stdio.Out)
 		for _, r := range recs {
 			if err := enc.Encode(r); err != nil {
-				return failf("cannot write the records: %v", err)
+				return failf("cannot write the records: %w", err)
 			}
 		}
 		return nil
@@ -94,7 +94,7 @@ func (c *invocation) auditFilter(o *auditOptions) (func(audit.Record) bool, erro
 	if len(c.args) > 0 {
 		k, err := noteKey(c.args[0])
 		if err != nil {
-			return nil, failf("%v", err)
+			return nil, failf("%w", err)
 		}
 		key = k
 	}
@@ -119,7 +119,7 @@ func (c *invocation) auditFilter(o *auditOptions) (func(audit.Record) bool, erro
 func auditVerify(c *invocation, l *audit.Log) error {
 	problems, lines, err := l.Verify()
 	if err != nil {
-		return failf("%v", err)
+		return failf("%w", err)
 	}
 	for _, p := range problems {
 		fmt.Fprintf(c.stdio.Out, "%s\n", sanitize.Line(p.String()))

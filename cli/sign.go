@@ -74,15 +74,15 @@ func signNote(c *invocation, o *signOptions) error {
 	}
 	signer, err := signature.LoadKey(keyPath)
 	if err != nil {
-		return failf("cannot use the key %s: %v", keyPath, err)
+		return failf("cannot use the key %s: %w", keyPath, err)
 	}
 	sig, err := signature.Sign(run.Statement(rn, n.Source), signer)
 	if err != nil {
-		return failf("%v", err)
+		return failf("%w", err)
 	}
 	where, err := writeSignature(n, rn, sig)
 	if err != nil {
-		return failf("cannot write the signature: %v", err)
+		return failf("cannot write the signature: %w", err)
 	}
 	fmt.Fprintf(c.stdio.Out, "signed %s with %s; the signature is %s\n",
 		sanitize.Line(n.Name), ssh.FingerprintSHA256(signer.PublicKey()), sanitize.Line(where))

@@ -109,7 +109,7 @@ func (l *Log) readEffects() (map[string]OpenClaim, error) {
 		return nil, fmt.Errorf("cannot read the effect ledger: %w", err)
 	}
 	if err := json.Unmarshal(data, &open); err != nil {
-		return nil, fmt.Errorf("the effect ledger %s is damaged (%v); move it aside to go on", l.effectsPath(), err)
+		return nil, fmt.Errorf("the effect ledger %s is damaged (%w); move it aside to go on", l.effectsPath(), err)
 	}
 	return open, nil
 }
