@@ -11,6 +11,7 @@ import (
 
 	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/value"
 )
 
@@ -48,6 +49,9 @@ func (r *runState) active() bool { return r.cancel != nil }
 type question struct {
 	text  string
 	reply chan bool
+	// signature is the note's signature status, shown above the question
+	// when the note is signed; the answer does not depend on it.
+	signature signature.Status
 	// drawn is set once a frame has shown the dialog; armed once, after
 	// that, dialogArmDelay has passed, from when on keys answer it.
 	drawn, armed bool
@@ -78,6 +82,9 @@ const dialogLegend = "y allow    n or esc deny"
 
 func (q *question) lines() []string {
 	out := append(grants.QuestionLines(q.text), "", dialogLegend)
+	if q.signature.State != signature.Unsigned {
+		out = append([]string{"This note is " + q.signature.String() + ". A signature grants nothing.", ""}, out...)
+	}
 	if q.dropped > 0 {
 		out = append(out, "(keys typed before this question was shown were ignored)")
 	}
@@ -133,12 +140,12 @@ func (m *Model) startRun(trigger script.Trigger) tea.Cmd {
 		return nil
 	}
 	rd.message = ""
-	return m.run.start(m.opt.Runner, trigger)
+	return m.run.start(m.opt.Runner, trigger, rd.note.Signature)
 }
 
 // start runs runner's scripts at trigger in the background; its
 // messages come back through waitRun.
-func (r *runState) start(runner Runner, trigger script.Trigger) tea.Cmd {
+func (r *runState) start(runner Runner, trigger script.Trigger, sig signature.Status) tea.Cmd {
 	r.gen++
 	gen := r.gen
 	ctx, cancel := context.WithCancel(context.Background())
@@ -159,7 +166,7 @@ func (r *runState) start(runner Runner, trigger script.Trigger) tea.Cmd {
 		if trigger != manualTrigger {
 			return false, nil
 		}
-		q := &question{text: text, reply: make(chan bool, 1)}
+		q := &question{text: text, reply: make(chan bool, 1), signature: sig}
 		send(askMsg{gen: gen, q: q})
 		select {
 		case ok := <-q.reply:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/markii/markii/runtime/grants"
 	"github.com/markii/markii/runtime/signature"
 )
 
@@ -31,4 +32,20 @@ func TestSignatureIsShown(t *testing.T) {
 	}
 	newDriver(m).key("D")
 	mustContain(t, m, "Signature: unsigned")
+}
+
+// TestGrantDialogNamesTheSigner: the consent question of a signed note
+// says who signed it and that a signature grants nothing; the question
+// and its answer are the same.
+func TestGrantDialogNamesTheSigner(t *testing.T) {
+	signed := signature.Status{State: signature.UnknownKey, Fingerprint: "SHA256:abc"}
+	r := &scriptedRunner{question: grants.HostQuestion("api.example.com")}
+	m := newTest(t, scriptNote, 100, 30, func(o *Options) { o.Runner = r; o.Note.Signature = signed })
+	d := newDriver(m)
+	d.key("r")
+	d.untilDialog(t)
+	mustContain(t, m, "This note is signed by an unknown key (SHA256:abc). A signature grants", "nothing.",
+		"This note's scripts can send data to api.example.com.", "Allow?", "y allow")
+	d.key("n")
+	d.until(t, "the run to end", func() bool { return !m.run.active() })
 }
