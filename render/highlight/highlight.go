@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 )
 
 // Kind classifies a token for coloring.
@@ -47,7 +46,7 @@ func Supported(lang string) bool {
 	return nativeSpec(lang) != nil || lexer(lang) != nil
 }
 
-// lexer returns chroma's lexer for lang (a fence's language word, any
+// lexer returns the untimed copy (see untimed.go) of chroma's lexer for lang (a fence's language word, any
 // case): by name or alias, then by file extension (`kt`, `ex`); nil when
 // chroma has none. Only a plain word is looked up, never a path or a
 // pattern, and chroma's plain-text fallback does not count as a lexer.
@@ -55,8 +54,8 @@ func lexer(lang string) chroma.Lexer {
 	if !plainWord(lang) {
 		return nil
 	}
-	lx := lexers.Get(lang)
-	if lx == nil || lx == lexers.Fallback {
+	lx := untimedRegistry().Get(lang)
+	if lx == nil {
 		return nil
 	}
 	return lx
@@ -79,6 +78,13 @@ func plainWord(lang string) bool {
 	}
 	return true
 }
+
+// A chroma lexer may take at most maxStepsPerByte tokens per byte of code
+// plus maxStepsSlack before it is given up on as looping.
+const (
+	maxStepsPerByte = 4
+	maxStepsSlack   = 256
+)
 
 // Tokens splits code into classified tokens for lang (a fence's language
 // word, any case). ok is false when the language is unknown or the lexer
@@ -114,9 +120,20 @@ func Tokens(lang, code string) (tokens []Token, ok bool) {
 	if err != nil {
 		return nil, false
 	}
+	// A lexer whose rule matches without consuming anything can emit
+	// tokens for ever (chroma's JSONata does on ordinary text); the work
+	// is bounded by the code's length, never by a clock, so the result is
+	// the same on every machine.
+	steps, size := 0, 0
 	for t := it(); t != chroma.EOF; t = it() {
+		if steps++; steps > maxStepsPerByte*len(code)+maxStepsSlack {
+			return nil, false
+		}
 		if t.Value == "" {
 			continue
+		}
+		if size += len(t.Value); size > len(code)+1 {
+			return nil, false
 		}
 		k := kindOf(t.Type)
 		if n := len(tokens); n > 0 && tokens[n-1].Kind == k {
