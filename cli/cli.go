@@ -132,21 +132,22 @@ var commands map[string]*command
 
 func init() {
 	commands = map[string]*command{
-		"render": renderCommand,
-		"view":   viewCommand,
-		"packs":  packsCommand,
-		"run":    runCommand,
-		"grants": grantsCommand,
-		"export": exportCommand,
-		"man":    manCommand,
-		"sign":   signCommand,
-		"verify": verifyCommand,
-		"audit":  auditCommand,
+		"render":   renderCommand,
+		"view":     viewCommand,
+		"snapshot": snapshotCommand,
+		"packs":    packsCommand,
+		"run":      runCommand,
+		"grants":   grantsCommand,
+		"export":   exportCommand,
+		"man":      manCommand,
+		"sign":     signCommand,
+		"verify":   verifyCommand,
+		"audit":    auditCommand,
 	}
 }
 
 // commandOrder is the order commands are listed in help.
-var commandOrder = []string{"render", "view", "run", "export", "grants", "packs", "sign", "verify", "audit", "man"}
+var commandOrder = []string{"render", "view", "snapshot", "run", "export", "grants", "packs", "sign", "verify", "audit", "man"}
 
 // Main runs markii with args (without the program name) and returns the
 // exit code. It never panics: an unexpected panic becomes a one-line

@@ -1,72 +1,7 @@
 package cli
 
-import (
-	"bytes"
-	"encoding/binary"
-	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
-)
+import "github.com/markii/markii/internal/notefile"
 
-// binarySniffBytes is how much of a note is searched for a NUL byte, the
-// mark of a binary file (the same window git and bat look at).
-const binarySniffBytes = 8 << 10
-
-var (
-	utf8BOM    = []byte{0xef, 0xbb, 0xbf}
-	utf16LEBOM = []byte{0xff, 0xfe}
-	utf16BEBOM = []byte{0xfe, 0xff}
-)
-
-// decodeNoteText turns a note's bytes into the UTF-8 text the renderer
-// reads: a UTF-8 byte order mark is dropped, and UTF-16 little- or
-// big-endian text that starts with its byte order mark is decoded. It
-// reports false for what is not text: a NUL byte in the first 8 KiB of the
-// decoded text, malformed UTF-8, or malformed UTF-16 (an odd length or an
-// unpaired surrogate).
-func decodeNoteText(src []byte) ([]byte, bool) {
-	text := src
-	switch {
-	case bytes.HasPrefix(src, utf8BOM):
-		text = src[len(utf8BOM):]
-	case bytes.HasPrefix(src, utf16LEBOM):
-		var ok bool
-		if text, ok = decodeUTF16(src[len(utf16LEBOM):], binary.LittleEndian); !ok {
-			return nil, false
-		}
-	case bytes.HasPrefix(src, utf16BEBOM):
-		var ok bool
-		if text, ok = decodeUTF16(src[len(utf16BEBOM):], binary.BigEndian); !ok {
-			return nil, false
-		}
-	}
-	if bytes.IndexByte(text[:min(len(text), binarySniffBytes)], 0) >= 0 || !utf8.Valid(text) {
-		return nil, false
-	}
-	return text, true
-}
-
-// decodeUTF16 decodes UTF-16 code units in the given byte order to UTF-8.
-// It is strict where golang.org/x/text's decoder is lenient: malformed
-// input is refused, not patched with U+FFFD, so a binary file that happens
-// to start with FF FE is not shown as a page of replacement characters.
-func decodeUTF16(b []byte, order binary.ByteOrder) ([]byte, bool) {
-	if len(b)%2 != 0 {
-		return nil, false
-	}
-	out := make([]byte, 0, len(b)+len(b)/2)
-	for i := 0; i < len(b); i += 2 {
-		r := rune(order.Uint16(b[i:]))
-		if utf16.IsSurrogate(r) {
-			if i+4 > len(b) {
-				return nil, false
-			}
-			if r = utf16.DecodeRune(r, rune(order.Uint16(b[i+2:]))); r == unicode.ReplacementChar {
-				return nil, false
-			}
-			i += 2
-		}
-		out = utf8.AppendRune(out, r)
-	}
-	return out, true
-}
+// decodeNoteText is notefile.DecodeText: a note's bytes as the UTF-8 text
+// the renderer reads, or false for what is not text.
+func decodeNoteText(src []byte) ([]byte, bool) { return notefile.DecodeText(src) }

@@ -2,15 +2,14 @@ package cli
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/markii/markii/internal/safewrite"
 )
 
 // outputKind is what an -o path names.
@@ -178,22 +177,7 @@ func (t outputTarget) writeInPlace(data []byte, fail func(error) error) error {
 	return nil
 }
 
-// createSibling creates a new, empty temporary file beside path with the
-// given permissions (less the umask), which os.CreateTemp cannot do: it
-// always uses 0600.
+// createSibling is safewrite.Sibling.
 func createSibling(path string, perm fs.FileMode) (*os.File, error) {
-	dir, base := filepath.Split(path)
-	var suffix [6]byte
-	for tries := 0; ; tries++ {
-		_, _ = rand.Read(suffix[:])
-		name := filepath.Join(dir, fmt.Sprintf(".%s.%s.tmp", base, hex.EncodeToString(suffix[:])))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) && tries < 100 {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		return f, nil
-	}
+	return safewrite.Sibling(path, perm)
 }

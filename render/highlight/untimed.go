@@ -35,15 +35,22 @@ import (
 // untimedRegistry is the registry of untimed copies, built on first use
 // (building it reads only each lexer's configuration; a lexer's rules are
 // read and compiled when a fence in its language is first lexed).
-var untimedRegistry = sync.OnceValue(func() *chroma.LexerRegistry {
-	reg := chroma.NewLexerRegistry()
-	for _, lx := range lexers.GlobalLexerRegistry.Lexers {
-		if c := untimedCopy(lx); c != nil {
-			reg.Register(c)
+func untimedRegistry() *chroma.LexerRegistry {
+	untimedOnce.Do(func() {
+		untimedReg = chroma.NewLexerRegistry()
+		for _, lx := range lexers.GlobalLexerRegistry.Lexers {
+			if c := untimedCopy(lx); c != nil {
+				untimedReg.Register(c)
+			}
 		}
-	}
-	return reg
-})
+	})
+	return untimedReg
+}
+
+var (
+	untimedOnce sync.Once
+	untimedReg  *chroma.LexerRegistry
+)
 
 // untimedCopy is a copy of lx whose rules match without a timeout, or nil
 // when none can be made. A lexer that wraps a regex lexer in an embedded

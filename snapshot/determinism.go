@@ -1,0 +1,97 @@
+package snapshot
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/markii/markii/internal/notefile"
+	"github.com/markii/markii/render"
+)
+
+// scrambled is the environment of the second rendering of a determinism
+// check: every variable terminals and tools read for color, width,
+// language and time zone, set to what would change output that depended
+// on them.
+var scrambled = map[string]string{
+	"TERM":           "dumb",
+	"COLORTERM":      "",
+	"NO_COLOR":       "1",
+	"CLICOLOR_FORCE": "1",
+	"LANG":           "tr_TR.UTF-8",
+	"COLUMNS":        "17",
+	"TZ":             "Pacific/Chatham",
+}
+
+// scramble sets the scrambled environment and a far time zone as the
+// process's local one, and returns what puts them back.
+func scramble() (restore func()) {
+	type was struct {
+		v  string
+		ok bool
+	}
+	old := map[string]was{}
+	for k, v := range scrambled {
+		ov, ok := os.LookupEnv(k)
+		old[k] = was{ov, ok}
+		os.Setenv(k, v)
+	}
+	local := time.Local
+	if loc, err := time.LoadLocation("Pacific/Chatham"); err == nil {
+		time.Local = loc
+	} else {
+		time.Local = time.FixedZone("UTC+13:45", 13*3600+45*60)
+	}
+	return func() {
+		time.Local = local
+		for k, w := range old {
+			if w.ok {
+				os.Setenv(k, w.v)
+			} else {
+				os.Unsetenv(k)
+			}
+		}
+	}
+}
+
+// recheck renders every variant that was drawn again under the scrambled
+// environment and fails the case of any whose bytes differ.
+func recheck(ctx context.Context, notes []noteRef, folders map[string]*folder, results [][]Case, sums [][][sha256.Size]byte, jobs int) error {
+	restore := scramble()
+	defer restore()
+	return forEach(ctx, len(notes), jobs, func(i int) {
+		n := notes[i]
+		fo := folders[n.dir]
+		if fo == nil || len(sums[i]) == 0 {
+			return
+		}
+		p, err := fo.pinsFor(n.dir, n.name)
+		if err != nil {
+			return
+		}
+		note, err := notefile.Load(n.path, nil)
+		if err != nil {
+			return
+		}
+		doc := render.Parse(note.Source)
+		k := 0
+		for j := range results[i] {
+			c := &results[i][j]
+			if c.File == "" || k >= len(sums[i]) {
+				continue
+			}
+			want := sums[i][k]
+			k++
+			if want == ([sha256.Size]byte{}) {
+				continue
+			}
+			body, err := draw(note, doc, c.Variant, p)
+			if err == nil && sha256.Sum256(body) != want {
+				c.Status = Failed
+				c.Err = fmt.Errorf("not deterministic: the rendering differs under a scrambled environment (TERM, COLORTERM, NO_COLOR, CLICOLOR_FORCE, LANG, COLUMNS, TZ)")
+			}
+		}
+	})
+}

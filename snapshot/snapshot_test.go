@@ -1,0 +1,322 @@
+package snapshot
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/markii/markii/ansi"
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
+)
+
+// fixture reads a file of markii's fixtures folder.
+func fixture(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "fixtures", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeTree writes files under dir.
+func writeTree(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// threeNotes is a folder of three notes: one pinned to values and a
+// clock, one bundle, one with tabs and details.
+func threeNotes(t *testing.T) string {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string][]byte{
+		"data.mk.md":             fixture(t, "comp-data.mk.md"),
+		"data.values.json":       fixture(t, "comp-data.values.json"),
+		"tabs.mk.md":             fixture(t, "comp-details-tabs.mk.md"),
+		"trip/manifest.json":     []byte(`{"spec":"0.1.0"}`),
+		"trip/note.mk.md":        []byte("# Trip\n\nPack the **blue** bag and [the map](https://example.com/map).\n"),
+		ConfigName:               []byte(`{"notes": {"data.mk.md": {"values": "data.values.json", "now": "2026-03-01T09:00:00Z"}}}`),
+		"notes-not-here/.hidden": []byte("x"),
+	})
+	return dir
+}
+
+func run(t *testing.T, opt Options, paths ...string) *Report {
+	t.Helper()
+	r, err := Run(context.Background(), paths, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestFolderWorkflow: --update writes one snapshot per note × variant, a
+// second run matches, a changed word fails with a readable diff and a
+// pending file, and a deleted note's snapshots are obsolete until pruned.
+func TestFolderWorkflow(t *testing.T) {
+	dir := threeNotes(t)
+	r := run(t, Options{Update: true}, dir)
+	if !r.OK() || r.Count(Written) != 6 || len(r.Cases) != 6 {
+		t.Fatalf("update: %s\n%+v", r.Summary(), r.Cases)
+	}
+	snaps, _ := filepath.Glob(filepath.Join(dir, Dir, "*"+Ext))
+	want := []string{"data.mk.md.w80.never.dark.snap", "data.mk.md.w80.truecolor.dark.snap", "tabs.mk.md.w80.never.dark.snap", "tabs.mk.md.w80.truecolor.dark.snap", "trip.w80.never.dark.snap", "trip.w80.truecolor.dark.snap"}
+	if len(snaps) != len(want) {
+		t.Fatalf("snapshots %q", snaps)
+	}
+	for i, s := range snaps {
+		if filepath.Base(s) != want[i] {
+			t.Fatalf("snapshot %d is %s, want %s", i, filepath.Base(s), want[i])
+		}
+	}
+	head, _ := os.ReadFile(filepath.Join(dir, Dir, "data.mk.md.w80.truecolor.dark.snap"))
+	if !strings.HasPrefix(string(head), "markii-snapshot 1 width=80 color=truecolor theme=dark keys=- bytes=") {
+		t.Fatalf("header: %q", head[:80])
+	}
+	// The values and the clock are pinned: the data note shows the value.
+	if !strings.Contains(string(head), "42") && !strings.Contains(string(head), "ago") {
+		t.Logf("data snapshot:\n%s", head)
+	}
+
+	if r := run(t, Options{}, dir); !r.OK() || r.Count(Matched) != 6 {
+		t.Fatalf("second run: %s", r.Summary())
+	}
+
+	writeTree(t, dir, map[string][]byte{"trip/note.mk.md": []byte("# Trip\n\nPack the **red** bag and [the map](https://example.com/map).\n")})
+	r = run(t, Options{}, dir)
+	if r.OK() || r.Count(Changed) != 2 || r.Count(Matched) != 4 {
+		t.Fatalf("after an edit: %s", r.Summary())
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	for _, w := range []string{"[-blue-]", "{+red+}", "⟨bold", "⟨link https://example.com/map⟩", "⟨/link⟩", "pending "} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the report lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.ContainsAny(out, "\x1b\x9b\x07") {
+		t.Errorf("the report carries a raw escape:\n%q", out)
+	}
+	pending := Pending([]string{dir})
+	if len(pending) != 2 || !strings.HasSuffix(pending[0], "trip.w80.never.dark.snap.new") {
+		t.Fatalf("pending %q", pending)
+	}
+	if err := Accept(pending[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := Reject(pending[1]); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, Options{}, dir); r.Count(Changed) != 1 || r.Count(Matched) != 5 {
+		t.Fatalf("after accepting one and rejecting the other: %s", r.Summary())
+	}
+
+	if err := os.Remove(filepath.Join(dir, "tabs.mk.md")); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, Options{}, dir)
+	if len(r.Obsolete) != 2 || !strings.HasSuffix(r.Obsolete[0], "tabs.mk.md.w80.never.dark.snap") {
+		t.Fatalf("obsolete %q", r.Obsolete)
+	}
+	r = run(t, Options{Update: true, Prune: true}, dir)
+	if !r.Pruned || len(r.Obsolete) != 2 {
+		t.Fatalf("prune: %s", r.Summary())
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, Dir, "tabs.*")); len(left) != 0 {
+		t.Fatalf("pruned snapshots left: %q", left)
+	}
+}
+
+// TestMatrixFromFlagsAndConfig: the flags' axes replace the folder's, a
+// folder's replace the default, and every file name says its variant.
+func TestMatrixFromFlagsAndConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string][]byte{
+		"a.mk.md":  []byte("# A\n\ntext\n"),
+		ConfigName: []byte(`{"width": [40, 100], "theme": ["light"]}`),
+	})
+	r := run(t, Options{Update: true}, dir)
+	if r.Count(Written) != 4 {
+		t.Fatalf("%s", r.Summary())
+	}
+	if _, err := os.Stat(filepath.Join(dir, Dir, "a.mk.md.w100.truecolor.light.snap")); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := ParseLevel("256")
+	r = run(t, Options{Update: true, Matrix: Matrix{Widths: []int{60}, Levels: []ansi.Level{m}}}, dir)
+	if r.Count(Written) != 1 || r.Cases[0].Variant.FileName("a.mk.md") != "a.mk.md.w60.256.light.snap" {
+		t.Fatalf("%s %+v", r.Summary(), r.Cases)
+	}
+}
+
+// TestBadInputNothingLost: a note that does not load is a failed case and
+// the run goes on; a file that is not a snapshot is reported and kept; a
+// truncated snapshot is reported; a symbolic link, a named pipe or a
+// folder where a snapshot belongs is never written through; a snapshot
+// folder that is a symbolic link is refused.
+func TestBadInputNothingLost(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string][]byte{
+		"good.mk.md":   []byte("# Good\n"),
+		"binary.mk.md": {0, 1, 2, 0, 0xff},
+	})
+	r := run(t, Options{Update: true}, dir)
+	if r.Count(Failed) != 1 || r.Count(Written) != 2 || !strings.Contains(r.Cases[0].ErrorLine(), "binary") {
+		t.Fatalf("%s %+v", r.Summary(), r.Cases)
+	}
+	snap := filepath.Join(dir, Dir, "good.mk.md.w80.never.dark.snap")
+	foreign := []byte("some other tool's golden file\n")
+	if err := os.WriteFile(snap, foreign, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, Options{}, dir)
+	if c := find1(r, snap); c.Status != Failed || !strings.Contains(c.ErrorLine(), "not a markii snapshot") {
+		t.Fatalf("foreign: %+v", c)
+	}
+	if b, _ := os.ReadFile(snap); string(b) != string(foreign) {
+		t.Fatal("a foreign file was overwritten without --update")
+	}
+	good, _ := os.ReadFile(filepath.Join(dir, Dir, "good.mk.md.w80.truecolor.dark.snap"))
+	truncated := filepath.Join(dir, Dir, "good.mk.md.w80.truecolor.dark.snap")
+	if err := os.WriteFile(truncated, good[:len(good)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := find1(run(t, Options{}, dir), truncated); c.Status != Failed || !strings.Contains(c.ErrorLine(), "truncated") {
+		t.Fatalf("truncated: %+v", c)
+	}
+
+	// A symbolic link to a file outside, a named pipe and a folder where
+	// snapshots belong: refused, the file outside unchanged.
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	if err := os.WriteFile(outside, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(snap)
+	if err := os.Symlink(outside, snap); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(truncated)
+	if err := syscall.Mkfifo(truncated, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, Options{Update: true}, dir)
+	for _, p := range []string{snap, truncated} {
+		if c := find1(r, p); c.Status != Failed || !strings.Contains(c.ErrorLine(), "not a regular file") {
+			t.Fatalf("%s: %+v", p, c)
+		}
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "keep" {
+		t.Fatalf("a write went through a symbolic link: %q", b)
+	}
+
+	// The whole snapshot folder a symbolic link to a folder outside.
+	other := t.TempDir()
+	dir2 := t.TempDir()
+	writeTree(t, dir2, map[string][]byte{"n.mk.md": []byte("# N\n")})
+	if err := os.Symlink(other, filepath.Join(dir2, Dir)); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, Options{Update: true}, dir2)
+	if r.OK() || !strings.Contains(r.Cases[0].ErrorLine(), "symbolic link") {
+		t.Fatalf("%s %+v", r.Summary(), r.Cases)
+	}
+	if entries, _ := os.ReadDir(other); len(entries) != 0 {
+		t.Fatalf("written outside the note folder: %v", entries)
+	}
+	assertNoTemp(t, dir)
+}
+
+func find1(r *Report, file string) Case {
+	for _, c := range r.Cases {
+		if c.File == file {
+			return c
+		}
+	}
+	return Case{}
+}
+
+// assertNoTemp fails when a temporary file is left under dir.
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".tmp") {
+			t.Errorf("temporary file left: %s", p)
+		}
+		return nil
+	})
+}
+
+// TestHostileNote: a note's escape bytes and bidirectional controls never
+// reach the report raw: the diff shows its own tokens only.
+func TestHostileNote(t *testing.T) {
+	dir := t.TempDir()
+	note := filepath.Join(dir, "evil\x1b]0;pwned\a.mk.md")
+	hostile := "# Title \x1b[31mred\x1b[0m \u202egnp.exe\n\n[x](javascript:alert(1)) &#27;[2J \u009b31m\n"
+	writeTree(t, dir, map[string][]byte{filepath.Base(note): []byte(hostile)})
+	if r := run(t, Options{Update: true}, dir); !r.OK() || len(r.Cases) != 2 {
+		t.Fatalf("%s %q", r.Summary(), r.Cases)
+	}
+	writeTree(t, dir, map[string][]byte{filepath.Base(note): []byte(hostile + "more \x1b]8;;http://evil\x1b\\x\n")})
+	// A stored snapshot made hostile by hand is shown as tokens too.
+	snap := filepath.Join(dir, Dir, filepath.Base(note)+".w80.never.dark.snap")
+	body := "\x1b]52;c;AAAA\a\x1b[2J\u202e\x9b"
+	if err := os.WriteFile(snap, Variant{Width: 80, Theme: "dark"}.encodeFile([]byte(body)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, Options{}, dir)
+	var text, ann, junit strings.Builder
+	_ = r.WriteText(&text)
+	_ = r.WriteAnnotations(&ann)
+	_ = r.WriteJUnit(&junit)
+	for name, out := range map[string]string{"text": text.String(), "annotations": ann.String(), "junit": junit.String()} {
+		if strings.ContainsAny(out, "\x1b\u009b\a\u202e") {
+			t.Errorf("%s report carries a raw control:\n%q", name, out)
+		}
+	}
+	if !strings.Contains(text.String(), "⟨ESC⟩]52;c;AAAA⟨BEL⟩") || !strings.Contains(text.String(), "⟨U+202E⟩") {
+		t.Errorf("the hostile stored bytes are not shown as tokens:\n%s", text.String())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), "snap") {
+			t.Errorf("a file was written beside the note folder: %s", e.Name())
+		}
+	}
+}
+
+// TestCheckDeterminism: every fixture renders the same under the
+// scrambled environment.
+func TestCheckDeterminism(t *testing.T) {
+	dir := t.TempDir()
+	entries, _ := os.ReadDir(filepath.Join("..", "fixtures"))
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".mk.md") {
+			files[e.Name()] = fixture(t, e.Name())
+		}
+	}
+	writeTree(t, dir, files)
+	r := run(t, Options{Update: true, CheckDeterminism: true, Matrix: Matrix{Levels: []ansi.Level{ansi.None, ansi.TrueColor}, Widths: []int{40, 100}}}, dir)
+	if !r.OK() {
+		var b strings.Builder
+		_ = r.WriteText(&b)
+		t.Fatalf("%s", b.String())
+	}
+	if os.Getenv("TERM") == "dumb" && os.Getenv("COLUMNS") == "17" {
+		t.Fatal("the scrambled environment was not put back")
+	}
+}
