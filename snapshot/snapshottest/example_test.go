@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/markii/markii/snapshot"
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
+	"github.com/markii/markii/snapshot"
 	"github.com/markii/markii/snapshot/snapshottest"
 )
 
