@@ -20,6 +20,7 @@ import (
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/sanitize"
+	"github.com/markii/markii/snapshot"
 	"github.com/markii/markii/value"
 	"github.com/markii/markii/viewer"
 )
@@ -32,6 +33,9 @@ type viewOptions struct {
 	noRun   bool
 	verbose bool
 	mouse   bool
+	// keys and height: print the viewer's screen after a key script.
+	keys   textFlag
+	height countFlag
 }
 
 func (o *viewOptions) bind(fs *flagSet) {
@@ -44,6 +48,8 @@ func (o *viewOptions) bind(fs *flagSet) {
 	fs.bool(&o.verbose, flagSpec{name: "verbose", help: "print run diagnostics after the viewer closes"})
 	fs.bool(&o.mouse, flagSpec{name: "mouse", help: "let the mouse wheel scroll (the terminal then selects text only with Shift held)"})
 	fs.alias("no-images", &o.render.images, "images", "off")
+	fs.text(&o.keys, flagSpec{name: "keys", value: "SCRIPT", help: "press these keys in the viewer, run without a terminal at --width by --height, print its final screen and exit (keys such as Tab Enter Esc Down ctrl+f /word; see markii snapshot)"})
+	fs.count(&o.height, flagSpec{name: "height", value: "N", help: "with --keys: the screen's height in rows (default 24)"})
 }
 
 var viewCommand = commandOf(command{
@@ -76,6 +82,12 @@ const (
 // in turn). A folder that is not a bundle is a library: the viewer lists
 // its notes. Several notes are read one at a time, :n and :p between them.
 func runView(c *invocation, o *viewOptions) error {
+	if o.keys.set {
+		return runViewScreen(c, o)
+	}
+	if o.height.set {
+		return usagef("--height is the screen's height for --keys")
+	}
 	if _, err := viewFiles(c.args); err != nil {
 		return err
 	}
@@ -496,6 +508,42 @@ func (r *noteRunner) Run(ctx context.Context, trigger script.Trigger, ask viewer
 	}
 	if err != nil {
 		return fmt.Errorf("the scripts could not run: %w", err)
+	}
+	return nil
+}
+
+// runViewScreen implements `markii view --keys SCRIPT`: the viewer's final
+// screen after the key script, printed once, as a viewer snapshot is made
+// (theme dark unless --theme; scripts never run).
+func runViewScreen(c *invocation, o *viewOptions) error {
+	path := "-"
+	if len(c.args) > 1 {
+		return usagef("--keys shows one note")
+	}
+	if len(c.args) > 0 {
+		path = c.args[0]
+	}
+	height := o.height.or(snapshot.DefaultHeight)
+	if height > 1000 || height < 2 {
+		return usagef("--height wants 2 to 1000 rows, not %d", height)
+	}
+	if _, err := viewer.ParseKeys(o.keys.value); err != nil {
+		return usagef("--keys: %v", err)
+	}
+	opt, err := c.layoutOptions(&o.render.layout, "auto", "dark")
+	if err != nil {
+		return err
+	}
+	n, err := loadNote(path, c.stdio.In)
+	if err != nil {
+		return err
+	}
+	screen, err := snapshot.Screen(n, opt, height, o.keys.value)
+	if err != nil {
+		return failf("%v", err)
+	}
+	if _, err := c.stdio.Out.Write(append(screen, '\n')); err != nil {
+		return failf("cannot write the screen: %s", osReason(err))
 	}
 	return nil
 }

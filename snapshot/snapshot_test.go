@@ -46,7 +46,7 @@ func threeNotes(t *testing.T) string {
 		"tabs.mk.md":             fixture(t, "comp-details-tabs.mk.md"),
 		"trip/manifest.json":     []byte(`{"spec":"0.1.0"}`),
 		"trip/note.mk.md":        []byte("# Trip\n\nPack the **blue** bag and [the map](https://example.com/map).\n"),
-		ConfigName:               []byte(`{"notes": {"data.mk.md": {"values": "data.values.json", "now": "2026-03-01T09:00:00Z"}}}`),
+		ConfigName:               []byte(`{"height": 16, "notes": {"data.mk.md": {"values": "data.values.json", "now": "2026-03-01T09:00:00Z"}, "tabs.mk.md": {"keys": {"open": "Tab Enter"}}}}`),
 		"notes-not-here/.hidden": []byte("x"),
 	})
 	return dir
@@ -67,11 +67,11 @@ func run(t *testing.T, opt Options, paths ...string) *Report {
 func TestFolderWorkflow(t *testing.T) {
 	dir := threeNotes(t)
 	r := run(t, Options{Update: true}, dir)
-	if !r.OK() || r.Count(Written) != 6 || len(r.Cases) != 6 {
+	if !r.OK() || r.Count(Written) != 8 || len(r.Cases) != 8 {
 		t.Fatalf("update: %s\n%+v", r.Summary(), r.Cases)
 	}
 	snaps, _ := filepath.Glob(filepath.Join(dir, Dir, "*"+Ext))
-	want := []string{"data.mk.md.w80.never.dark.snap", "data.mk.md.w80.truecolor.dark.snap", "tabs.mk.md.w80.never.dark.snap", "tabs.mk.md.w80.truecolor.dark.snap", "trip.w80.never.dark.snap", "trip.w80.truecolor.dark.snap"}
+	want := []string{"data.mk.md.w80.never.dark.snap", "data.mk.md.w80.truecolor.dark.snap", "tabs.mk.md.w80.never.dark.open.snap", "tabs.mk.md.w80.never.dark.snap", "tabs.mk.md.w80.truecolor.dark.open.snap", "tabs.mk.md.w80.truecolor.dark.snap", "trip.w80.never.dark.snap", "trip.w80.truecolor.dark.snap"}
 	if len(snaps) != len(want) {
 		t.Fatalf("snapshots %q", snaps)
 	}
@@ -89,13 +89,13 @@ func TestFolderWorkflow(t *testing.T) {
 		t.Logf("data snapshot:\n%s", head)
 	}
 
-	if r := run(t, Options{}, dir); !r.OK() || r.Count(Matched) != 6 {
+	if r := run(t, Options{}, dir); !r.OK() || r.Count(Matched) != 8 {
 		t.Fatalf("second run: %s", r.Summary())
 	}
 
 	writeTree(t, dir, map[string][]byte{"trip/note.mk.md": []byte("# Trip\n\nPack the **red** bag and [the map](https://example.com/map).\n")})
 	r = run(t, Options{}, dir)
-	if r.OK() || r.Count(Changed) != 2 || r.Count(Matched) != 4 {
+	if r.OK() || r.Count(Changed) != 2 || r.Count(Matched) != 6 {
 		t.Fatalf("after an edit: %s", r.Summary())
 	}
 	var text strings.Builder
@@ -121,7 +121,7 @@ func TestFolderWorkflow(t *testing.T) {
 	if err := Reject(pending[1]); err != nil {
 		t.Fatal(err)
 	}
-	if r := run(t, Options{}, dir); r.Count(Changed) != 1 || r.Count(Matched) != 5 {
+	if r := run(t, Options{}, dir); r.Count(Changed) != 1 || r.Count(Matched) != 7 {
 		t.Fatalf("after accepting one and rejecting the other: %s", r.Summary())
 	}
 
@@ -129,11 +129,11 @@ func TestFolderWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = run(t, Options{}, dir)
-	if len(r.Obsolete) != 2 || !strings.HasSuffix(r.Obsolete[0], "tabs.mk.md.w80.never.dark.snap") {
+	if len(r.Obsolete) != 4 || !strings.HasSuffix(r.Obsolete[0], "tabs.mk.md.w80.never.dark.open.snap") {
 		t.Fatalf("obsolete %q", r.Obsolete)
 	}
 	r = run(t, Options{Update: true, Prune: true}, dir)
-	if !r.Pruned || len(r.Obsolete) != 2 {
+	if !r.Pruned || len(r.Obsolete) != 4 {
 		t.Fatalf("prune: %s", r.Summary())
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, Dir, "tabs.*")); len(left) != 0 {
