@@ -19,6 +19,7 @@ import (
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/sanitize"
+	"github.com/markii/markii/viewer"
 )
 
 // signOptions are markii sign's flags.
@@ -245,4 +246,37 @@ func hasSignature(n *note) bool {
 	}
 	_, ok := n.Bundle.Files().Get(signature.FileName)
 	return ok
+}
+
+// signLibrary checks the signature of each library entry that may have
+// one: a note or bundle folder with a signature file beside or in it, and
+// a .mkz small enough for the list to open.
+func (c *invocation) signLibrary(lib *viewer.Library) {
+	for i := range lib.Entries {
+		e := &lib.Entries[i]
+		if !mayBeSigned(e) {
+			continue
+		}
+		n, err := loadNote(e.Path, nil)
+		if err != nil {
+			continue
+		}
+		e.Signature = c.noteSignature(n)
+	}
+}
+
+func mayBeSigned(e *viewer.LibraryEntry) bool {
+	var err error
+	switch e.Kind {
+	case viewer.NoteFile:
+		_, err = os.Lstat(e.Path + signature.Suffix)
+	case viewer.BundleFolder:
+		_, err = os.Lstat(filepath.Join(e.Path, signature.FileName))
+	default:
+		var fi os.FileInfo
+		if fi, err = os.Stat(e.Path); err == nil && fi.Size() > viewer.DefaultLibraryLimits.ArchiveBytes {
+			return false
+		}
+	}
+	return err == nil
 }

@@ -213,3 +213,25 @@ func TestSignRefusals(t *testing.T) {
 		t.Fatalf("verify stdin: %d", code)
 	}
 }
+
+// TestLibraryListNamesSigners: the list of a folder's notes says which
+// are signed and by whom; unsigned notes are listed as before.
+func TestLibraryListNamesSigners(t *testing.T) {
+	env := newTestEnv(t)
+	dir := t.TempDir()
+	key, pub := signingKey(t, t.TempDir(), "ed25519")
+	env.trustKey(t, "carol@example.org", pub)
+	os.WriteFile(filepath.Join(dir, "a.mk.md"), []byte("# Alpha\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.mk.md"), []byte(signedNoteText), 0o644)
+	if code, _, errs := env.run("sign", filepath.Join(dir, "b.mk.md"), "--key", key); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := env.run("view", dir)
+	if code != 0 {
+		t.Fatalf("%d %s", code, errs)
+	}
+	want := "a.mk.md\tAlpha\nb.mk.md\tSigned\tsigned: carol@example.org\n"
+	if out != want {
+		t.Fatalf("list:\n%q\nwant:\n%q", out, want)
+	}
+}

@@ -116,6 +116,7 @@ func (c *invocation) viewMode(o *viewOptions) (mode viewMode, lib *viewer.Librar
 		if lib, err = viewer.ScanLibrary(c.args[0], viewer.DefaultLibraryLimits); err != nil {
 			return 0, nil, failf("cannot read %s: %s", c.args[0], osReason(err))
 		}
+		c.signLibrary(lib)
 	}
 	inTTY := isTerminal(c.stdio.In)
 	piped := lib == nil && (len(c.args) == 0 || c.args[0] == "-") && !inTTY
@@ -290,6 +291,9 @@ func writeLibrary(w io.Writer, lib *viewer.Library) error {
 		line := sanitize.Line(e.Rel)
 		if e.Title != "" {
 			line += "\t" + sanitize.Line(e.Title)
+		}
+		if e.Signature.State != signature.Unsigned {
+			line += "\t" + e.Signature.Short()
 		}
 		bw.WriteString(line + "\n")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/bundle"
+	"github.com/markii/markii/runtime/signature"
 )
 
 // EntryKind says how a note in a library is stored.
@@ -39,6 +40,10 @@ type LibraryEntry struct {
 	// Title is the note's title (see render.Title); "" when it has none
 	// or its document could not be read.
 	Title string
+	// Signature is the note's signature status as the caller checked it
+	// against the reader's trust file (zero: unsigned, or not checked).
+	// It is shown beside the entry and read by nothing else.
+	Signature signature.Status
 }
 
 // Library is a folder of notes: `markii view DIR` lists it.

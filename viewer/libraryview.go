@@ -9,6 +9,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/sanitize"
 )
 
@@ -84,6 +85,9 @@ func newLibraryList(lib *Library) *libraryList {
 		if e.Title != "" {
 			title := sanitize.Visible(e.Title)
 			label, at = title+"  "+label, len(title)+2
+		}
+		if e.Signature.State != signature.Unsigned {
+			label += "  · " + e.Signature.Short()
 		}
 		l.labels = append(l.labels, label)
 		l.titleEnd = append(l.titleEnd, at)
