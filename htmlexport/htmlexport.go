@@ -387,6 +387,10 @@ func (w *writer) inline(n render.Inline) {
 		w.close("code")
 	case *render.Emoji:
 		w.text(n.Text)
+	case *render.WikiLink:
+		w.open("span", "class", "wikilink")
+		w.inlines(n.Content)
+		w.close("span")
 	case *render.Link:
 		href := Href(n.URL)
 		if href == "" {
@@ -545,6 +549,8 @@ func plainText(content []render.Inline) string {
 			case *render.Strikethrough:
 				walk(n.Content)
 			case *render.Link:
+				walk(n.Content)
+			case *render.WikiLink:
 				walk(n.Content)
 			case *render.Image:
 				b.WriteString(n.Alt)

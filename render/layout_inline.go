@@ -38,6 +38,8 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 			dst = append(dst, run{text: text, style: st, link: link})
 		case *Link:
 			dst = l.flattenLink(dst, n, st)
+		case *WikiLink:
+			dst = l.flattenWikiLink(dst, n, st)
 		case *Image:
 			dst = l.flattenImage(dst, n, st)
 		case *InlineDirective:
@@ -94,6 +96,18 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 		dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
 	}
 	return dst
+}
+
+// flattenWikiLink draws a wikilink: as a link to the note
+// Options.WikiLinks resolves it to, else as its label in the muted style
+// and never a hyperlink.
+func (l *layouter) flattenWikiLink(dst []run, n *WikiLink, st ansi.Style) []run {
+	if l.opt.WikiLinks != nil {
+		if u := sanitize.LinkURL(l.opt.WikiLinks(n.Target, n.Heading)); u != "" {
+			return l.flattenLink(dst, &Link{URL: u, Content: n.Content}, st)
+		}
+	}
+	return l.flatten(dst, n.Content, Over(st, l.st.Muted), "")
 }
 
 // flattenImage draws an image as `[alt] (src)`; images are never fetched.
@@ -159,6 +173,8 @@ func walkText(in []Inline, brk string, emit func(string) bool) bool {
 		case *Emoji:
 			ok = emit(n.Text)
 		case *Link:
+			ok = walkText(n.Content, brk, emit)
+		case *WikiLink:
 			ok = walkText(n.Content, brk, emit)
 		case *Image:
 			ok = emit(n.Alt)

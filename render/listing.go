@@ -160,6 +160,8 @@ func (l *lister) inlines(in []Inline, depth int) {
 			l.inlines(n.Content, depth)
 		case *Link:
 			l.inlines(n.Content, depth)
+		case *WikiLink:
+			l.inlines(n.Content, depth)
 		}
 	}
 }

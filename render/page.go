@@ -13,6 +13,10 @@ import (
 type Options struct {
 	// Width is the layout width in terminal cells (at least 1).
 	Width int
+	// WikiLinks resolves a wikilink's target note and heading to the
+	// relative URL of the note it names, or "" when there is no such
+	// note; nil resolves none (a wikilink then shows its label).
+	WikiLinks func(target, heading string) string
 	// Level is the color level the lines will be encoded at; layout needs
 	// it for hyperlink fallbacks and color-less forms.
 	Level ansi.Level

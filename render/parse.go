@@ -88,6 +88,7 @@ func newMarkdown(linkParser parser.InlineParser) parser.Parser {
 		util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150),
 		util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999),
 		util.Prioritized(mathSpans{}, 990),
+		util.Prioritized(wikiLinks{}, 199),
 		// GFM's autolinks (at 999 as extension.Linkify adds them).
 		util.Prioritized(outsideLinkText{extension.NewLinkifyParser()}, 999),
 		util.Prioritized(extension.NewFootnoteParser(), 101))
@@ -643,6 +644,8 @@ func (c *converter) inline(n ast.Node, depth int) Inline {
 		return l
 	case *mathSpan:
 		return c.mathInline(n)
+	case *wikiSpan:
+		return c.wikiLink(n)
 	case *directive.Inline:
 		d := c.inlineDirs.new()
 		d.Name, d.Attrs, d.Bare = n.Name, c.attrs(n.Attrs), n.Bare()
@@ -804,6 +807,8 @@ func visibleInlines(content []Inline) {
 		case *Strikethrough:
 			visibleInlines(n.Content)
 		case *InlineDirective:
+			visibleInlines(n.Content)
+		case *WikiLink:
 			visibleInlines(n.Content)
 		}
 	}

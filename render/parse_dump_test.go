@@ -147,6 +147,9 @@ func dumpInlines(b *strings.Builder, in []Inline) {
 
 func dumpInline(b *strings.Builder, in Inline) {
 	switch n := in.(type) {
+	case *WikiLink:
+		fmt.Fprintf(b, "(wiki %q %q", n.Target, n.Heading)
+		dumpInlines(b, n.Content)
 	case *Text:
 		b.WriteString(strconv.Quote(n.Text))
 		return

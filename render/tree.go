@@ -263,6 +263,15 @@ type Emoji struct {
 	Text string
 }
 
+// WikiLink is a wikilink, `[[Target#Heading|label]]`: a link to another
+// note by its name, which only a caller that knows the notes beside this
+// one can resolve (Options.WikiLinks). Content is the label.
+type WikiLink struct {
+	Target, Heading string
+	Content         []Inline
+}
+
+func (*WikiLink) inline()        {}
 func (*Emoji) inline()           {}
 func (*FootnoteRef) inline()     {}
 func (*Text) inline()            {}

@@ -79,6 +79,8 @@ func walkInlines(in []Inline, yield func(any) bool) bool {
 			inner = n.Content
 		case *Link:
 			inner = n.Content
+		case *WikiLink:
+			inner = n.Content
 		case *InlineDirective:
 			inner = n.Content
 		}

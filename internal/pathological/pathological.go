@@ -101,6 +101,7 @@ var Inputs = []Input{
 		return "$" + deep + "$\n\n$$\n" + deep + "\n$$\n"
 	}},
 	{"many $", 100000, func(n int) string { return strings.Repeat("$a ", n) + "\n\n" + strings.Repeat("$", n) + "\n" }},
+	{"wikilink openers", 50000, func(n int) string { return strings.Repeat("[[a ", n) + "\n\n" + strings.Repeat("[[a]] ", n) + "\n" }},
 	{"reference collisions", 50000, func(n int) string {
 		var b strings.Builder
 		for i := 1; i < n; i++ {
