@@ -142,9 +142,9 @@ func (d *frameDecoder) message(fromWorker bool) (*message, error) {
 	if tok, err := d.dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, protocolErrorf("message is not a JSON object")
 	}
-	e := &envelopeState{seen: map[string]bool{}, fromWorker: fromWorker}
+	e := &envelopeState{fromWorker: fromWorker}
 	for d.dec.More() {
-		key, err := d.key(e.seen, "message")
+		key, err := d.key("message")
 		if err == nil {
 			err = d.envelopeKey(e, key)
 		}
@@ -162,13 +162,16 @@ func (d *frameDecoder) message(fromWorker bool) (*message, error) {
 type envelopeState struct {
 	m          message
 	info       kindInfo
-	seen       map[string]bool
+	seen       seenSet
 	pending    []rawField
 	fromWorker bool
 }
 
 // envelopeKey reads the value of one top-level key.
 func (d *frameDecoder) envelopeKey(e *envelopeState, key string) error {
+	if bit, ok := envelopeBits[key]; ok && !e.seen.add(bit) {
+		return protocolErrorf("message has key %q twice", key)
+	}
 	switch {
 	case key == "v":
 		return d.decode(&e.m.V, "message")
@@ -178,6 +181,9 @@ func (d *frameDecoder) envelopeKey(e *envelopeState, key string) error {
 		info, err := d.kind(&e.m, e.fromWorker)
 		e.info = info
 		for _, f := range e.pending {
+			if err == nil {
+				err = e.keyOnce(f.key)
+			}
 			if err == nil {
 				err = decodeRawField(e.m.Body, info, f)
 			}
@@ -189,8 +195,48 @@ func (d *frameDecoder) envelopeKey(e *envelopeState, key string) error {
 		e.pending = append(e.pending, rawField{key, raw})
 		return err
 	}
+	if err := e.keyOnce(key); err != nil {
+		return err
+	}
 	return d.field(e.m.Body, e.info.fields, key)
 }
+
+// keyOnce marks a payload key seen, refusing one the kind does not have
+// or one seen before.
+func (e *envelopeState) keyOnce(key string) error {
+	f, ok := e.info.fields.index[key]
+	if !ok {
+		return protocolErrorf("%s message has unexpected key %q", e.m.kind(), key)
+	}
+	if !e.seen.add(f.index) {
+		return protocolErrorf("message has key %q twice", key)
+	}
+	return nil
+}
+
+// The envelope's keys, as bits of a seenSet above any payload field's.
+const (
+	bitV    = 61
+	bitRun  = 62
+	bitType = 63
+)
+
+var envelopeBits = map[string]uint{"v": bitV, "run": bitRun, "type": bitType}
+
+// seenSet is the set of an object's keys read so far, by field index (a
+// struct decoded key by key has fewer than 61 fields).
+type seenSet uint64
+
+// add marks bit seen; false when it was already.
+func (s *seenSet) add(bit uint) bool {
+	if *s&(1<<bit) != 0 {
+		return false
+	}
+	*s |= 1 << bit
+	return true
+}
+
+func (s seenSet) has(bit uint) bool { return s&(1<<bit) != 0 }
 
 // finish checks that the message carried every key its kind requires and
 // this protocol's version.
@@ -201,10 +247,10 @@ func (e *envelopeState) finish() (*message, error) {
 	if err := checkRequired(e.seen, e.info.fields, e.m.kind()); err != nil {
 		return nil, err
 	}
-	if !e.seen["v"] || e.m.V != ProtocolVersion {
+	if !e.seen.has(bitV) || e.m.V != ProtocolVersion {
 		return nil, protocolErrorf("protocol version %d is not %d", e.m.V, ProtocolVersion)
 	}
-	if !e.seen["run"] {
+	if !e.seen.has(bitRun) {
 		return nil, protocolErrorf("%s message lacks key %q", e.m.kind(), "run")
 	}
 	return &e.m, nil
@@ -224,17 +270,13 @@ func decodeRawField(body payload, info kindInfo, f rawField) error {
 	return d.value(body, info.fields, f.key)
 }
 
-// key reads an object's next key, refusing one seen before.
-func (d *frameDecoder) key(seen map[string]bool, what string) (string, error) {
+// key reads an object's next key.
+func (d *frameDecoder) key(what string) (string, error) {
 	tok, err := d.dec.Token()
 	key, ok := tok.(string)
 	if err != nil || !ok {
 		return "", protocolErrorf("%s is not a JSON object", what)
 	}
-	if seen[key] {
-		return "", protocolErrorf("%s message has key %q twice", what, key)
-	}
-	seen[key] = true
 	return key, nil
 }
 
@@ -277,7 +319,7 @@ func (d *frameDecoder) value(body payload, fields *structFields, key string) err
 	if !ok {
 		return protocolErrorf("%s message has unexpected key %q", body.kind(), key)
 	}
-	target := reflect.ValueOf(body).Elem().Field(f.index).Addr().Interface()
+	target := reflect.ValueOf(body).Elem().Field(int(f.index)).Addr().Interface()
 	switch t := target.(type) {
 	case **call:
 		*t = new(call)
@@ -296,24 +338,24 @@ func (d *frameDecoder) value(body payload, fields *structFields, key string) err
 // call reads a call key by key and checks the keys against its
 // operation's allowlist in the capability table.
 func (d *frameDecoder) call(c *call) error {
-	seen := map[string]bool{}
-	if err := d.objectSeen(c, callFields, "call", nil, seen); err != nil {
+	var seen seenSet
+	if err := d.objectSeen(c, callFields, "call", nil, &seen); err != nil {
 		return err
 	}
 	op, ok := capabilities[c.Op]
-	if !seen["op"] {
+	if !seen.has(callFields.index["op"].index) {
 		return protocolErrorf("call has no operation")
 	}
 	if !ok {
 		return protocolErrorf("unknown call operation %q", c.Op)
 	}
-	for k := range seen {
-		if !op.keys.allows(k) {
+	for k, f := range callFields.index {
+		if seen.has(f.index) && !op.keys.allows(k) {
 			return protocolErrorf("call %s message has unexpected key %q", c.Op, k)
 		}
 	}
 	for _, k := range op.keys.required {
-		if !seen[k] {
+		if !seen.has(callFields.index[k].index) {
 			return protocolErrorf("call %s message lacks key %q", c.Op, k)
 		}
 	}
@@ -324,20 +366,20 @@ func (d *frameDecoder) call(c *call) error {
 // of fields; a json.RawMessage field is measured into shape when shape is
 // set.
 func (d *frameDecoder) object(v any, fields *structFields, what string, shape *valueShape) error {
-	seen := map[string]bool{}
-	if err := d.objectSeen(v, fields, what, shape, seen); err != nil {
+	var seen seenSet
+	if err := d.objectSeen(v, fields, what, shape, &seen); err != nil {
 		return err
 	}
 	return checkRequired(seen, fields, what)
 }
 
-func (d *frameDecoder) objectSeen(v any, fields *structFields, what string, shape *valueShape, seen map[string]bool) error {
+func (d *frameDecoder) objectSeen(v any, fields *structFields, what string, shape *valueShape, seen *seenSet) error {
 	if tok, err := d.dec.Token(); err != nil || tok != json.Delim('{') {
 		return protocolErrorf("%s is not an object", what)
 	}
 	rv := reflect.ValueOf(v).Elem()
 	for d.dec.More() {
-		key, err := d.key(seen, what)
+		key, err := d.key(what)
 		if err != nil {
 			return err
 		}
@@ -345,7 +387,10 @@ func (d *frameDecoder) objectSeen(v any, fields *structFields, what string, shap
 		if !ok {
 			return protocolErrorf("%s message has unexpected key %q", what, key)
 		}
-		target := rv.Field(f.index).Addr().Interface()
+		if !seen.add(f.index) {
+			return protocolErrorf("%s message has key %q twice", what, key)
+		}
+		target := rv.Field(int(f.index)).Addr().Interface()
 		if raw, ok := target.(*json.RawMessage); ok && shape != nil {
 			err = d.measured(raw, shape)
 		} else {
@@ -383,9 +428,9 @@ func (d *frameDecoder) measured(raw *json.RawMessage, shape *valueShape) error {
 }
 
 // checkRequired reports a required field of fields that seen lacks.
-func checkRequired(seen map[string]bool, fields *structFields, what string) error {
+func checkRequired(seen seenSet, fields *structFields, what string) error {
 	for _, k := range fields.required {
-		if !seen[k] {
+		if !seen.has(fields.index[k].index) {
 			return protocolErrorf("%s message lacks key %q", what, k)
 		}
 	}
@@ -399,7 +444,7 @@ type structFields struct {
 	required []string
 }
 
-type fieldInfo struct{ index int }
+type fieldInfo struct{ index uint }
 
 // The field tables of the structs decoded key by key.
 var (
@@ -418,7 +463,7 @@ func fieldsOf(v any) *structFields {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		out.index[name] = fieldInfo{index: i}
+		out.index[name] = fieldInfo{index: uint(i)}
 		if !strings.Contains(opts, "omitempty") {
 			out.required = append(out.required, name)
 		}
