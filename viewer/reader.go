@@ -250,15 +250,16 @@ func (rd *reader) newPage(n *Note, values value.Values) *page {
 
 func (rd *reader) pageOptions(values value.Values) render.Options {
 	return render.Options{
-		Width:    rd.pageWidth,
-		Level:    rd.opt.Level,
-		Theme:    rd.opt.Theme,
-		Values:   values,
-		Now:      rd.opt.Now(),
-		Images:   rd.note.Images,
-		Packs:    rd.opt.Packs,
-		ShowURLs: rd.opt.ShowURLs,
-		NoEmoji:  rd.opt.NoEmoji,
+		Width:     rd.pageWidth,
+		Level:     rd.opt.Level,
+		Theme:     rd.opt.Theme,
+		Values:    values,
+		Now:       rd.opt.Now(),
+		Images:    rd.note.Images,
+		Packs:     rd.opt.Packs,
+		ShowURLs:  rd.opt.ShowURLs,
+		NoEmoji:   rd.opt.NoEmoji,
+		WikiLinks: wikiResolver(rd.opt.Library, rd.note.Path),
 	}
 }
 
