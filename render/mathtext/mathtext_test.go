@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 func TestConvert(t *testing.T) {
