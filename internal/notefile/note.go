@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/markii/markii/internal/bigbuf"
+	"github.com/markii/markii/internal/oserr"
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/script"
 )
@@ -170,13 +171,7 @@ func bundleFailure(path string, err error) error {
 }
 
 // OSReason is an operating-system error without Go's "op path:" prefix.
-func OSReason(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
+func OSReason(err error) string { return oserr.Cause(err).Error() }
 
 // FileURL is the file:// URL of an absolute path.
 func FileURL(abs string) string {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/markii/markii/internal/oserr"
 	"github.com/markii/markii/render/valuefmt"
 	"github.com/markii/markii/value"
 )
@@ -36,12 +37,12 @@ func ReadValues(path string) (value.Values, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, errorf("cannot read values file %s: it does not exist", path)
 		}
-		return nil, errorf("cannot read values file %s: %w", path, unwrapPathError(err))
+		return nil, errorf("cannot read values file %s: %w", path, oserr.Cause(err))
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxValuesFile+1))
 	if err != nil {
-		return nil, errorf("cannot read values file %s: %w", path, unwrapPathError(err))
+		return nil, errorf("cannot read values file %s: %w", path, oserr.Cause(err))
 	}
 	if len(data) > MaxValuesFile {
 		return nil, errorf("values file %s is larger than %d MB; pass a smaller file", path, MaxValuesFile>>20)
@@ -51,14 +52,6 @@ func ReadValues(path string) (value.Values, error) {
 		return nil, errorf("values file %s: %w", path, err)
 	}
 	return values, nil
-}
-
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // ParseValues decodes the body of a values file.

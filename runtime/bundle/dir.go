@@ -1,12 +1,12 @@
 package bundle
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
+
+	"github.com/markii/markii/internal/oserr"
 )
 
 // ReadDir reads a bundle or pack directory into an in-memory snapshot under
@@ -168,10 +168,4 @@ func readJailedFile(root *os.Root, rel string, size, entryCap int64) ([]byte, st
 }
 
 // errText is the operating system's reason without the path prefix.
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return fmt.Sprint(err)
-}
+func errText(err error) string { return oserr.Cause(err).Error() }

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/markii/markii/internal/oserr"
 	"github.com/markii/markii/runtime/internal/safefile"
 	"github.com/markii/markii/sanitize"
 )
@@ -141,7 +142,7 @@ func LoadFile(path string) (Settings, error) {
 		return Settings{}, fmt.Errorf("cannot read the settings file: %v; replace it with a regular file or remove it", se)
 	}
 	if err != nil {
-		return Settings{}, fmt.Errorf("cannot read the settings file %s: %w", path, unwrapPath(err))
+		return Settings{}, fmt.Errorf("cannot read the settings file %s: %w", path, oserr.Cause(err))
 	}
 	s, err := Parse(data)
 	if err != nil {
@@ -374,12 +375,4 @@ func clip(s string) string {
 		s = s[:64] + "…"
 	}
 	return s
-}
-
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/markii/markii/internal/oserr"
 	"github.com/markii/markii/runtime/internal/safefile"
 )
 
@@ -59,7 +60,7 @@ func (s *Store) migrate() error {
 		if se != nil {
 			return fmt.Errorf("the earlier state file was not moved: %v", se)
 		}
-		return fail(unwrapPath(err))
+		return fail(oserr.Cause(err))
 	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil || top == nil {
@@ -69,7 +70,7 @@ func (s *Store) migrate() error {
 
 	staging, err := os.MkdirTemp(s.dir, ".notes-migrating-*")
 	if err != nil {
-		return fail(unwrapPath(err))
+		return fail(oserr.Cause(err))
 	}
 	defer os.RemoveAll(staging) // gone after the rename; cleans up a failure
 	unknown := map[string]json.RawMessage{}
@@ -120,13 +121,13 @@ func (s *Store) migrate() error {
 		}
 	}
 	if err := os.Rename(staging, s.notes()); err != nil {
-		return fail(unwrapPath(err))
+		return fail(oserr.Cause(err))
 	}
 	if err := syncDir(s.dir); err != nil {
 		return fail(err)
 	}
 	if err := os.Remove(legacy); err != nil {
-		return fmt.Errorf("the state in %s was copied to %s but the old file could not be removed: %w", legacy, s.dir, unwrapPath(err))
+		return fmt.Errorf("the state in %s was copied to %s but the old file could not be removed: %w", legacy, s.dir, oserr.Cause(err))
 	}
 	_ = syncDir(filepath.Dir(legacy))
 	return nil

@@ -33,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/markii/markii/internal/oserr"
 	"github.com/markii/markii/runtime/internal/safefile"
 )
 
@@ -247,7 +248,7 @@ func checkDir(dir string) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot use the state directory %s: %w", dir, unwrapPath(err))
+		return fmt.Errorf("cannot use the state directory %s: %w", dir, oserr.Cause(err))
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("the state directory %s is %s, not a directory", dir, safefile.Describe(fi.Mode().Type()))
@@ -294,7 +295,7 @@ func (s *Store) readEntry(doc string, sec Section) (data json.RawMessage, damage
 		if se != nil {
 			return nil, "", se
 		}
-		return nil, "", fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+		return nil, "", fmt.Errorf("cannot read %s: %w", path, oserr.Cause(err))
 	}
 	var f entryFile
 	if err := json.Unmarshal(raw, &f); err != nil {
@@ -357,7 +358,7 @@ func (s *Store) commit(doc string, sec Section, cur, next json.RawMessage) error
 			return nil
 		}
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("cannot remove %s: %w", path, unwrapPath(err))
+			return fmt.Errorf("cannot remove %s: %w", path, oserr.Cause(err))
 		}
 		return syncDir(s.notes())
 	}
@@ -375,7 +376,7 @@ func (s *Store) commit(doc string, sec Section, cur, next json.RawMessage) error
 		return &OverCapError{Section: sec, Size: len(body), Limit: MaxEntryBytes}
 	}
 	if err := os.Mkdir(s.notes(), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("cannot create %s: %w", s.notes(), unwrapPath(err))
+		return fmt.Errorf("cannot create %s: %w", s.notes(), oserr.Cause(err))
 	}
 	return writeAtomic(path, append(body, '\n'))
 }
@@ -447,7 +448,7 @@ func (s *Store) each(sec Section, visit func(doc string, data json.RawMessage, p
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("cannot read the state directory %s: %w", s.notes(), unwrapPath(err))
+		return fmt.Errorf("cannot read the state directory %s: %w", s.notes(), oserr.Cause(err))
 	}
 	for _, e := range ents {
 		got, ok := sectionOf(e.Name())
@@ -468,7 +469,7 @@ func (s *Store) each(sec Section, visit func(doc string, data json.RawMessage, p
 		case se != nil:
 			return se
 		case err != nil:
-			return fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+			return fmt.Errorf("cannot read %s: %w", path, oserr.Cause(err))
 		case json.Unmarshal(raw, &f) != nil:
 			bad = "not valid JSON; it may have been cut short"
 		case len(f.Data) == 0 || fileName(f.DocumentKey, sec) != e.Name():
@@ -516,7 +517,7 @@ func (s *Store) transact(fn func() error) error {
 // it does not exist. It reports how long it waited.
 func (s *Store) lock() (*fileLock, time.Duration, error) {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return nil, 0, fmt.Errorf("cannot create the state directory %s: %w", s.dir, unwrapPath(err))
+		return nil, 0, fmt.Errorf("cannot create the state directory %s: %w", s.dir, oserr.Cause(err))
 	}
 	return acquire(filepath.Join(s.dir, lockName), s.opts.LockWait)
 }
@@ -560,7 +561,7 @@ func openLockFile(path string) (*os.File, error) {
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|lockOpenFlags, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %w", path, unwrapPath(err))
+		return nil, fmt.Errorf("cannot open %s: %w", path, oserr.Cause(err))
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -579,7 +580,7 @@ func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", dir, unwrapPath(err))
+		return fmt.Errorf("cannot write in %s: %w", dir, oserr.Cause(err))
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
@@ -587,25 +588,13 @@ func writeAtomic(path string, data []byte) error {
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %w", path, oserr.Cause(err))
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot replace %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot replace %s: %w", path, oserr.Cause(err))
 	}
 	return syncDir(dir)
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }
 
 // Memory is Entries kept in memory: for a note with no identity (read
