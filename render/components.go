@@ -178,15 +178,10 @@ func truncate(s string, width int) string {
 // line is a one-span line.
 func line(text string, st ansi.Style) ansi.Line { return ansi.Line{{Text: text, Style: st}} }
 
-// MissingPacks returns the packs a note's frontmatter `uses:` names for
-// which reg has no component (a pack's components are named
-// `pack_component`), in the order the note lists them.
-func MissingPacks(doc *Document, reg *Registry) []string {
-	return missingPacks(doc, reg, nil)
-}
-
-// missingPacks is MissingPacks that also counts the packs in installed
-// (Options.Packs) as present.
+// missingPacks returns the packs a note's frontmatter `uses:` names for
+// which neither reg has a component (a pack's components are named
+// `pack_component`) nor installed (Options.Packs) an entry, in the order
+// the note lists them.
 func missingPacks(doc *Document, reg *Registry, installed map[string]string) []string {
 	if doc == nil || doc.Frontmatter == nil {
 		return nil
@@ -210,15 +205,9 @@ func missingPacks(doc *Document, reg *Registry, installed map[string]string) []s
 	return missing
 }
 
-// PackDiagnostic is the one diagnostic a render gives for packs the note
-// uses that are not installed, or "" when there are none. Their
-// components show as unknown-component boxes.
-func PackDiagnostic(doc *Document, reg *Registry) string {
-	return packDiagnostic(doc, reg, nil)
-}
-
-// packDiagnostic is PackDiagnostic that also counts the packs in installed
-// (Options.Packs) as present.
+// packDiagnostic is the one diagnostic a render gives for packs the note
+// uses that are not installed (missingPacks), or "" when there are none.
+// Their components show as unknown-component boxes.
 func packDiagnostic(doc *Document, reg *Registry, installed map[string]string) string {
 	missing := missingPacks(doc, reg, installed)
 	if len(missing) == 0 {

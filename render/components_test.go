@@ -516,15 +516,15 @@ func TestValueReferences(t *testing.T) {
 
 func TestPackDiagnostic(t *testing.T) {
 	doc := Parse([]byte("---\nuses: [ana, viz]\n---\n\n::ana_timeline\n"))
-	if got := PackDiagnostic(doc, nil); got != "this note uses packs ana, viz, which are not installed; their components show as unknown-component boxes" {
+	if got := packDiagnostic(doc, nil, nil); got != "this note uses packs ana, viz, which are not installed; their components show as unknown-component boxes" {
 		t.Errorf("diagnostic %q", got)
 	}
 	reg := NewStandardRegistry()
 	reg.MustRegister(Component{Name: "ana_timeline", Form: FormLeaf, Block: func(c *Context) []ansi.Line { return nil }})
-	if got := MissingPacks(doc, reg); len(got) != 1 || got[0] != "viz" {
+	if got := missingPacks(doc, reg, nil); len(got) != 1 || got[0] != "viz" {
 		t.Errorf("missing with ana installed: %v", got)
 	}
-	if got := PackDiagnostic(Parse([]byte("plain")), nil); got != "" {
+	if got := packDiagnostic(Parse([]byte("plain")), nil, nil); got != "" {
 		t.Errorf("no frontmatter: %q", got)
 	}
 }

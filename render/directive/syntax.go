@@ -77,7 +77,7 @@ func isValueStop(c byte) bool {
 	return false
 }
 
-// ScanAttrs reads the attribute block that starts with the `{` at b[i] (SPEC
+// scanAttrs reads the attribute block that starts with the `{` at b[i] (SPEC
 // §1.4): whitespace-separated `key`, `key=bare`, `key="double"`,
 // `key='single'`, `#id` and `.class` entries. Line endings count as
 // whitespace (and may appear in quoted values) only when allowEOL is set.
@@ -85,7 +85,7 @@ func isValueStop(c byte) bool {
 // `}`, and ok=false for a malformed or unclosed block. A repeated key keeps
 // its last value; classes (`class=` and `.class`) accumulate into one
 // space-separated value.
-func ScanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) {
+func scanAttrs(b []byte, i int, allowEOL bool) (attrs []Attr, end int, ok bool) {
 	var buf [8]attrSpan
 	spans, end, ok := scanAttrSpans(b, i, allowEOL, buf[:0])
 	if !ok {
@@ -107,7 +107,7 @@ type attrSpan struct {
 	val0, val1 int
 }
 
-// scanAttrSpans scans the attribute block at b[i] as ScanAttrs does,
+// scanAttrSpans scans the attribute block at b[i] as scanAttrs does,
 // appending its entries to spans without making a string.
 func scanAttrSpans(b []byte, i int, allowEOL bool, spans []attrSpan) (_ []attrSpan, end int, ok bool) {
 	if i >= len(b) || b[i] != '{' {

@@ -42,7 +42,7 @@ func TestScanAttrs(t *testing.T) {
 		{"{a {b}", false, "error", 0},
 	}
 	for _, c := range cases {
-		attrs, end, ok := ScanAttrs([]byte(c.in), 0, c.allowEOL)
+		attrs, end, ok := scanAttrs([]byte(c.in), 0, c.allowEOL)
 		got := "error"
 		if ok {
 			got = fmt.Sprintf("%v", attrs)
@@ -51,7 +51,7 @@ func TestScanAttrs(t *testing.T) {
 			}
 		}
 		if got != c.want || (ok && end != c.end) {
-			t.Errorf("ScanAttrs(%q, %v) = %s end %d, want %s end %d", c.in, c.allowEOL, got, end, c.want, c.end)
+			t.Errorf("scanAttrs(%q, %v) = %s end %d, want %s end %d", c.in, c.allowEOL, got, end, c.want, c.end)
 		}
 	}
 }

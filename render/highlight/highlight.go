@@ -41,8 +41,8 @@ type Token struct {
 	Text string
 }
 
-// Supported reports whether lang has a lexer.
-func Supported(lang string) bool {
+// supported reports whether lang has a lexer.
+func supported(lang string) bool {
 	return nativeSpec(lang) != nil || lexer(lang) != nil
 }
 

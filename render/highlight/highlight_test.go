@@ -80,8 +80,8 @@ func TestTokensUnknownLanguage(t *testing.T) {
 		if toks, ok := Tokens(lang, "x"); ok || toks != nil {
 			t.Errorf("Tokens(%q) = %v, %v", lang, toks, ok)
 		}
-		if Supported(lang) {
-			t.Errorf("Supported(%q)", lang)
+		if supported(lang) {
+			t.Errorf("supported(%q)", lang)
 		}
 	}
 }
@@ -264,8 +264,8 @@ func TestAliasTablesSorted(t *testing.T) {
 		}
 	}
 	for _, lang := range []string{"Go", "PYTHON", "Yaml", "C++"} {
-		if !Supported(lang) {
-			t.Errorf("Supported(%q) is false", lang)
+		if !supported(lang) {
+			t.Errorf("supported(%q) is false", lang)
 		}
 	}
 }

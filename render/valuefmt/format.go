@@ -23,15 +23,6 @@ const (
 	Relative = "relative"
 )
 
-// Known reports whether name is one of the six format names.
-func Known(name string) bool {
-	switch name {
-	case Plain, Number, Compact, Percent, Date, Relative:
-		return true
-	}
-	return false
-}
-
 // ParseDecimals reads a `decimals` attribute: an integer 0..6. ok is false
 // for anything else (which callers ignore).
 func ParseDecimals(s string) (n int, ok bool) {

@@ -1,7 +1,6 @@
 package bundle
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -240,13 +239,6 @@ func (s *Session) Module(name string) (string, error) {
 		return "", &ModuleError{Path: clean, Reason: fmt.Sprintf("%s is refused: %s", quote(clean), ErrBytecode), Err: ErrBytecode}
 	}
 	return string(data), nil
-}
-
-// IsDenial reports whether err is a capability denial (as opposed to a
-// script error).
-func IsDenial(err error) bool {
-	var d *script.Denial
-	return errors.As(err, &d)
 }
 
 // hasPrefixDir reports whether clean lies under dir.

@@ -96,7 +96,7 @@ func TestSessionReadNeedsDeclaredAndGranted(t *testing.T) {
 	for form, b := range openBoth(t, t.TempDir(), basicDirFiles()) {
 		s := b.Session(nil, script.TierManual)
 		_, _, err := s.Read("assets/data.txt")
-		if !IsDenial(err) {
+		if !isDenial(err) {
 			t.Fatalf("%v: declared but not granted must deny, got %v", form, err)
 		}
 		err = s.Write(".cache/x", []byte("y"))
@@ -124,7 +124,7 @@ func TestSessionReadJailed(t *testing.T) {
 				}
 				continue
 			}
-			if !IsDenial(err) || ok || data != nil {
+			if !isDenial(err) || ok || data != nil {
 				t.Fatalf("%v: read %q: %q %v %v", form, p, data, ok, err)
 			}
 		}
@@ -306,4 +306,11 @@ func TestNilSessionDenies(t *testing.T) {
 	if s.Effective() != nil || s.Diagnostics() != nil || s.Written() != nil {
 		t.Fatal("nil session reported state")
 	}
+}
+
+// isDenial reports whether err is a capability denial (as opposed to a
+// script error).
+func isDenial(err error) bool {
+	var d *script.Denial
+	return errors.As(err, &d)
 }

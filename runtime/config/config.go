@@ -14,7 +14,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -112,16 +111,6 @@ func Dir(goos string, getenv func(string) string) (string, error) {
 		}
 	}
 	return "", ErrNoDir
-}
-
-// Load reads the settings of the current user from the process
-// environment's config directory. A missing file gives the defaults.
-func Load() (Settings, error) {
-	dir, err := Dir(runtime.GOOS, os.Getenv)
-	if err != nil {
-		return Settings{}, err
-	}
-	return LoadFile(filepath.Join(dir, FileName))
 }
 
 // LoadFile reads settings from path. A missing file gives the defaults;

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -182,12 +183,20 @@ func TestOnlyTheUserConfigCounts(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", ".")
-	s, err := Load()
+	// As markii reads them: the config directory the environment names.
+	load := func() (Settings, error) {
+		dir, err := Dir(runtime.GOOS, os.Getenv)
+		if err != nil {
+			return Settings{}, err
+		}
+		return LoadFile(filepath.Join(dir, FileName))
+	}
+	s, err := load()
 	if err != nil || s.AllowPrivateNetworkAddresses || s.RunOnOpen || s.RefreshIntervalSeconds != 0 {
 		t.Fatalf("settings came from the working directory: %+v %v", s, err)
 	}
 	write(t, filepath.Join(home, ".config", "markii"), `{"runOnOpen":true}`)
-	s, err = Load()
+	s, err = load()
 	if err != nil || !s.RunOnOpen || s.AllowPrivateNetworkAddresses {
 		t.Fatalf("the user's own file was not read alone: %+v %v", s, err)
 	}

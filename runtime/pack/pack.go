@@ -284,28 +284,3 @@ func (s *Set) Module(packName, module string) (string, error) {
 	return src, nil
 }
 
-// Require resolves a script's require(name): a first segment of scripts,
-// assets or .cache is a module of the note's bundle (through local, the
-// run's jailed Session; nil for a single-file note), anything else is
-// pack/module through packs (nil when no packs are configured).
-func Require(name string, local *bundle.Session, packs *Set) (string, error) {
-	if name == "" {
-		return "", &bundle.ModuleError{Reason: "require needs a module name"}
-	}
-	if bundle.IsLocalModule(name) {
-		if local == nil {
-			p, err := bundle.ModulePath(name)
-			if err != nil {
-				return "", &script.Denial{Capability: script.CapRequire, Reason: "require: " + err.Error()}
-			}
-			return "", &bundle.ModuleError{Path: p, Reason: fmt.Sprintf("no bundle module at %s (this note is not a bundle)", strconv.Quote(p))}
-		}
-		return local.Module(name)
-	}
-	packName, module, ok := strings.Cut(name, "/")
-	if !ok || module == "" || !ValidName(packName) {
-		return "", &bundle.ModuleError{Path: name,
-			Reason: fmt.Sprintf("%s is not a module name (write scripts/name or pack/module)", strconv.Quote(name))}
-	}
-	return packs.Module(packName, module)
-}

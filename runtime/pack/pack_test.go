@@ -164,29 +164,22 @@ func TestLoadFoldersAndArchives(t *testing.T) {
 		t.Fatalf("modules %v", ana.Modules())
 	}
 
-	if src, err := Require("dash/chart", nil, s); err != nil || src != "return 'chart'" {
+	if src, err := s.Module("dash", "chart"); err != nil || src != "return 'chart'" {
 		t.Fatalf("dash/chart: %q %v", src, err)
 	}
-	if src, err := Require("ana/util/s.lua", nil, s); err != nil || src != "return 's'" {
+	if src, err := s.Module("ana", "util/s.lua"); err != nil || src != "return 's'" {
 		t.Fatalf("ana/util/s: %q %v", src, err)
 	}
 	var me *bundle.ModuleError
-	if _, err := Require("ana/missing", nil, s); !errors.As(err, &me) || err.Error() != `require: pack "ana" has no module "missing"` {
+	if _, err := s.Module("ana", "missing"); !errors.As(err, &me) || err.Error() != `require: pack "ana" has no module "missing"` {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := Require("ana/bin", nil, s); !errors.As(err, &me) || !strings.Contains(err.Error(), "compiled Lua bytecode") {
+	if _, err := s.Module("ana", "bin"); !errors.As(err, &me) || !strings.Contains(err.Error(), "compiled Lua bytecode") {
 		t.Fatalf("got %v", err)
 	}
-	wantDenial(t, errOf(Require("ana/../x", nil, s)), `require: bundle path "../x" is refused: it contains a ".." segment`)
-	wantDenial(t, errOf(Require("charts/line", nil, s)), `require: no pack named "charts" is installed`)
-	wantDenial(t, errOf(Require("charts/line", nil, nil)), `require: no pack named "charts" is installed`)
-	if _, err := Require("../x", nil, s); !errors.As(err, &me) || err.Error() != `require: "../x" is not a module name (write scripts/name or pack/module)` {
-		t.Fatalf("got %v", err)
-	}
-	if _, err := Require("scripts/x", nil, s); !errors.As(err, &me) || err.Error() != `require: no bundle module at "scripts/x.lua" (this note is not a bundle)` {
-		t.Fatalf("got %v", err)
-	}
-
+	wantDenial(t, errOf(s.Module("ana", "../x")), `require: bundle path "../x" is refused: it contains a ".." segment`)
+	wantDenial(t, errOf(s.Module("charts", "line")), `require: no pack named "charts" is installed`)
+	wantDenial(t, errOf((*Set)(nil).Module("charts", "line")), `require: no pack named "charts" is installed`)
 }
 
 func TestRequireBundleLocalThroughSession(t *testing.T) {
@@ -200,10 +193,10 @@ func TestRequireBundleLocalThroughSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := b.Session([]bundle.Grant{bundle.GrantRead}, script.TierAuto)
-	if src, err := Require("scripts/m", s, nil); err != nil || src != "return 'm'" {
+	if src, err := s.Module("scripts/m"); err != nil || src != "return 'm'" {
 		t.Fatalf("%q %v", src, err)
 	}
-	wantDenial(t, errOf(Require("scripts/../../m", s, nil)), `require: bundle path "scripts/../../m.lua" is refused: it contains a ".." segment`)
+	wantDenial(t, errOf(s.Module("scripts/../../m")), `require: bundle path "scripts/../../m.lua" is refused: it contains a ".." segment`)
 }
 
 func errOf(_ string, err error) error { return err }

@@ -6,7 +6,6 @@
 package safefile
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -155,9 +154,3 @@ func check(path string, fi fs.FileInfo, o Options) error {
 	return nil
 }
 
-// IsRefused reports whether err is an *Error (a file markii will not read
-// as opposed to one it could not find or could not read).
-func IsRefused(err error) bool {
-	var e *Error
-	return errors.As(err, &e)
-}

@@ -12,7 +12,6 @@
 package luapattern
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -153,8 +152,6 @@ func run(b *Budget, match func()) (err error) {
 	return nil
 }
 
-// IsBudget reports whether err is a match the budget stopped.
-func IsBudget(err error) bool { return errors.Is(err, ErrBudget) }
 
 type capture struct{ start, len int }
 

@@ -1,6 +1,7 @@
 package luapattern
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -124,7 +125,7 @@ func TestBudgetStopsBacktracking(t *testing.T) {
 	calls := 0
 	b := &Budget{Charge: func(int64) bool { calls++; return calls < 10 }}
 	_, _, err := Find(b, strings.Repeat("a*", 20)+"b", strings.Repeat("a", 40), 0)
-	if !IsBudget(err) {
+	if !errors.Is(err, ErrBudget) {
 		t.Fatalf("err %v, want the budget error", err)
 	}
 	if calls != 10 {
