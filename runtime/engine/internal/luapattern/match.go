@@ -9,6 +9,37 @@
 // Matching works on the pattern text directly, the way Lua's own string
 // library does: there is no compiled form, and errors in a malformed
 // pattern are found when the matcher reaches them.
+//
+// The matcher is a port of the one in Lua 5.1's lstrlib.c, function for
+// function: doMatch is do_match (with match as its entry), maxExpand
+// max_expand, minExpand min_expand, startCapture start_capture,
+// endCapture end_capture, matchBalance matchbalance, matchCapture
+// match_capture, classEnd classEnd, singleMatch singlematch,
+// matchBracketClass matchbracketclass and matchClass match_class; the
+// error messages are Lua's own, so scripts see what Lua would say. What
+// is markii's is the step budget and the depth cap. Lua is distributed
+// under the MIT licence, whose notice the port keeps:
+//
+//	Copyright (C) 1994-2012 Lua.org, PUC-Rio.
+//
+//	Permission is hereby granted, free of charge, to any person obtaining
+//	a copy of this software and associated documentation files (the
+//	"Software"), to deal in the Software without restriction, including
+//	without limitation the rights to use, copy, modify, merge, publish,
+//	distribute, sublicense, and/or sell copies of the Software, and to
+//	permit persons to whom the Software is furnished to do so, subject to
+//	the following conditions:
+//
+//	The above copyright notice and this permission notice shall be
+//	included in all copies or substantial portions of the Software.
+//
+//	THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND,
+//	EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF
+//	MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.
+//	IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY
+//	CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT,
+//	TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE
+//	SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
 package luapattern
 
 import (
@@ -151,7 +182,6 @@ func run(b *Budget, match func()) (err error) {
 	match()
 	return nil
 }
-
 
 type capture struct{ start, len int }
 
