@@ -4,6 +4,7 @@ import (
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/htmlexport"
 	"github.com/markii/markii/render"
+	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/sanitize"
 )
 
@@ -25,6 +26,7 @@ type exportOptions struct {
 
 func (o *exportOptions) bind(fs *flagSet) {
 	o.format.choices, o.layout.color.choices, o.images.choices = exportFormats, colorChoices, imageChoices
+	o.layout.width.max = config.MaxLayoutWidth
 	fs.choice(&o.format, flagSpec{name: "format", value: "FORMAT", help: "ansi (the render), html (one page that runs and fetches nothing) or md-plain (markdown any tool reads); required"})
 	fs.text(&o.output, flagSpec{name: "output", short: "o", value: "FILE", help: "the file to write (-o FILE; - for stdout); required"})
 	fs.choice(&o.layout.color, flagSpec{name: "color", short: "c", value: "WHEN", help: "ansi only: truecolor, 256, 16, never or auto (default truecolor)"})

@@ -75,8 +75,10 @@ func (s *flagSet) choice(p *choiceFlag, spec flagSpec) {
 	_ = s.cc.RegisterFlagCompletionFunc(spec.name, cobra.FixedCompletions(p.choices, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// count binds a flag that takes a positive whole number.
+// count binds a flag that takes a positive whole number up to p.max,
+// which its help states.
 func (s *flagSet) count(p *countFlag, spec flagSpec) {
+	spec.help += fmt.Sprintf("; at most %d", p.max)
 	s.add(p, spec)
 	_ = s.cc.RegisterFlagCompletionFunc(spec.name, cobra.NoFileCompletions)
 }
@@ -181,10 +183,11 @@ func (v choiceFlag) or(def string) string {
 	return def
 }
 
-// countFlag is a flag that takes a positive whole number.
+// countFlag is a flag that takes a positive whole number up to max.
 type countFlag struct {
 	n   int
 	set bool
+	max int
 }
 
 func (n *countFlag) String() string {
@@ -195,12 +198,16 @@ func (n *countFlag) String() string {
 }
 func (n *countFlag) Type() string { return "int" }
 
-// Set takes a positive whole number written plainly: no sign, no
-// leading zero.
+// Set takes a positive whole number written plainly (no sign, no
+// leading zero) and at most max; a larger one is refused before anything
+// is sized by it.
 func (n *countFlag) Set(s string) error {
 	v, err := strconv.Atoi(s)
-	if err != nil || v <= 0 || s[0] == '0' || s[0] == '+' {
+	if (err != nil && !isDigits(s)) || v < 0 || s == "" || s[0] == '0' || s[0] == '+' {
 		return fmt.Errorf("wants a positive whole number, not %q", s)
+	}
+	if err != nil || v > n.max {
+		return fmt.Errorf("is at most %d, not %s", n.max, s)
 	}
 	n.n, n.set = v, true
 	return nil
@@ -212,4 +219,15 @@ func (n countFlag) or(def int) int {
 		return n.n
 	}
 	return def
+}
+
+// isDigits reports whether s is only ASCII digits (a number too large to
+// parse is still a number).
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -49,7 +49,7 @@ type layoutFlags struct {
 
 // bind declares the layout flags of render and view.
 func (o *layoutFlags) bind(fs *flagSet) {
-	o.color.choices = colorChoices
+	o.color.choices, o.width.max = colorChoices, config.MaxLayoutWidth
 	fs.count(&o.width, flagSpec{name: "width", short: "w", value: "N", help: "layout width in columns (default: the terminal's up to the maxWidth setting, 120; else 80)"})
 	fs.choice(&o.color, flagSpec{name: "color", short: "c", value: "WHEN", help: "auto, never, 16, 256 or truecolor (default auto)"})
 	fs.text(&o.theme, flagSpec{name: "theme", short: "t", value: "NAME", help: "auto, dark, light, high-contrast or a theme file's name (default auto: the terminal's background, else dark; see --list-themes)", suggest: func(getenv func(string) string) []string { return append([]string{"auto"}, themeNames(getenv)...) }})

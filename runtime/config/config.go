@@ -34,8 +34,9 @@ const MinRefreshSeconds = 5
 // the settings do not say: wider lines are hard to read.
 const DefaultMaxWidth = 120
 
-// maxWidthLimit is the largest maxWidth a settings file may give.
-const maxWidthLimit = 10000
+// MaxLayoutWidth is the widest layout markii draws: the largest maxWidth
+// a settings file may give, and the largest --width.
+const MaxLayoutWidth = 10000
 
 // maxFileBytes bounds the settings file.
 const maxFileBytes = 1 << 20
@@ -339,8 +340,8 @@ func pagingField(v json.RawMessage) (Paging, error) {
 
 func maxWidthField(v json.RawMessage) (int, error) {
 	var f float64
-	if err := json.Unmarshal(v, &f); err != nil || string(v) == "null" || f != math.Trunc(f) || f < 0 || f > maxWidthLimit {
-		return 0, fmt.Errorf("must be a whole number of columns between 0 (the default, %d) and %d", DefaultMaxWidth, maxWidthLimit)
+	if err := json.Unmarshal(v, &f); err != nil || string(v) == "null" || f != math.Trunc(f) || f < 0 || f > MaxLayoutWidth {
+		return 0, fmt.Errorf("must be a whole number of columns between 0 (the default, %d) and %d", DefaultMaxWidth, MaxLayoutWidth)
 	}
 	return int(f), nil
 }
