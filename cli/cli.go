@@ -153,6 +153,10 @@ var commandOrder = []string{"render", "view", "snapshot", "run", "export", "gran
 // exit code. It never panics: an unexpected panic becomes a one-line
 // internal error.
 func Main(args []string, stdio Stdio) (code int) {
+	if f, ok := stdio.Out.(*os.File); ok && closedAtStart(f) {
+		// Writes fail as they would on the closed stream, as cat's do.
+		stdio.Out = closedWriter{}
+	}
 	stdio.Err = inertWriter{stdio.Err}
 	defer func() {
 		if r := recover(); r != nil {
@@ -167,6 +171,9 @@ func Main(args []string, stdio Stdio) (code int) {
 		return ExitOK
 	}
 	if len(args) > 0 && args[0] == "--list-themes" {
+		if len(args) > 1 {
+			return report(stdio, &usageError{msg: fmt.Sprintf("unexpected argument %q: --list-themes takes no arguments", args[1]), usage: "markii --list-themes"})
+		}
 		listThemes(stdio.Out, stdio.getenv)
 		return ExitOK
 	}
@@ -176,7 +183,7 @@ func Main(args []string, stdio Stdio) (code int) {
 		return ExitOK
 	}
 	if !isCommand(root, args[0]) {
-		return report(stdio, usagef("unknown command %q (run markii --help)", args[0]))
+		return report(stdio, unknownCommand(root, args[0]))
 	}
 	root.SetArgs(args)
 	return report(stdio, root.Execute())

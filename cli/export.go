@@ -102,8 +102,10 @@ func (c *invocation) exportNote(o *exportOptions, n *note, opt render.Options, t
 		return page.HTML, append(imageDiags, page.Diagnostics...)
 	}
 	if target.kind != toStdout {
-		// A file is not a terminal, whatever stdout is.
+		// A file is not a terminal, whatever stdout is: its color level
+		// and width are render's for a file.
 		opt.Level = colorLevel(o.layout.color.or(exportColor), c.getenv, false)
+		opt.Width = o.layout.width.or(defaultWidth)
 	}
 	diagnostics := c.noteExtras(&opt, n, doc, imageModeOf(o.images.or("off")), opt.Width)
 	page := render.Layout(doc, opt)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
@@ -25,6 +27,16 @@ func TestMain(m *testing.M) {
 	home, err := os.MkdirTemp("", "markii-cli-test-home-")
 	if err != nil {
 		panic(err)
+	}
+	// The go command that builds the real binary keeps the module and
+	// build caches of the real home: under the test's own it would fetch
+	// and compile every dependency again, for minutes.
+	if out, err := exec.Command("go", "env", "GOPATH", "GOMODCACHE", "GOCACHE").Output(); err == nil {
+		if v := strings.Split(strings.TrimSpace(string(out)), "\n"); len(v) == 3 {
+			os.Setenv("GOPATH", v[0])
+			os.Setenv("GOMODCACHE", v[1])
+			os.Setenv("GOCACHE", v[2])
+		}
 	}
 	for _, k := range []string{"HOME", "XDG_CONFIG_HOME"} {
 		os.Setenv(k, home)

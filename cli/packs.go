@@ -32,7 +32,7 @@ var packsCommand = commandOf(command{
 	},
 }, bindNothing, func(c *invocation, _ *noOptions) error {
 	if len(c.args) == 0 || c.args[0] != "list" {
-		return usagef("markii packs wants a subcommand: markii packs list")
+		return &usageError{msg: "packs needs a subcommand: list", usage: "markii packs list"}
 	}
 	folders, err := c.packFolders()
 	if err != nil {

@@ -148,6 +148,10 @@ func runRender(c *invocation, o *renderOptions) error {
 // named, else standard input when it is not a terminal, else the tour.
 func (c *invocation) renderSource() func() (*note, error) {
 	if len(c.args) > 0 {
+		if c.args[0] == "-" && isTerminal(c.stdio.In) {
+			// Typed at the terminal: say so, or the wait looks like a hang.
+			fmt.Fprintln(c.stdio.Err, "markii: reading the note from the terminal; end it with Ctrl-D")
+		}
 		return loadNoteAsync(c.args[0], c.stdio.In)
 	}
 	if !isTerminal(c.stdio.In) {

@@ -69,30 +69,13 @@ func runNote(c *invocation, o *runOptions) error {
 		return failf("the scripts could not run: %w", err)
 	}
 	if o.verbose {
-		for _, d := range append(res.Diagnostics, res.HostDiagnostics...) {
-			fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(d))
-		}
+		c.printDiagnostics(append(res.Diagnostics, res.HostDiagnostics...))
 	}
-	if o.json {
-		results := make([]runResult, 0, len(res.Outcomes))
-		for _, o := range res.Outcomes {
-			r := runResult{Name: o.Name, Outcome: outcomeLine(o), Value: json.RawMessage("null")}
-			if o.Kind != value.Ok {
-				r.Kind, r.Detail = string(o.Kind), o.Detail
-			} else if len(o.Value) > 0 {
-				r.Value = o.Value
-			}
-			results = append(results, r)
-		}
-		enc := json.NewEncoder(c.stdio.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(results); err != nil {
-			return failf("cannot write the results: %w", err)
-		}
-	} else {
-		for _, o := range res.Outcomes {
-			fmt.Fprintf(c.stdio.Out, "%s: %s\n", sanitize.Line(o.Name), outcomeLine(o))
-		}
+	if len(rn.Scripts) == 0 {
+		fmt.Fprintln(c.stdio.Err, "markii: no scripts in this note")
+	}
+	if err := printOutcomes(c.stdio.Out, res.Outcomes, o.json); err != nil {
+		return err
 	}
 	failed := reportFailures(c.stdio.Err, res.Outcomes, o.verbose)
 	if err := saveFailure(res); err != nil {
@@ -100,6 +83,33 @@ func runNote(c *invocation, o *runOptions) error {
 	}
 	if failed > 0 {
 		return &exitError{code: ExitScripts}
+	}
+	return nil
+}
+
+// printOutcomes prints one line per script's outcome, or with asJSON
+// the outcomes as a JSON array.
+func printOutcomes(w io.Writer, outcomes []script.Outcome, asJSON bool) error {
+	if !asJSON {
+		for _, o := range outcomes {
+			fmt.Fprintf(w, "%s: %s\n", sanitize.Line(o.Name), outcomeLine(o))
+		}
+		return nil
+	}
+	results := make([]runResult, 0, len(outcomes))
+	for _, o := range outcomes {
+		r := runResult{Name: o.Name, Outcome: outcomeLine(o), Value: json.RawMessage("null")}
+		if o.Kind != value.Ok {
+			r.Kind, r.Detail = string(o.Kind), o.Detail
+		} else if len(o.Value) > 0 {
+			r.Value = o.Value
+		}
+		results = append(results, r)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(results); err != nil {
+		return failf("cannot write the results: %w", err)
 	}
 	return nil
 }

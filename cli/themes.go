@@ -39,7 +39,8 @@ func (c *invocation) loadTheme(name string) (theme.Theme, error) {
 		return theme.Theme{}, usagef("unknown theme %q: it is not built in (%s) and there is no %s", name, strings.Join(theme.Names, ", "), path)
 	}
 	if err != nil {
-		return theme.Theme{}, usagef("theme file %s: %s", path, err)
+		// A broken file, like a broken settings file, is exit 1.
+		return theme.Theme{}, failf("theme file %s: %s", path, err)
 	}
 	return t, nil
 }

@@ -65,15 +65,14 @@ func newRoot(stdio Stdio) *cobra.Command {
 	}
 	root.SetHelpCommand(helpCommand(root))
 	root.InitDefaultHelpCmd()
-	cobraHelp := root.HelpFunc()
 	root.SetHelpFunc(func(cc *cobra.Command, args []string) {
 		switch {
 		case cc == root:
 			printUsage(cc.OutOrStdout(), root)
-		case cc.Parent() == root && commands[cc.Name()] != nil:
-			printCommandUsage(cc.OutOrStdout(), cc)
 		default:
-			cobraHelp(cc, args)
+			// Every command, help and completion too, starts with its
+			// usage line.
+			printCommandUsage(cc.OutOrStdout(), cc)
 		}
 	})
 	return root
@@ -195,7 +194,7 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 					return sub.Help()
 				}
 			}
-			return usagef("unknown command %q (run markii --help)", args[0])
+			return unknownCommand(root, args[0])
 		},
 	}
 }
@@ -241,4 +240,43 @@ func plural(n int, none, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// unknownCommand is the usage error for a command markii does not have,
+// suggesting the nearest one when a slip of a letter or two explains it.
+func unknownCommand(root *cobra.Command, name string) error {
+	best, bestDist := "", len(name)/3+2
+	for _, cc := range root.Commands() {
+		if !cc.IsAvailableCommand() && cc.Name() != "help" {
+			continue
+		}
+		if d := editDistance(name, cc.Name()); d < bestDist {
+			best, bestDist = cc.Name(), d
+		}
+	}
+	if best == "" {
+		return usagef("unknown command %q (run markii --help)", name)
+	}
+	return usagef("unknown command %q; did you mean markii %s? (run markii --help)", name, best)
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

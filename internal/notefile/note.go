@@ -164,10 +164,18 @@ func bundleFailure(path string, err error) error {
 		md *bundle.MissingDocumentError
 	)
 	switch {
+	case errors.Is(err, bundle.ErrNoManifest) && isDir(path):
+		return errorf("%s is a folder without %s, not a bundle; markii view %s lists the notes in it", path, bundle.ManifestName, path)
 	case errors.As(err, &ae), errors.As(err, &me), errors.As(err, &md), errors.Is(err, bundle.ErrNoManifest):
 		return errorf("%s", err.Error())
 	}
 	return errorf("cannot read %s: %s", path, OSReason(err))
+}
+
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }
 
 // OSReason is an operating-system error without Go's "op path:" prefix.

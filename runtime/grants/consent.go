@@ -170,7 +170,7 @@ func QuestionLines(question string) []string {
 }
 
 // NonInteractiveReason is printed once when prompts cannot be shown.
-const NonInteractiveReason = "A grant cannot be given non-interactively; run markii in a terminal to allow network access."
+const NonInteractiveReason = "a grant cannot be given non-interactively; run markii in a terminal to allow network access"
 
 // Prompter asks the person at the keyboard one yes/no question. The CLI
 // answers on the terminal; the viewer answers with a dialog.

@@ -304,7 +304,7 @@ func TestPrompters(t *testing.T) {
 			t.Fatal("the non-interactive prompter allowed")
 		}
 	}
-	if errs.String() != "markii: A grant cannot be given non-interactively; run markii in a terminal to allow network access.\n" {
+	if errs.String() != "markii: a grant cannot be given non-interactively; run markii in a terminal to allow network access\n" {
 		t.Fatalf("reason %q", errs.String())
 	}
 }
