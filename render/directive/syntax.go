@@ -113,87 +113,105 @@ func scanAttrSpans(b []byte, i int, allowEOL bool, spans []attrSpan) (_ []attrSp
 	if i >= len(b) || b[i] != '{' {
 		return nil, i, false
 	}
+	sc := attrScanner{b: b, allowEOL: allowEOL}
 	j := i + 1
-	space := func(c byte) bool { return isBlank(c) || (allowEOL && isEOL(c)) }
 	for {
-		for j < len(b) && space(b[j]) {
-			j++
-		}
+		j = sc.skipSpace(j)
 		if j >= len(b) {
 			return nil, i, false
 		}
-		c := b[j]
-		switch {
+		var span attrSpan
+		switch c := b[j]; {
 		case c == '}':
 			return spans, j + 1, true
 		case c == '#' || c == '.':
-			k := j + 1
-			for k < len(b) && !isValueStop(b[k]) && b[k] != '#' && b[k] != '.' {
-				k++
-			}
-			if k == j+1 {
-				return nil, i, false
-			}
-			spans = append(spans, attrSpan{kind: c, val0: j + 1, val1: k})
-			j = k
-			continue
+			span, j, ok = sc.shorthand(j)
 		case isKeyStart(c):
-			k := j + 1
-			for k < len(b) && isKeyChar(b[k]) {
-				k++
-			}
-			m := k
-			for m < len(b) && space(b[m]) {
-				m++
-			}
-			if m >= len(b) || b[m] != '=' {
-				spans = append(spans, attrSpan{kind: 'b', key0: j, key1: k})
-				j = k
-				if k < len(b) && !space(b[k]) && b[k] != '}' && b[k] != '#' && b[k] != '.' {
-					return nil, i, false
-				}
-				continue
-			}
-			m++
-			for m < len(b) && space(b[m]) {
-				m++
-			}
-			if m >= len(b) {
-				return nil, i, false
-			}
-			span := attrSpan{kind: '=', key0: j, key1: k}
-			if q := b[m]; q == '"' || q == '\'' {
-				n := m + 1
-				for n < len(b) && b[n] != q {
-					if !allowEOL && isEOL(b[n]) {
-						return nil, i, false
-					}
-					n++
-				}
-				if n >= len(b) {
-					return nil, i, false
-				}
-				span.val0, span.val1 = m+1, n
-				j = n + 1
-			} else {
-				n := m
-				for n < len(b) && !isValueStop(b[n]) {
-					n++
-				}
-				if n == m {
-					return nil, i, false
-				}
-				span.val0, span.val1 = m, n
-				j = n
-			}
-			if j < len(b) && !space(b[j]) && b[j] != '}' {
-				return nil, i, false
-			}
-			spans = append(spans, span)
+			span, j, ok = sc.keyed(j)
 		default:
+			ok = false
+		}
+		if !ok {
 			return nil, i, false
 		}
+		spans = append(spans, span)
 	}
+}
+
+// attrScanner scans the entries of one attribute block.
+type attrScanner struct {
+	b        []byte
+	allowEOL bool
+}
+
+// space reports whether c separates entries: a blank, or a line ending
+// where the block may span lines.
+func (sc attrScanner) space(c byte) bool { return isBlank(c) || (sc.allowEOL && isEOL(c)) }
+
+// skipSpace is the index of the first byte at or after j that is not
+// space.
+func (sc attrScanner) skipSpace(j int) int {
+	for j < len(sc.b) && sc.space(sc.b[j]) {
+		j++
+	}
+	return j
+}
+
+// shorthand scans the `#id` or `.class` entry at b[j].
+func (sc attrScanner) shorthand(j int) (attrSpan, int, bool) {
+	b := sc.b
+	k := j + 1
+	for k < len(b) && !isValueStop(b[k]) && b[k] != '#' && b[k] != '.' {
+		k++
+	}
+	return attrSpan{kind: b[j], val0: j + 1, val1: k}, k, k > j+1
+}
+
+// keyed scans the `key` or `key=value` entry at b[j].
+func (sc attrScanner) keyed(j int) (attrSpan, int, bool) {
+	b := sc.b
+	k := j + 1
+	for k < len(b) && isKeyChar(b[k]) {
+		k++
+	}
+	m := sc.skipSpace(k)
+	if m >= len(b) || b[m] != '=' {
+		// A bare key ends at space, the block's end or a shorthand.
+		ok := k >= len(b) || sc.space(b[k]) || b[k] == '}' || b[k] == '#' || b[k] == '.'
+		return attrSpan{kind: 'b', key0: j, key1: k}, k, ok
+	}
+	m = sc.skipSpace(m + 1)
+	if m >= len(b) {
+		return attrSpan{}, m, false
+	}
+	span := attrSpan{kind: '=', key0: j, key1: k}
+	var ok bool
+	span.val0, span.val1, j, ok = sc.value(m)
+	if !ok || (j < len(b) && !sc.space(b[j]) && b[j] != '}') {
+		return attrSpan{}, j, false
+	}
+	return span, j, true
+}
+
+// value scans the quoted or bare value at b[m]: the value's bounds and
+// the index just past it.
+func (sc attrScanner) value(m int) (val0, val1, next int, ok bool) {
+	b := sc.b
+	if q := b[m]; q == '"' || q == '\'' {
+		n := m + 1
+		for n < len(b) && b[n] != q {
+			if !sc.allowEOL && isEOL(b[n]) {
+				return 0, 0, n, false
+			}
+			n++
+		}
+		return m + 1, n, n + 1, n < len(b)
+	}
+	n := m
+	for n < len(b) && !isValueStop(b[n]) {
+		n++
+	}
+	return m, n, n, n > m
 }
 
 // nameAndAttrs makes the name b[nameStart:nameEnd] of a directive and the
