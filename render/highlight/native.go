@@ -280,83 +280,80 @@ func nativeSpec(lang string) *langSpec {
 // a substring of code and together they are exactly code.
 func lexNative(spec *langSpec, code string) []Token {
 	var out []Token
-	emit := func(k Kind, start, end int) {
-		if end <= start {
-			return
+	for i := 0; i < len(code); {
+		k, end := nativeToken(spec, code, i)
+		if end <= i {
+			break
 		}
 		if n := len(out); n > 0 && out[n-1].Kind == k {
-			// Tokens are consecutive, so the previous one ends at start.
+			// Tokens are consecutive, so the previous one ends at i.
 			prev := len(out[n-1].Text)
-			out[n-1].Text = code[start-prev : end]
-			return
+			out[n-1].Text = code[i-prev : end]
+		} else {
+			out = append(out, Token{Kind: k, Text: code[i:end]})
 		}
-		out = append(out, Token{Kind: k, Text: code[start:end]})
-	}
-	i := 0
-	for i < len(code) {
-		c := code[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			j := i + 1
-			for j < len(code) && (code[j] == ' ' || code[j] == '\t' || code[j] == '\n' || code[j] == '\r') {
-				j++
-			}
-			emit(Plain, i, j)
-			i = j
-			continue
-		case spec.blockOpen != "" && strings.HasPrefix(code[i:], spec.blockOpen):
-			j := strings.Index(code[i+len(spec.blockOpen):], spec.blockClose)
-			end := len(code)
-			if j >= 0 {
-				end = i + len(spec.blockOpen) + j + len(spec.blockClose)
-			}
-			emit(Comment, i, end)
-			i = end
-			continue
-		}
-		if lc := lineComment(spec, code[i:]); lc {
-			j := strings.IndexByte(code[i:], '\n')
-			end := len(code)
-			if j >= 0 {
-				end = i + j
-			}
-			emit(Comment, i, end)
-			i = end
-			continue
-		}
-		switch {
-		case strings.IndexByte(spec.quotes, c) >= 0:
-			end := stringEnd(spec, code, i)
-			emit(String, i, end)
-			i = end
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(code) && code[i+1] >= '0' && code[i+1] <= '9':
-			j := i + 1
-			for j < len(code) && (isWordByte(code[j]) || code[j] == '.' && j+1 < len(code) && code[j+1] >= '0' && code[j+1] <= '9') {
-				j++
-			}
-			emit(Number, i, j)
-			i = j
-		case isWordStart(code, i) || c == '#' && (spec == &cSpec || spec == &cppSpec):
-			j := i + 1
-			for j < len(code) {
-				r, size := utf8.DecodeRuneInString(code[j:])
-				if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-					break
-				}
-				j += size
-			}
-			emit(wordKind(spec, code, i, j), i, j)
-			i = j
-		case strings.IndexByte("+-*/%=<>!&|^~?:", c) >= 0:
-			emit(Operator, i, i+1)
-			i++
-		default:
-			_, size := utf8.DecodeRuneInString(code[i:])
-			emit(Plain, i, i+size)
-			i += size
-		}
+		i = end
 	}
 	return out
+}
+
+// nativeToken is the kind and end of the token at code[i].
+func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
+	c := code[i]
+	switch {
+	case isCodeSpace(c):
+		j := i + 1
+		for j < len(code) && isCodeSpace(code[j]) {
+			j++
+		}
+		return Plain, j
+	case spec.blockOpen != "" && strings.HasPrefix(code[i:], spec.blockOpen):
+		if j := strings.Index(code[i+len(spec.blockOpen):], spec.blockClose); j >= 0 {
+			return Comment, i + len(spec.blockOpen) + j + len(spec.blockClose)
+		}
+		return Comment, len(code)
+	case lineComment(spec, code[i:]):
+		if j := strings.IndexByte(code[i:], '\n'); j >= 0 {
+			return Comment, i + j
+		}
+		return Comment, len(code)
+	case strings.IndexByte(spec.quotes, c) >= 0:
+		return String, stringEnd(spec, code, i)
+	case isDigitByte(c) || c == '.' && digitAt(code, i+1):
+		j := i + 1
+		for j < len(code) && (isWordByte(code[j]) || code[j] == '.' && digitAt(code, j+1)) {
+			j++
+		}
+		return Number, j
+	case isWordStart(code, i) || c == '#' && (spec == &cSpec || spec == &cppSpec):
+		j := wordEnd(code, i+1)
+		return wordKind(spec, code, i, j), j
+	case strings.IndexByte("+-*/%=<>!&|^~?:", c) >= 0:
+		return Operator, i + 1
+	}
+	_, size := utf8.DecodeRuneInString(code[i:])
+	return Plain, i + size
+}
+
+// isCodeSpace reports whether c is a space, tab or line ending.
+func isCodeSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isDigitByte reports whether c is an ASCII digit.
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// digitAt reports whether code has an ASCII digit at i.
+func digitAt(code string, i int) bool { return i < len(code) && isDigitByte(code[i]) }
+
+// wordEnd is the end of the letters, digits and underscores from j on.
+func wordEnd(code string, j int) int {
+	for j < len(code) {
+		r, size := utf8.DecodeRuneInString(code[j:])
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		j += size
+	}
+	return j
 }
 
 func lineComment(spec *langSpec, s string) bool {
