@@ -88,7 +88,7 @@ func TestLoadNoteErrors(t *testing.T) {
 
 	empty := filepath.Join(dir, "empty")
 	os.MkdirAll(empty, 0o755)
-	cases[empty] = "markii: bundle has no manifest.json\n"
+	cases[empty] = "markii: " + empty + " is a folder without manifest.json, not a bundle; markii view " + empty + " lists the notes in it\n"
 
 	noDoc := filepath.Join(dir, "nodoc.mkz")
 	writeTestZip(t, noDoc, map[string]string{"manifest.json": `{"spec":"0.1.0","document":"main.md"}`})

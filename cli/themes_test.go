@@ -31,13 +31,18 @@ func TestThemeFiles(t *testing.T) {
 		t.Errorf("high-contrast heading is not yellow: %q", out)
 	}
 
-	for _, tc := range []struct{ name, want string }{
-		{"broken", `theme file ` + filepath.Join(themes, "broken.json") + `: color "acent" is not a theme color`},
-		{"nosuch", "unknown theme \"nosuch\": it is not built in (dark, light, high-contrast) and there is no " + filepath.Join(themes, "nosuch.json")},
-		{"../../etc/passwd", `unknown theme "../../etc/passwd"`},
+	// A broken theme file is exit 1, as a broken settings file is; a
+	// theme that does not exist is a usage error.
+	for _, tc := range []struct {
+		name, want string
+		code       int
+	}{
+		{"broken", `theme file ` + filepath.Join(themes, "broken.json") + `: color "acent" is not a theme color`, ExitFailure},
+		{"nosuch", "unknown theme \"nosuch\": it is not built in (dark, light, high-contrast) and there is no " + filepath.Join(themes, "nosuch.json"), ExitUsage},
+		{"../../etc/passwd", `unknown theme "../../etc/passwd"`, ExitUsage},
 	} {
 		_, stderr, code := runCLI(t, "render", note, "--theme", tc.name)
-		if code != ExitUsage || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+		if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("--theme %s: exit %d, stderr %q, want one line with %q", tc.name, code, stderr, tc.want)
 		}
 	}
