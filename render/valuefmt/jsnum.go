@@ -199,62 +199,10 @@ func ParseNumber(s string) (float64, bool) {
 	if s == "" {
 		return 0, false
 	}
-	if len(s) > 2 && s[0] == '0' {
-		base := 0
-		switch s[1] {
-		case 'x', 'X':
-			base = 16
-		case 'o', 'O':
-			base = 8
-		case 'b', 'B':
-			base = 2
-		}
-		if base != 0 {
-			v := 0.0
-			for _, c := range s[2:] {
-				d := digitValue(c)
-				if d < 0 || d >= base {
-					return 0, false
-				}
-				v = v*float64(base) + float64(d)
-			}
-			return v, !math.IsInf(v, 0)
-		}
+	if base := radixOf(s); base != 0 {
+		return parseRadix(s[2:], base)
 	}
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		i++
-	}
-	digits := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			digits++
-		}
-	}
-	if digits == 0 {
-		return 0, false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			exp++
-		}
-		if exp == 0 {
-			return 0, false
-		}
-	}
-	if i != len(s) {
+	if !isDecimalLiteral(s) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)
@@ -262,6 +210,76 @@ func ParseNumber(s string) (float64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// radixOf is the base a 0x, 0o or 0b prefix gives s (with at least one
+// byte after it), or 0.
+func radixOf(s string) int {
+	if len(s) <= 2 || s[0] != '0' {
+		return 0
+	}
+	switch s[1] {
+	case 'x', 'X':
+		return 16
+	case 'o', 'O':
+		return 8
+	case 'b', 'B':
+		return 2
+	}
+	return 0
+}
+
+// parseRadix reads the digits of an integer in base; a number too large
+// for a float64 is not finite and not accepted.
+func parseRadix(digits string, base int) (float64, bool) {
+	v := 0.0
+	for _, c := range digits {
+		d := digitValue(c)
+		if d < 0 || d >= base {
+			return 0, false
+		}
+		v = v*float64(base) + float64(d)
+	}
+	return v, !math.IsInf(v, 0)
+}
+
+// isDecimalLiteral reports whether s is a whole decimal literal: an
+// optional sign, digits with an optional fraction (at least one digit in
+// all), and an optional exponent with digits.
+func isDecimalLiteral(s string) bool {
+	i := 0
+	if s[0] == '+' || s[0] == '-' {
+		i++
+	}
+	i, whole := skipDigits(s, i)
+	frac := 0
+	if i < len(s) && s[i] == '.' {
+		i, frac = skipDigits(s, i+1)
+	}
+	if whole+frac == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		var exp int
+		if i, exp = skipDigits(s, i); exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// skipDigits is the index past the ASCII digits of s from i on, and how
+// many there were.
+func skipDigits(s string, i int) (int, int) {
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i, i - start
 }
 
 func digitValue(c rune) int {
