@@ -127,80 +127,14 @@ func (r *scriptRun) strFormat(L *lua.LState) int {
 			out.WriteByte('%')
 			continue
 		}
-		start := i
-		for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
-			i++
-		}
-		if i-start > 5 {
-			L.RaiseError("invalid format (repeated flags)")
-		}
-		digits := 0
-		for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-			i++
-			digits++
-		}
-		hasPrec := false
-		if i < len(format) && format[i] == '.' {
-			hasPrec = true
-			i++
-			pd := 0
-			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-				i++
-				pd++
-			}
-			if pd > 2 {
-				digits = 3
-			}
-		}
-		if digits > 2 {
-			L.RaiseError("invalid format (width or precision too long)")
-		}
-		if i >= len(format) {
-			L.RaiseError("invalid format string to 'format'")
-		}
-		spec := format[start:i]
+		spec, hasPrec, end := formatSpec(L, format, i)
+		i = end
 		verb := format[i]
 		arg++
 		if arg > L.GetTop() && verb != '%' {
 			L.ArgError(arg, "no value")
 		}
-		switch verb {
-		case 'd', 'i':
-			fmt.Fprintf(&out, "%"+spec+"d", toInt(L.CheckNumber(arg)))
-		case 'u':
-			fmt.Fprintf(&out, "%"+spec+"d", uint64(toInt(L.CheckNumber(arg))))
-		case 'c':
-			out.WriteByte(byte(toInt(L.CheckNumber(arg))))
-		case 'x', 'X', 'o':
-			fmt.Fprintf(&out, "%"+spec+string(verb), uint64(toInt(L.CheckNumber(arg))))
-		case 'e', 'E', 'f', 'g', 'G':
-			f := float64(L.CheckNumber(arg))
-			if !hasPrec {
-				spec += ".6"
-			}
-			if math.IsInf(f, 0) || math.IsNaN(f) {
-				out.WriteString(luaNonFinite(f))
-			} else {
-				fmt.Fprintf(&out, "%"+spec+string(verb), f)
-			}
-		case 'q':
-			s := L.CheckString(arg)
-			r.reserve(int64(out.Len()) + int64(len(s))*4)
-			writeLuaQuoted(&out, s)
-		case 's':
-			v := L.CheckAny(arg)
-			var s string
-			switch v.(type) {
-			case lua.LString, lua.LNumber, lua.LBool, *lua.LNilType:
-				s = v.String()
-			default:
-				s = r.opaqueName(v)
-			}
-			r.reserve(int64(out.Len()) + int64(len(s)) + 100)
-			fmt.Fprintf(&out, "%"+spec+"s", s)
-		default:
-			L.RaiseError("invalid option '%%%c' to 'format'", verb)
-		}
+		r.formatArg(L, &out, arg, verb, spec, hasPrec)
 		r.chargeLoop(conversionCost, float64(out.Len()-before))
 		if out.Len() > bigAllocation {
 			r.reserve(int64(out.Len()))
@@ -208,6 +142,90 @@ func (r *scriptRun) strFormat(L *lua.LState) int {
 	}
 	L.Push(lua.LString(out.String()))
 	return 1
+}
+
+// formatSpec reads the flags, width and precision of the conversion
+// whose first byte after '%' is format[i], raising Lua's errors for
+// repeated flags and for a width or precision over two digits. It
+// returns them as a Go format's, whether a precision was given, and the
+// index of the verb.
+func formatSpec(L *lua.LState, format string, i int) (spec string, hasPrec bool, verb int) {
+	start := i
+	for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
+		i++
+	}
+	if i-start > 5 {
+		L.RaiseError("invalid format (repeated flags)")
+	}
+	i, digits := skipASCIIDigits(format, i)
+	if i < len(format) && format[i] == '.' {
+		hasPrec = true
+		var pd int
+		if i, pd = skipASCIIDigits(format, i+1); pd > 2 {
+			digits = 3
+		}
+	}
+	if digits > 2 {
+		L.RaiseError("invalid format (width or precision too long)")
+	}
+	if i >= len(format) {
+		L.RaiseError("invalid format string to 'format'")
+	}
+	return format[start:i], hasPrec, i
+}
+
+// skipASCIIDigits is the index past the digits of s from i on, and how
+// many there were.
+func skipASCIIDigits(s string, i int) (int, int) {
+	start := i
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i, i - start
+}
+
+// formatArg writes argument arg converted by verb with spec.
+func (r *scriptRun) formatArg(L *lua.LState, out *strings.Builder, arg int, verb byte, spec string, hasPrec bool) {
+	switch verb {
+	case 'd', 'i':
+		fmt.Fprintf(out, "%"+spec+"d", toInt(L.CheckNumber(arg)))
+	case 'u':
+		fmt.Fprintf(out, "%"+spec+"d", uint64(toInt(L.CheckNumber(arg))))
+	case 'c':
+		out.WriteByte(byte(toInt(L.CheckNumber(arg))))
+	case 'x', 'X', 'o':
+		fmt.Fprintf(out, "%"+spec+string(verb), uint64(toInt(L.CheckNumber(arg))))
+	case 'e', 'E', 'f', 'g', 'G':
+		f := float64(L.CheckNumber(arg))
+		if !hasPrec {
+			spec += ".6"
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			out.WriteString(luaNonFinite(f))
+		} else {
+			fmt.Fprintf(out, "%"+spec+string(verb), f)
+		}
+	case 'q':
+		s := L.CheckString(arg)
+		r.reserve(int64(out.Len()) + int64(len(s))*4)
+		writeLuaQuoted(out, s)
+	case 's':
+		s := r.formatString(L.CheckAny(arg))
+		r.reserve(int64(out.Len()) + int64(len(s)) + 100)
+		fmt.Fprintf(out, "%"+spec+"s", s)
+	default:
+		L.RaiseError("invalid option '%%%c' to 'format'", verb)
+	}
+}
+
+// formatString is what %s shows of v: its text for a string, number,
+// boolean or nil, else an opaque name.
+func (r *scriptRun) formatString(v lua.LValue) string {
+	switch v.(type) {
+	case lua.LString, lua.LNumber, lua.LBool, *lua.LNilType:
+		return v.String()
+	}
+	return r.opaqueName(v)
 }
 
 func toInt(n lua.LNumber) int64 {
