@@ -283,4 +283,3 @@ func (s *Set) Module(packName, module string) (string, error) {
 	}
 	return src, nil
 }
-

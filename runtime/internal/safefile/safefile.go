@@ -153,4 +153,3 @@ func check(path string, fi fs.FileInfo, o Options) error {
 	}
 	return nil
 }
-
