@@ -400,77 +400,116 @@ func scanCuts(body []byte, min, most int) []int {
 // may come from such a prefix; ParseChunks never cuts there, since the
 // blocks after it would not be the whole note's (a list is one block).
 func scanPlaces(body []byte, min, most int, inside bool) []int {
-	var cuts []int
-	var frames []chunkFrame
-	last, prevBlank := 0, false
-	// prevItem is whether the line before is a bullet item (bulletItem).
-	prevItem := false
-	// mayBeHTML is set from a line starting with '<' to the next blank
-	// line: those lines are either a raw HTML block or a paragraph, and
-	// the scanner cannot tell which. Both end at the blank line; until
-	// then a line that would open a fence or a container (content in one
-	// reading, a new block in the other) makes the note be parsed whole.
-	mayBeHTML := false
+	ps := placeScanner{min: min, most: most, inside: inside}
 	for at := 0; at < len(body); {
 		end := at + indexNewline(body[at:]) + 1
 		if end <= at {
 			end = len(body)
 		}
-		line := body[at:end]
-		indent := 0
-		for indent < len(line) && indent < 4 && line[indent] == ' ' {
-			indent++
-		}
-		blank := isBlankLine(line)
-		item := bulletItem(line)
-		if !blank && indent == 0 && line[0] != '\t' && len(frames) == 0 && at-last >= min {
-			between := inside && !mayBeHTML && item && prevItem
-			if prevBlank && !startsListItem(line[0]) || between {
-				cuts = append(cuts, at)
-				last = at
-				if len(cuts) == most {
-					return cuts
-				}
-			}
-		}
-		prevItem = item
-		prevBlank = blank
-		if blank {
-			mayBeHTML = false
-		}
-		if n := len(frames); n > 0 && frames[n-1].fence == '<' {
-			// Inside a raw HTML block every line is its content, at any
-			// indent, until the one that ends it, after which a block
-			// starts afresh.
-			if endsHTML(line, frames[n-1].n) {
-				if opensHTMLElement(afterHTMLEnd(line, frames[n-1].n)) {
-					return cuts
-				}
-				frames, mayBeHTML = frames[:n-1], false
-			}
-			at = end
-			continue
-		}
-		if indent < 4 && indent < len(line) && line[indent] != '\t' {
-			open := len(frames)
-			inCode := open > 0 && frames[open-1].fence != ':'
-			var ok bool
-			if frames, ok = scanChunkLine(frames, line, indent); !ok || mayBeHTML && len(frames) > open {
-				return nil
-			}
-			if !inCode && line[indent] == '<' {
-				mayBeHTML = true
-			}
-		}
-		if mayBeHTML && len(frames) == 0 && opensHTMLElement(line) {
-			// An element a raw HTML block opens holds the blocks up
-			// to its end tag (parse_html.go): the rest of the note
-			// is one piece.
-			return cuts
+		switch ps.line(at, body[at:end]) {
+		case scanDone:
+			return ps.cuts
+		case scanLost:
+			return nil
 		}
 		at = end
 	}
-	return cuts
+	return ps.cuts
+}
+
+// placeScanner is scanPlaces' state between lines.
+type placeScanner struct {
+	min, most int
+	inside    bool
+	cuts      []int
+	frames    []chunkFrame
+	last      int
+	prevBlank bool
+	// prevItem is whether the line before is a bullet item (bulletItem).
+	prevItem bool
+	// mayBeHTML is set from a line starting with '<' to the next blank
+	// line: those lines are either a raw HTML block or a paragraph, and
+	// the scanner cannot tell which. Both end at the blank line; until
+	// then a line that would open a fence or a container (content in one
+	// reading, a new block in the other) makes the note be parsed whole.
+	mayBeHTML bool
+}
+
+// scanStep is what a line tells the scan: go on, stop with the places
+// found (scanDone), or stop with none (scanLost: a line the scanner
+// cannot follow).
+type scanStep int
+
+const (
+	scanOn scanStep = iota
+	scanDone
+	scanLost
+)
+
+// line scans the line at offset at.
+func (ps *placeScanner) line(at int, line []byte) scanStep {
+	indent := 0
+	for indent < len(line) && indent < 4 && line[indent] == ' ' {
+		indent++
+	}
+	blank := isBlankLine(line)
+	item := bulletItem(line)
+	if ps.placeBefore(at, line, indent, blank, item) {
+		return scanDone
+	}
+	ps.prevItem, ps.prevBlank = item, blank
+	if blank {
+		ps.mayBeHTML = false
+	}
+	if n := len(ps.frames); n > 0 && ps.frames[n-1].fence == '<' {
+		return ps.htmlLine(line)
+	}
+	if indent < 4 && indent < len(line) && line[indent] != '\t' {
+		open := len(ps.frames)
+		inCode := open > 0 && ps.frames[open-1].fence != ':'
+		var ok bool
+		if ps.frames, ok = scanChunkLine(ps.frames, line, indent); !ok || ps.mayBeHTML && len(ps.frames) > open {
+			return scanLost
+		}
+		if !inCode && line[indent] == '<' {
+			ps.mayBeHTML = true
+		}
+	}
+	if ps.mayBeHTML && len(ps.frames) == 0 && opensHTMLElement(line) {
+		// An element a raw HTML block opens holds the blocks up to its
+		// end tag (parse_html.go): the rest of the note is one piece.
+		return scanDone
+	}
+	return scanOn
+}
+
+// placeBefore records a place before the line at offset at when one may
+// be there, and reports whether the scan has as many as it wants.
+func (ps *placeScanner) placeBefore(at int, line []byte, indent int, blank, item bool) bool {
+	if blank || indent != 0 || line[0] == '\t' || len(ps.frames) != 0 || at-ps.last < ps.min {
+		return false
+	}
+	between := ps.inside && !ps.mayBeHTML && item && ps.prevItem
+	if !(ps.prevBlank && !startsListItem(line[0]) || between) {
+		return false
+	}
+	ps.cuts = append(ps.cuts, at)
+	ps.last = at
+	return len(ps.cuts) == ps.most
+}
+
+// htmlLine scans a line inside a raw HTML block: every line is its
+// content, at any indent, until the one that ends it, after which a
+// block starts afresh.
+func (ps *placeScanner) htmlLine(line []byte) scanStep {
+	n := len(ps.frames)
+	if endsHTML(line, ps.frames[n-1].n) {
+		if opensHTMLElement(afterHTMLEnd(line, ps.frames[n-1].n)) {
+			return scanDone
+		}
+		ps.frames, ps.mayBeHTML = ps.frames[:n-1], false
+	}
+	return scanOn
 }
 
 // scanChunkLine updates the open frames for one line indented by fewer
