@@ -11,7 +11,8 @@
 // pattern are found when the matcher reaches them.
 //
 // The matcher is a port of the one in Lua 5.1's lstrlib.c, function for
-// function: doMatch is do_match (with match as its entry), maxExpand
+// function: doMatch is do_match (with match as its entry; its '%'
+// escapes and repetitions are matchEscape and matchRepeat), maxExpand
 // max_expand, minExpand min_expand, startCapture start_capture,
 // endCapture end_capture, matchBalance matchbalance, matchCapture
 // match_capture, classEnd classEnd, singleMatch singlematch,
@@ -276,41 +277,11 @@ func (ms *state) doMatch(s, p int) int {
 				return -1
 			}
 		case '%':
-			if p+1 >= len(pat) {
-				break // classEnd reports the malformed pattern
-			}
-			switch c := pat[p+1]; {
-			case c == 'b':
-				s = ms.matchBalance(s, p+2)
-				if s < 0 {
+			if ns, np, ok := ms.matchEscape(s, p); ok {
+				if ns < 0 {
 					return -1
 				}
-				p += 4
-				continue
-			case c == 'f':
-				p += 2
-				if p >= len(pat) || pat[p] != '[' {
-					fail("missing '[' after '%%f' in pattern")
-				}
-				ep := ms.classEnd(p)
-				var prev, cur byte
-				if s > 0 {
-					prev = src[s-1]
-				}
-				if s < len(src) {
-					cur = src[s]
-				}
-				if ms.matchBracketClass(prev, p, ep-1) || !ms.matchBracketClass(cur, p, ep-1) {
-					return -1
-				}
-				p = ep
-				continue
-			case c >= '0' && c <= '9':
-				s = ms.matchCapture(s, c)
-				if s < 0 {
-					return -1
-				}
-				p += 2
+				s, p = ns, np
 				continue
 			}
 		}
@@ -318,24 +289,11 @@ func (ms *state) doMatch(s, p int) int {
 		ep := ms.classEnd(p)
 		matched := s < len(src) && ms.singleMatch(src[s], p, ep)
 		if ep < len(pat) {
-			switch pat[ep] {
-			case '?':
-				if matched {
-					if e := ms.match(s+1, ep+1); e >= 0 {
-						return e
-					}
-				}
-				p = ep + 1
+			if e, np, done := ms.matchRepeat(s, p, ep, matched); done {
+				return e
+			} else if np >= 0 {
+				p = np
 				continue
-			case '+':
-				if !matched {
-					return -1
-				}
-				return ms.maxExpand(s+1, p, ep)
-			case '*':
-				return ms.maxExpand(s, p, ep)
-			case '-':
-				return ms.minExpand(s, p, ep)
 			}
 		}
 		if !matched {
@@ -344,6 +302,67 @@ func (ms *state) doMatch(s, p int) int {
 		s++
 		p = ep
 	}
+}
+
+// matchEscape is do_match's '%b', '%f' and back-reference cases at
+// pat[p] == '%': the subject and pattern positions after them (s -1 when
+// they do not match), or ok false for any other escape, which is a
+// single character class.
+func (ms *state) matchEscape(s, p int) (ns, np int, ok bool) {
+	pat, src := ms.pat, ms.src
+	if p+1 >= len(pat) {
+		return s, p, false // classEnd reports the malformed pattern
+	}
+	switch c := pat[p+1]; {
+	case c == 'b':
+		return ms.matchBalance(s, p+2), p + 4, true
+	case c == 'f':
+		p += 2
+		if p >= len(pat) || pat[p] != '[' {
+			fail("missing '[' after '%%f' in pattern")
+		}
+		ep := ms.classEnd(p)
+		var prev, cur byte
+		if s > 0 {
+			prev = src[s-1]
+		}
+		if s < len(src) {
+			cur = src[s]
+		}
+		if ms.matchBracketClass(prev, p, ep-1) || !ms.matchBracketClass(cur, p, ep-1) {
+			return -1, ep, true
+		}
+		return s, ep, true
+	case c >= '0' && c <= '9':
+		return ms.matchCapture(s, c), p + 2, true
+	}
+	return s, p, false
+}
+
+// matchRepeat is do_match's repetitions of the single class at
+// pat[p:ep] (matched says whether it matches at s): done with the match's
+// end e when the repetition decides it, else the pattern position np to
+// go on from (-1 when pat[ep] is no repetition).
+func (ms *state) matchRepeat(s, p, ep int, matched bool) (e, np int, done bool) {
+	switch ms.pat[ep] {
+	case '?':
+		if matched {
+			if e := ms.match(s+1, ep+1); e >= 0 {
+				return e, 0, true
+			}
+		}
+		return 0, ep + 1, false
+	case '+':
+		if !matched {
+			return -1, 0, true
+		}
+		return ms.maxExpand(s+1, p, ep), 0, true
+	case '*':
+		return ms.maxExpand(s, p, ep), 0, true
+	case '-':
+		return ms.minExpand(s, p, ep), 0, true
+	}
+	return 0, -1, false
 }
 
 // maxExpand matches as many repetitions of the class at pat[p:ep] as it
