@@ -256,3 +256,63 @@ func TestPromptOneQuestionForBuiltAddresses(t *testing.T) {
 		t.Fatalf("built address: %d requests\n%s", hits.Load(), out)
 	}
 }
+
+// runMarkii runs the markii binary with args and home as its home, stdin
+// closed, and returns its standard output, standard error and exit code.
+func runMarkiiHome(t *testing.T, home string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(markiiBinary(t), args...)
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "PATH=" + os.Getenv("PATH")}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestOfflineRunSaysSo: a granted host that cannot be reached (a closed
+// port on 127.0.0.1, a name that does not resolve) is reported as offline
+// with the host and the cause, without --verbose, in run, run --json and
+// render --run; the value an earlier run stored is kept and shown stale.
+func TestOfflineRunSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts markii on a pseudo-terminal")
+	}
+	home := t.TempDir()
+	srv, _ := countingServer(t)
+	note := writeNote(t, "Value: :value[v].\n\n```lua {name=v}\nreturn net.fetch_json(\""+srv.URL+"/x\").v\n```\n")
+	r := startOnTerminal(t, home, note, "")
+	r.waitFor("[y/N]", 1)
+	r.typeKeys("y\n")
+	if out := r.finish(); !strings.Contains(out, "v: ok") || !strings.Contains(out, "exit 0") {
+		t.Fatalf("first run:\n%s", out)
+	}
+	srv.Close()
+
+	out, errOut, code := runMarkiiHome(t, home, "run", note)
+	if !strings.Contains(out, "v: offline: 127.0.0.1 refused the connection (kept 7, stale)") || code == 0 || strings.Contains(out+errOut, "script error") {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, _ = runMarkiiHome(t, home, "run", "--json", note)
+	if !strings.Contains(out, `"kind": "offline"`) || !strings.Contains(out, `"outcome": "offline: 127.0.0.1 refused the connection"`) || !strings.Contains(out, `"stale": 7`) {
+		t.Fatalf("run --json:\n%s", out)
+	}
+	out, errOut, _ = runMarkiiHome(t, home, "render", "--run", "--color", "never", note)
+	if !strings.Contains(out, "Value: 7 (stale, offline).") || !strings.Contains(errOut, "offline") {
+		t.Fatalf("render --run:\n%s\nstderr:\n%s", out, errOut)
+	}
+
+	gh := writeNote(t, "```lua {name=stars}\nreturn net.fetch_json(\"https://api.github.invalid/repos/x\").stargazers_count\n```\n")
+	r = startOnTerminal(t, home, gh, "")
+	r.waitFor("[y/N]", 1)
+	r.typeKeys("y\n")
+	if out := r.finish(); !strings.Contains(out, "stars: offline: api.github.invalid could not be resolved") {
+		t.Fatalf("unresolvable host:\n%s", out)
+	}
+}

@@ -36,6 +36,25 @@ type runResult struct {
 	Kind    string          `json:"kind,omitempty"`
 	Detail  string          `json:"detail,omitempty"`
 	Value   json.RawMessage `json:"value"`
+	// Stale is the value an earlier run stored, kept (marked stale) when
+	// this run failed.
+	Stale json.RawMessage `json:"stale,omitempty"`
+}
+
+// maxKeptShown is the most characters of a kept value the run's line
+// shows.
+const maxKeptShown = 60
+
+// keptValue is the value a failed script keeps from an earlier run (see
+// value.Merge), or nil.
+func keptValue(stored value.Values, o script.Outcome) json.RawMessage {
+	if o.Kind == value.Ok {
+		return nil
+	}
+	if e, ok := stored[o.Name]; ok && e.Status == value.Stale && len(e.Value) > 0 {
+		return e.Value
+	}
+	return nil
 }
 
 func runNote(c *invocation, o *runOptions) error {
@@ -74,7 +93,14 @@ func runNote(c *invocation, o *runOptions) error {
 	if len(rn.Scripts) == 0 {
 		fmt.Fprintln(c.stdio.Err, "markii: no scripts in this note")
 	}
-	if err := printOutcomes(c.stdio.Out, res.Outcomes, o.json); err != nil {
+	var stored value.Values
+	for _, oc := range res.Outcomes {
+		if oc.Kind != value.Ok {
+			stored = c.storedValues(n)
+			break
+		}
+	}
+	if err := printOutcomes(c.stdio.Out, res.Outcomes, o.json, stored); err != nil {
 		return err
 	}
 	failed := reportFailures(c.stdio.Err, res.Outcomes, o.verbose)
@@ -88,17 +114,26 @@ func runNote(c *invocation, o *runOptions) error {
 }
 
 // printOutcomes prints one line per script's outcome, or with asJSON
-// the outcomes as a JSON array.
-func printOutcomes(w io.Writer, outcomes []script.Outcome, asJSON bool) error {
+// the outcomes as a JSON array; a failed script's value kept from an
+// earlier run (stored, see keptValue) is shown as stale.
+func printOutcomes(w io.Writer, outcomes []script.Outcome, asJSON bool, stored value.Values) error {
 	if !asJSON {
 		for _, o := range outcomes {
-			fmt.Fprintf(w, "%s: %s\n", sanitize.Line(o.Name), outcomeLine(o))
+			line := outcomeLine(o)
+			if kept := keptValue(stored, o); kept != nil {
+				k := sanitize.Line(string(kept))
+				if len([]rune(k)) > maxKeptShown {
+					k = string([]rune(k)[:maxKeptShown-1]) + "…"
+				}
+				line += " (kept " + k + ", stale)"
+			}
+			fmt.Fprintf(w, "%s: %s\n", sanitize.Line(o.Name), line)
 		}
 		return nil
 	}
 	results := make([]runResult, 0, len(outcomes))
 	for _, o := range outcomes {
-		r := runResult{Name: o.Name, Outcome: outcomeLine(o), Value: json.RawMessage("null")}
+		r := runResult{Name: o.Name, Outcome: outcomeLine(o), Value: json.RawMessage("null"), Stale: keptValue(stored, o)}
 		if o.Kind != value.Ok {
 			r.Kind, r.Detail = string(o.Kind), o.Detail
 		} else if len(o.Value) > 0 {

@@ -66,7 +66,7 @@ func valueRef(c *Context) []ansi.Span {
 		}
 		return []ansi.Span{
 			{Text: text, Style: Over(c.Style, ansi.Style{Underline: true})},
-			{Text: " (stale)", Style: Over(c.Style, k.st.Dim)},
+			{Text: r.Suffix(), Style: Over(c.Style, k.st.Dim)},
 		}
 	case value.Error:
 		return []ansi.Span{

@@ -48,6 +48,11 @@ func (r Resolved) HasValue() bool { return r.Status == value.Fresh || r.Status =
 func (r Resolved) Suffix() string {
 	switch r.Status {
 	case value.Stale:
+		if r.FailureKind == value.Offline {
+			// The last run could not reach the network: the value is the
+			// one from before, and the reader should know why.
+			return " (stale, offline)"
+		}
 		return " (stale)"
 	case value.Error:
 		return " (" + r.FailureKind.Phrase() + ")"

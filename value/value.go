@@ -29,12 +29,17 @@ const (
 	// PATCH) that was sent but whose answer was lost to a timeout or a
 	// dropped connection: it may or may not have taken effect.
 	OutcomeUnknown Kind = "outcome-unknown"
+	// Offline is markii's kind for a network request that never reached
+	// its server (the name did not resolve, the connection was refused,
+	// timed out or reset, TLS failed), by the host's own record: nothing
+	// was sent, and the note is not at fault.
+	Offline Kind = "offline"
 )
 
 // IsFailure reports whether k is one of the kinds a failed run ends with.
 func (k Kind) IsFailure() bool {
 	switch k {
-	case ScriptError, CapabilityDenied, TierBlocked, LimitExceeded, Crashed, OutcomeUnknown:
+	case ScriptError, CapabilityDenied, TierBlocked, LimitExceeded, Crashed, OutcomeUnknown, Offline:
 		return true
 	}
 	return false
@@ -55,7 +60,7 @@ const UnknownOutcomePhrase = "outcome unknown: the request may have taken effect
 
 // Phrase is the words shown for a kind: "ok", "script error", "needs
 // permission", "requires manual run", "limit exceeded", "crashed",
-// UnknownOutcomePhrase, and "error" for anything else. It is display text,
+// UnknownOutcomePhrase, "offline", and "error" for anything else. It is display text,
 // for the edge that shows an outcome; no layer reads it back.
 func (k Kind) Phrase() string {
 	switch k {
@@ -73,6 +78,8 @@ func (k Kind) Phrase() string {
 		return "crashed"
 	case OutcomeUnknown:
 		return UnknownOutcomePhrase
+	case Offline:
+		return "offline"
 	}
 	return "error"
 }

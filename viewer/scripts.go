@@ -341,13 +341,22 @@ func (m *Model) progress(p Progress) tea.Cmd {
 
 // summary is the status-bar line of a finished run.
 func (r *runState) summary(err error) string {
-	failed := 0
+	failed, offline := 0, 0
 	for _, p := range r.done {
-		if p.Outcome.Kind != value.Ok {
+		switch p.Outcome.Kind {
+		case value.Ok:
+		case value.Offline:
+			offline++
+		default:
 			failed++
 		}
 	}
 	s := fmt.Sprintf("ran %d", len(r.done))
+	if offline > 0 {
+		// The network is down, not the note: said once, however many
+		// scripts could not reach their hosts.
+		s = "offline · " + s
+	}
 	if failed > 0 {
 		s += fmt.Sprintf(", %d failed (D shows why)", failed)
 	}
@@ -478,7 +487,7 @@ func (r *runState) outcomeLines() []string {
 			out = append(out, "  "+n+": ok")
 		default:
 			line := "  " + n + ": " + p.Outcome.Summary()
-			if p.Outcome.Detail != "" {
+			if p.Outcome.Detail != "" && !strings.HasSuffix(line, p.Outcome.Detail) {
 				line += ": " + p.Outcome.Detail
 			}
 			out = append(out, line)

@@ -84,7 +84,7 @@ func (r *scriptRun) hostError(err error, what string, c script.Capability, url s
 	}
 	var ne *netclient.Error
 	if d == nil && u == nil && errors.As(err, &ne) {
-		r.netFailure = &script.NetFailure{Kind: ne.Kind, Sent: ne.Sent}
+		r.netFailure = &script.NetFailure{Kind: ne.Kind, Sent: ne.Sent, Cause: ne.Cause}
 		r.netHost = hostOr(ne.Host)
 	}
 	r.L.RaiseError("%s: %s", what, err.Error())

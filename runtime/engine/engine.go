@@ -204,7 +204,7 @@ func (r *scriptRun) failure(err error) script.Outcome {
 		return script.Outcome{Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: r.unknown.Host, Detail: r.unknown.Reason,
 			Net: script.NetFailureOf(r.unknown.Err)}
 	case r.netFailure != nil:
-		return script.Outcome{Kind: value.ScriptError, Capability: script.CapNet, Host: r.netHost, Detail: msg, Net: r.netFailure}
+		return script.Outcome{Kind: r.netFailure.FailedKind(), Capability: script.CapNet, Host: r.netHost, Detail: msg, Net: r.netFailure}
 	case r.laterRead != "":
 		return scriptError(r.laterRead)
 	case r.poisoned:

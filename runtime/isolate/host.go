@@ -292,7 +292,8 @@ type hostRecords struct {
 // record; the worker cannot claim one. A script error the worker says a
 // failed network request caused carries the host's record of that
 // request (its host and how it failed), or nothing when the host holds
-// none. A script that caught a refusal or a lost answer and then failed
+// none; it is offline when that record says the request never reached a
+// server (NetFailure.FailedKind). A script that caught a refusal or a lost answer and then failed
 // otherwise stays a script error, as it would in process. Kinds and
 // limits outside the closed sets become script errors.
 func reconcile(o script.Outcome, shape *valueShape, rec hostRecords, l script.Limits) script.Outcome {
@@ -316,10 +317,13 @@ func reconcile(o script.Outcome, shape *valueShape, rec hostRecords, l script.Li
 			return script.Outcome{Name: o.Name, Kind: value.OutcomeUnknown, Capability: script.CapNet, Host: u.Host, Detail: u.Reason,
 				Net: script.NetFailureOf(u.Err)}
 		}
-	case value.ScriptError:
+	case value.ScriptError, value.Offline:
+		// Offline or not is the host's record's to say (FailedKind); a
+		// worker's claim of offline without that record is a script
+		// error.
 		if n := rec.net; o.Net != nil && n != nil {
 			f := n.failure
-			return script.Outcome{Name: o.Name, Kind: value.ScriptError, Capability: script.CapNet, Host: n.host, Detail: o.Detail, Net: &f}
+			return script.Outcome{Name: o.Name, Kind: f.FailedKind(), Capability: script.CapNet, Host: n.host, Detail: o.Detail, Net: &f}
 		}
 	}
 	return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: o.Detail}
@@ -406,7 +410,7 @@ func (s *session) record(block int, c *call, err error) *reply {
 		s.mu.Unlock()
 		return &reply{Failure: value.OutcomeUnknown, Host: rec.Host, Error: u.Reason}
 	case c.Op == opFetch && errors.As(err, &ne):
-		rec := &netRecord{host: hostOr(ne.Host), failure: script.NetFailure{Kind: ne.Kind, Sent: ne.Sent}}
+		rec := &netRecord{host: hostOr(ne.Host), failure: script.NetFailure{Kind: ne.Kind, Sent: ne.Sent, Cause: ne.Cause}}
 		s.mu.Lock()
 		s.net[block] = rec
 		s.mu.Unlock()

@@ -94,7 +94,7 @@ func TestReconcileOutcomeUnknown(t *testing.T) {
 
 // TestNetworkFailureReachesTheOutcome: a GET that fails on the network
 // (here a refused connection: nothing listens on the port) ends the
-// script as a script error that carries the network client's kind, from
+// script offline, carrying the network client's kind and cause, from
 // the host's own record of the call, the same through the isolate as in
 // process. A script that catches the failure decides its own outcome.
 func TestNetworkFailureReachesTheOutcome(t *testing.T) {
@@ -125,9 +125,10 @@ func TestNetworkFailureReachesTheOutcome(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, out := range [][]script.Outcome{isolated, inProcess} {
-		if o := out[0]; o.Kind != value.ScriptError || o.Capability != script.CapNet || o.Host != "127.0.0.1" ||
-			o.Net == nil || o.Net.Kind != netclient.Network || o.Net.Sent {
-			t.Errorf("refused = %+v (net %+v), want a script error from a network failure of 127.0.0.1, not sent", o, o.Net)
+		if o := out[0]; o.Kind != value.Offline || o.Capability != script.CapNet || o.Host != "127.0.0.1" ||
+			o.Net == nil || o.Net.Kind != netclient.Network || o.Net.Sent || o.Net.Cause != netclient.ConnectRefused ||
+			o.Summary() != "offline: 127.0.0.1 refused the connection" {
+			t.Errorf("refused = %+v (net %+v), want offline: a network failure of 127.0.0.1, not sent, connection refused", o, o.Net)
 		}
 		if o := out[1]; o.Kind != value.Ok || o.Net != nil {
 			t.Errorf("caught = %+v, want ok", o)
@@ -152,5 +153,25 @@ func TestWorkerCannotClaimANetworkFailure(t *testing.T) {
 	rec := &netRecord{host: "api.example", failure: script.NetFailure{Kind: netclient.Network}}
 	if got := reconcile(claim, &valueShape{}, hostRecords{net: rec}, script.Ceiling); got.Net == nil || got.Net.Kind != netclient.Network || got.Host != "api.example" {
 		t.Errorf("with the host's record: %+v", got)
+	}
+}
+
+// TestReconcileOffline: an offline outcome stands only on the host's record
+// of a request that never reached a server, and names its host and cause;
+// a worker's claim of offline without that record, or with a record of a
+// request that did reach a server, is a script error.
+func TestReconcileOffline(t *testing.T) {
+	claim := script.Outcome{Name: "a", Kind: value.Offline, Net: &script.NetFailure{Kind: netclient.Network, Cause: netclient.NotResolved}, Host: "forged.example"}
+	rec := &netRecord{host: "api.github.com", failure: script.NetFailure{Kind: netclient.Network, Cause: netclient.NotResolved}}
+	got := reconcile(claim, &valueShape{}, hostRecords{net: rec}, script.Ceiling)
+	if got.Kind != value.Offline || got.Host != "api.github.com" || got.Summary() != "offline: api.github.com could not be resolved" {
+		t.Errorf("with the host's record: %+v %q", got, got.Summary())
+	}
+	if got := reconcile(claim, &valueShape{}, hostRecords{}, script.Ceiling); got.Kind != value.ScriptError {
+		t.Errorf("without a record: %+v", got)
+	}
+	sent := &netRecord{host: "api.github.com", failure: script.NetFailure{Kind: netclient.Network, Sent: true}}
+	if got := reconcile(claim, &valueShape{}, hostRecords{net: sent}, script.Ceiling); got.Kind != value.ScriptError {
+		t.Errorf("a request that reached its server: %+v", got)
 	}
 }

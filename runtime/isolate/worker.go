@@ -355,7 +355,7 @@ func (h *forwardingHost) do(ctx context.Context, c *call) (*reply, error) {
 		return nil, &script.UnknownOutcome{Host: r.Host, Reason: r.Error}
 	}
 	if r.Net != nil {
-		return nil, &netclient.Error{Kind: r.Net.Kind, Sent: r.Net.Sent, Host: r.Host, Msg: r.Error}
+		return nil, &netclient.Error{Kind: r.Net.Kind, Sent: r.Net.Sent, Cause: r.Net.Cause, Host: r.Host, Msg: r.Error}
 	}
 	if r.Error != "" {
 		return nil, errors.New(r.Error)

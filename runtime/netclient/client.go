@@ -216,6 +216,11 @@ func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
 func (c *Client) failure(ctx context.Context, host string, err error, effectful, sent bool) *Error {
 	e := c.exchangeFailure(ctx, host, err, effectful && sent)
 	e.Sent = sent
+	if !sent && (e.Kind == Network || e.Kind == Timeout) {
+		// Nothing reached a server: say why, for an offline outcome.
+		e.Cause = causeOf(ctx, err)
+		e.Msg = e.Cause.Sentence(host)
+	}
 	return e.because(err)
 }
 
@@ -366,12 +371,18 @@ func (c *Client) pin(ctx context.Context, host string) (*pin, *Error) {
 	addrs, err := c.o.Resolver.LookupNetIP(ctx, "ip", host)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, errorf(Timeout, host, "resolving %s timed out", host).because(err)
+			e := errorf(Timeout, host, "resolving %s timed out", host).because(err)
+			e.Cause = ConnectTimeout
+			return nil, e
 		}
-		return nil, errorf(Network, host, "%s could not be resolved", host).because(err)
+		e := errorf(Network, host, "%s could not be resolved", host).because(err)
+		e.Cause = NotResolved
+		return nil, e
 	}
 	if len(addrs) == 0 {
-		return nil, errorf(Network, host, "%s has no addresses", host)
+		e := errorf(Network, host, "%s has no addresses", host)
+		e.Cause = NotResolved
+		return nil, e
 	}
 	p := &pin{host: host}
 	for _, a := range addrs {

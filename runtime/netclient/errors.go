@@ -1,6 +1,15 @@
 package netclient
 
-import "fmt"
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+)
 
 // ErrorKind says why a request failed.
 type ErrorKind string
@@ -47,6 +56,9 @@ type Error struct {
 	// before anything reached a server: resolving, connecting, the TLS
 	// handshake, or writing the request.
 	Sent bool
+	// Cause is set when the request never reached a server (a Network or
+	// Timeout failure with Sent false): why it did not get through.
+	Cause Cause
 	// Err is the underlying cause when there is one (a resolver, dial,
 	// TLS or read error, or the address vetting's reason); nil for a
 	// refusal by markii's own rules that has no other cause.
@@ -57,6 +69,72 @@ func (e *Error) Error() string { return e.Msg }
 
 // Unwrap returns the cause (nil when there is none).
 func (e *Error) Unwrap() error { return e.Err }
+
+// Cause is why a request never reached a server.
+type Cause string
+
+// The causes of a request that never reached a server.
+const (
+	// NotResolved: the name did not resolve (or had no addresses).
+	NotResolved Cause = "dns"
+	// ConnectRefused: nothing listens at the address.
+	ConnectRefused Cause = "refused"
+	// ConnectTimeout: resolving or connecting took longer than allowed.
+	ConnectTimeout Cause = "timeout"
+	// TLSFailed: the secure connection could not be set up.
+	TLSFailed Cause = "tls"
+	// ConnectReset: the connection was reset or closed before the request
+	// was written.
+	ConnectReset Cause = "reset"
+	// NoConnection: any other failure to connect (no route, network down).
+	NoConnection Cause = "connect"
+)
+
+// Sentence says why a request to host never reached it, in words shown
+// after "offline: ".
+func (c Cause) Sentence(host string) string {
+	switch c {
+	case NotResolved:
+		return host + " could not be resolved"
+	case ConnectRefused:
+		return host + " refused the connection"
+	case ConnectTimeout:
+		return host + " could not be reached in time"
+	case TLSFailed:
+		return "the secure connection to " + host + " failed"
+	case ConnectReset:
+		return "the connection to " + host + " was reset"
+	}
+	return host + " could not be reached"
+}
+
+// causeOf names why an exchange that wrote no request failed.
+func causeOf(ctx context.Context, err error) Cause {
+	var (
+		ne       net.Error
+		certErr  *tls.CertificateVerificationError
+		alertErr tls.AlertError
+		recErr   tls.RecordHeaderError
+		unknown  x509.UnknownAuthorityError
+		hostErr  x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		dnsErr   *net.DNSError
+	)
+	switch {
+	case errors.As(err, &dnsErr):
+		return NotResolved
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return ConnectRefused
+	case errors.As(err, &certErr), errors.As(err, &alertErr), errors.As(err, &recErr),
+		errors.As(err, &unknown), errors.As(err, &hostErr), errors.As(err, &invalid):
+		return TLSFailed
+	case errors.Is(err, context.DeadlineExceeded), ctx.Err() != nil, errors.As(err, &ne) && ne.Timeout():
+		return ConnectTimeout
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.EPIPE):
+		return ConnectReset
+	}
+	return NoConnection
+}
 
 // Policy reports whether the failure is a refusal by markii's own rules
 // (as opposed to the network or the server failing).

@@ -215,6 +215,21 @@ type Outcome struct {
 type NetFailure struct {
 	Kind netclient.ErrorKind `json:"kind"`
 	Sent bool                `json:"sent,omitempty"`
+	// Cause is why a request that never reached a server did not get
+	// through (see netclient.Error.Cause); "" when it reached one.
+	Cause netclient.Cause `json:"cause,omitempty"`
+}
+
+// FailedKind is the outcome kind of a script that failed because of the
+// network request f describes: value.Offline when the request never
+// reached a server (the name did not resolve, the connection was refused,
+// timed out or reset, TLS failed), else value.ScriptError. It is decided
+// from the host's record of the call, never from any text.
+func (f *NetFailure) FailedKind() value.Kind {
+	if f != nil && f.Cause != "" && !f.Sent {
+		return value.Offline
+	}
+	return value.ScriptError
 }
 
 // NetFailureOf is the network failure err carries, or nil when no
@@ -224,7 +239,7 @@ func NetFailureOf(err error) *NetFailure {
 	if !errors.As(err, &ne) {
 		return nil
 	}
-	return &NetFailure{Kind: ne.Kind, Sent: ne.Sent}
+	return &NetFailure{Kind: ne.Kind, Sent: ne.Sent, Cause: ne.Cause}
 }
 
 // Summary is the short, display-ready line for o, built from its typed
@@ -249,6 +264,10 @@ func (o Outcome) Summary() string {
 	case value.OutcomeUnknown:
 		if o.Host != "" {
 			return value.UnknownOutcomePhrase + " (net: " + o.Host + ")"
+		}
+	case value.Offline:
+		if o.Net != nil && o.Host != "" {
+			return "offline: " + o.Net.Cause.Sentence(o.Host)
 		}
 	}
 	return o.Kind.Phrase()
