@@ -98,7 +98,8 @@ func (c *invocation) exportNote(o *exportOptions, n *note, opt render.Options, t
 	doc := render.Parse(n.Source)
 	if o.format.value == "html" {
 		images, imageDiags := localImages(n, doc)
-		page := htmlexport.Render(doc, htmlexport.Options{Theme: opt.Theme, Values: opt.Values, Now: opt.Now, Images: images})
+		// The page's title is the one a library of notes shows for it.
+		page := htmlexport.Render(doc, htmlexport.Options{Theme: opt.Theme, Values: opt.Values, Now: opt.Now, Images: images, Title: render.Title(n.Source)})
 		return page.HTML, append(imageDiags, page.Diagnostics...)
 	}
 	if target.kind != toStdout {

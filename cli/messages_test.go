@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/markii/markii/render"
 )
 
 // run is Main in env with the given standard input, its output captured.
@@ -129,5 +131,30 @@ func TestClosedStdoutIsAWriteError(t *testing.T) {
 	cmd.Env = []string{"HOME=" + t.TempDir()}
 	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
 		t.Errorf("render >/dev/null: %v %q", err, out)
+	}
+}
+
+// TestHTMLTitleIsTheLibraryTitle: the HTML export's <title> is the
+// title the library lists the note under: the frontmatter's title
+// first, else the first heading.
+func TestHTMLTitleIsTheLibraryTitle(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	for src, want := range map[string]string{
+		"---\ntitle: From the frontmatter\n---\n\n# A heading\n": "From the frontmatter",
+		"Intro.\n\n> # Quoted heading\n":                         "Quoted heading",
+	} {
+		note := writeNote(t, src)
+		out := filepath.Join(t.TempDir(), "page.html")
+		if _, stderr, code := e.main(nil, "export", note, "--format", "html", "-o", out); code != ExitOK {
+			t.Fatalf("export: exit %d, %s", code, stderr)
+		}
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lib := render.Title([]byte(src)); lib != want || !strings.Contains(string(page), "<title>"+want+"</title>") {
+			t.Errorf("%q: library title %q, page %s; want %q in both", src, lib, page[:min(len(page), 300)], want)
+		}
 	}
 }
