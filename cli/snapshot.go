@@ -15,11 +15,11 @@ import (
 
 // snapshotOptions are markii snapshot's flags.
 type snapshotOptions struct {
-	width, color, theme           textFlag
-	update, prune, accept, reject bool
-	checkDeterminism, github      bool
-	junit                         textFlag
-	jobs                          countFlag
+	width, color, theme                   textFlag
+	update, prune, accept, reject, review bool
+	checkDeterminism, github              bool
+	junit                                 textFlag
+	jobs                                  countFlag
 }
 
 func (o *snapshotOptions) bind(fs *flagSet) {
@@ -28,6 +28,7 @@ func (o *snapshotOptions) bind(fs *flagSet) {
 	fs.text(&o.theme, flagSpec{name: "theme", short: "t", value: "NAME,NAME", help: "built-in themes of the matrix: dark, light, high-contrast (default dark)"})
 	fs.bool(&o.update, flagSpec{name: "update", short: "u", help: "write new and changed snapshots (and replace files there that are not snapshots)"})
 	fs.bool(&o.prune, flagSpec{name: "prune", help: "with --update: remove obsolete snapshots"})
+	fs.bool(&o.review, flagSpec{name: "review", help: "walk the pending snapshots full-screen: each diff in color (t: as tokens), a accept, r reject, s skip"})
 	fs.bool(&o.accept, flagSpec{name: "accept", help: "accept every pending snapshot"})
 	fs.bool(&o.reject, flagSpec{name: "reject", help: "reject (remove) every pending snapshot"})
 	fs.bool(&o.checkDeterminism, flagSpec{name: "check-determinism", help: "render each variant again under a scrambled environment and fail any difference"})
@@ -50,8 +51,8 @@ func runSnapshot(c *invocation, o *snapshotOptions) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	if n := btoi(o.accept) + btoi(o.reject) + btoi(o.update); n > 1 {
-		return usagef("--update, --accept and --reject are separate steps; give one")
+	if n := btoi(o.review) + btoi(o.accept) + btoi(o.reject) + btoi(o.update); n > 1 {
+		return usagef("--update, --review, --accept and --reject are separate steps; give one")
 	}
 	if o.prune && !o.update {
 		return usagef("--prune removes obsolete snapshots only with --update")
@@ -59,6 +60,8 @@ func runSnapshot(c *invocation, o *snapshotOptions) error {
 	switch {
 	case o.accept, o.reject:
 		return settlePending(c, paths, o.reject)
+	case o.review:
+		return reviewPending(c, paths)
 	}
 	opt, err := o.runOptions()
 	if err != nil {
@@ -165,4 +168,29 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// reviewPending implements --review: the pending snapshots under paths,
+// one at a time, full-screen.
+func reviewPending(c *invocation, paths []string) error {
+	if !isTerminal(c.stdio.In) || !isTerminal(c.stdio.Out) {
+		return usagef("--review needs a terminal; use --accept or --reject elsewhere")
+	}
+	pending := snapshot.Pending(paths)
+	if len(pending) == 0 {
+		fmt.Fprintln(c.stdio.Out, "snapshots: nothing pending")
+		return nil
+	}
+	res, err := snapshot.Review(c.stdio.In, c.stdio.Out, pending)
+	if err != nil {
+		return failf("the review ended: %w", err)
+	}
+	for _, e := range res.Failed {
+		fmt.Fprintf(c.stdio.Err, "markii: %s\n", sanitize.Line(e.Error()))
+	}
+	fmt.Fprintf(c.stdio.Out, "snapshots: %d pending, %d accepted, %d rejected, %d skipped, %d failed\n", len(pending), res.Accepted, res.Rejected, res.Skipped, len(res.Failed))
+	if len(res.Failed) > 0 {
+		return &exitError{code: ExitFailure}
+	}
+	return nil
 }
