@@ -2,11 +2,14 @@ package snapshot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/markii/markii/ansi"
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
@@ -318,5 +321,34 @@ func TestCheckDeterminism(t *testing.T) {
 	}
 	if os.Getenv("TERM") == "dumb" && os.Getenv("COLUMNS") == "17" {
 		t.Fatal("the scrambled environment was not put back")
+	}
+}
+
+// TestInterruptLeavesNoTemp: a run whose context ends (Ctrl-C) stops
+// taking notes, returns the context's error and leaves no temporary file.
+func TestInterruptLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{}
+	for i := range 300 {
+		files[fmt.Sprintf("n%03d.mk.md", i)] = []byte(strings.Repeat(fmt.Sprintf("# Note %d\n\nSome **text** with `code`.\n\n", i), 20))
+	}
+	writeTree(t, dir, files)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			if s, _ := filepath.Glob(filepath.Join(dir, Dir, "*")); len(s) > 10 {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	_, err := Run(ctx, []string{dir}, Options{Update: true})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after the interrupt: %v", err)
+	}
+	assertNoTemp(t, dir)
+	if s, _ := filepath.Glob(filepath.Join(dir, Dir, "*")); len(s) >= 600 {
+		t.Fatalf("every snapshot was written after the interrupt: %d", len(s))
 	}
 }
