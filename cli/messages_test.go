@@ -158,3 +158,20 @@ func TestHTMLTitleIsTheLibraryTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestLatin1NoteIsNamedAsSuch: a note in Latin-1, not UTF-8, is named as
+// Latin-1 with how to convert it, not called a binary file; a file with
+// C1 controls in it is still binary.
+func TestLatin1NoteIsNamedAsSuch(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	latin1 := writeNote(t, "# Caf\xe9\n\nUn cr\xe8me br\xfbl\xe9e, s'il vous pla\xeet.\n")
+	want := "markii: " + latin1 + " is not UTF-8 but reads as Latin-1 (ISO-8859-1) text; markii reads UTF-8: iconv -f latin1 -t utf-8 converts it\n"
+	if _, stderr, code := e.main(nil, "render", latin1); code != ExitFailure || stderr != want {
+		t.Errorf("Latin-1 note: exit %d, %q; want %q", code, stderr, want)
+	}
+	notText := writeNote(t, "# Title\n\n\x9b\xff\xfe text\n")
+	if _, stderr, code := e.main(nil, "render", notText); code != ExitFailure || stderr != "markii: "+notText+" looks like a binary file\n" {
+		t.Errorf("C1 bytes: exit %d, %q", code, stderr)
+	}
+}

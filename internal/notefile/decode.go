@@ -70,3 +70,22 @@ func decodeUTF16(b []byte, order binary.ByteOrder) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// looksLatin1 reports whether src, which is not UTF-8, is text in
+// Latin-1 (ISO-8859-1): no NUL or other control byte but tab, line
+// feed, form feed and carriage return, and none of the C1 controls
+// (0x80–0x9F) that Latin-1 text never holds and UTF-8's continuation
+// bytes often are.
+func looksLatin1(src []byte) bool {
+	if utf8.Valid(src) {
+		return false
+	}
+	for _, c := range src {
+		switch {
+		case c == '\t' || c == '\n' || c == '\f' || c == '\r':
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f):
+			return false
+		}
+	}
+	return true
+}

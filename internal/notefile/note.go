@@ -116,6 +116,9 @@ func LoadAsync(path string, stdin io.Reader) func() (*Note, error) {
 // DecodeText), or refuses it as "NAME looks like a binary file".
 func decoded(n *Note, name string) (*Note, error) {
 	text, ok := DecodeText(n.Source)
+	if !ok && looksLatin1(n.Source) {
+		return nil, errorf("%s is not UTF-8 but reads as Latin-1 (ISO-8859-1) text; markii reads UTF-8: iconv -f latin1 -t utf-8 converts it", name)
+	}
 	if !ok {
 		return nil, errorf("%s looks like a binary file", name)
 	}
