@@ -145,8 +145,9 @@ func parseSource(src []byte) parsed {
 }
 
 // Parse parses a Markii note into markii's sanitized document tree. It
-// never fails: malformed syntax degrades to text, raw HTML is dropped, and
-// every string in the tree has been decoded and then sanitized.
+// never fails: malformed syntax degrades to text, raw HTML is read through
+// an allowlist (parse_html.go), and every string in the tree has been
+// decoded and then sanitized.
 func Parse(src []byte) (doc *Document) {
 	defer func() {
 		if recover() != nil {
