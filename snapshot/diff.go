@@ -80,29 +80,39 @@ func escapeToken(b []byte) (int, string) {
 	}
 	switch b[1] {
 	case '[':
-		for j := 2; j < len(b) && j < 64; j++ {
-			c := b[j]
-			if c == 'm' {
-				return j + 1, sgrToken(string(b[2:j]))
-			}
-			if (c < '0' || c > '9') && c != ';' {
-				return 0, ""
-			}
-		}
+		return sgrAt(b)
 	case ']':
-		if !strings.HasPrefix(string(b[:min(len(b), 4)]), "\x1b]8;") {
+		return linkAt(b)
+	}
+	return 0, ""
+}
+
+// sgrAt reads an SGR (ESC [ digits and ; m) at the start of b.
+func sgrAt(b []byte) (int, string) {
+	for j := 2; j < len(b) && j < 64; j++ {
+		c := b[j]
+		if c == 'm' {
+			return j + 1, sgrToken(string(b[2:j]))
+		}
+		if (c < '0' || c > '9') && c != ';' {
 			return 0, ""
 		}
-		for j := 4; j < len(b) && j < 4096; j++ {
-			end := 0
-			if b[j] == 0x07 {
-				end = 1
-			} else if b[j] == 0x1b && j+1 < len(b) && b[j+1] == '\\' {
-				end = 2
-			}
-			if end > 0 {
-				return j + end, linkToken(string(b[4:j]))
-			}
+	}
+	return 0, ""
+}
+
+// linkAt reads an OSC 8 hyperlink sequence, ended by BEL or ESC \, at the
+// start of b.
+func linkAt(b []byte) (int, string) {
+	if !strings.HasPrefix(string(b[:min(len(b), 4)]), "\x1b]8;") {
+		return 0, ""
+	}
+	for j := 4; j < len(b) && j < 4096; j++ {
+		switch {
+		case b[j] == 0x07:
+			return j + 1, linkToken(string(b[4:j]))
+		case b[j] == 0x1b && j+1 < len(b) && b[j+1] == '\\':
+			return j + 2, linkToken(string(b[4:j]))
 		}
 	}
 	return 0, ""
@@ -149,20 +159,31 @@ func sgrWord(n int, rest []string) (string, int) {
 	if n == 48 || (n >= 40 && n <= 47) || (n >= 100 && n <= 107) {
 		side = "bg"
 	}
+	if n == 38 || n == 48 {
+		return extendedColor(side, rest)
+	}
 	switch {
-	case (n == 38 || n == 48) && len(rest) >= 4 && rest[0] == "2":
+	case n >= 30 && n <= 47:
+		return fmt.Sprintf("%s %d", side, n%10), 0
+	case n >= 90 && n <= 107:
+		return fmt.Sprintf("%s bright %d", side, n%10), 0
+	}
+	return "sgr " + strconv.Itoa(n), 0
+}
+
+// extendedColor names a 38 or 48 color from the parameters after it: 2;R;G;B
+// or 5;N.
+func extendedColor(side string, rest []string) (string, int) {
+	switch {
+	case len(rest) >= 4 && rest[0] == "2":
 		r, _ := strconv.Atoi(rest[1])
 		g, _ := strconv.Atoi(rest[2])
 		b, _ := strconv.Atoi(rest[3])
 		return fmt.Sprintf("%s #%02x%02x%02x", side, r&255, g&255, b&255), 4
-	case (n == 38 || n == 48) && len(rest) >= 2 && rest[0] == "5":
+	case len(rest) >= 2 && rest[0] == "5":
 		return side + " " + rest[1], 2
-	case n >= 30 && n <= 37, n >= 40 && n <= 47:
-		return fmt.Sprintf("%s %d", side, n%10), 0
-	case n >= 90 && n <= 97, n >= 100 && n <= 107:
-		return fmt.Sprintf("%s bright %d", side, n%10), 0
 	}
-	return "sgr " + strconv.Itoa(n), 0
+	return side + " ?", 0
 }
 
 // Diff is a unified diff of two snapshot bodies as readable text: every

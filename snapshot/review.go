@@ -258,26 +258,27 @@ func decodeLine(s string) ansi.Line {
 	return line
 }
 
+// sgrAttrs set the attributes of the SGR codes markii writes.
+var sgrAttrs = map[int]func(*ansi.Style){
+	0: func(st *ansi.Style) { *st = ansi.Style{} },
+	1: func(st *ansi.Style) { st.Bold = true },
+	2: func(st *ansi.Style) { st.Dim = true },
+	3: func(st *ansi.Style) { st.Italic = true },
+	4: func(st *ansi.Style) { st.Underline = true },
+	7: func(st *ansi.Style) { st.Inverse = true },
+	9: func(st *ansi.Style) { st.Strikethru = true },
+}
+
 // applySGR is st after an SGR's parameters.
 func applySGR(st ansi.Style, params string) ansi.Style {
 	ps := strings.Split(params, ";")
 	for i := 0; i < len(ps); i++ {
 		n, _ := strconv.Atoi(ps[i])
+		if set, ok := sgrAttrs[n]; ok {
+			set(&st)
+			continue
+		}
 		switch {
-		case n == 0:
-			st = ansi.Style{}
-		case n == 1:
-			st.Bold = true
-		case n == 2:
-			st.Dim = true
-		case n == 3:
-			st.Italic = true
-		case n == 4:
-			st.Underline = true
-		case n == 7:
-			st.Inverse = true
-		case n == 9:
-			st.Strikethru = true
 		case (n == 38 || n == 48) && i+4 < len(ps) && ps[i+1] == "2":
 			c := ansi.Color{R: atoi8(ps[i+2]), G: atoi8(ps[i+3]), B: atoi8(ps[i+4]), Set: true}
 			i += 4

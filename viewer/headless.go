@@ -86,13 +86,21 @@ func wordKeys(word string) ([]tea.KeyPressMsg, error) {
 	case runes[0] == '/' || runes[0] == '?':
 		return typed(word)
 	}
-	lower := strings.ToLower(word)
-	for prefix, mod := range map[string]tea.KeyMod{"ctrl+": tea.ModCtrl, "alt+": tea.ModAlt} {
-		if rest, ok := strings.CutPrefix(lower, prefix); ok && len(rest) == 1 && (rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= '0' && rest[0] <= '9') {
-			return []tea.KeyPressMsg{{Code: rune(rest[0]), Mod: mod}}, nil
-		}
+	if k, ok := modKey(strings.ToLower(word)); ok {
+		return []tea.KeyPressMsg{k}, nil
 	}
 	return nil, fmt.Errorf("the key script's %q is not a key: write a key name (Tab, Enter, Esc, Down, …), ctrl+X, one character, /text or \"text\"", word)
+}
+
+// modKey reads ctrl+X or alt+X for a letter or digit X.
+func modKey(word string) (tea.KeyPressMsg, bool) {
+	for prefix, mod := range map[string]tea.KeyMod{"ctrl+": tea.ModCtrl, "alt+": tea.ModAlt} {
+		rest, ok := strings.CutPrefix(word, prefix)
+		if ok && len(rest) == 1 && (rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= '0' && rest[0] <= '9') {
+			return tea.KeyPressMsg{Code: rune(rest[0]), Mod: mod}, true
+		}
+	}
+	return tea.KeyPressMsg{}, false
 }
 
 // typed is the keys that type text.

@@ -120,6 +120,24 @@ func Tokens(lang, code string) (tokens []Token, ok bool) {
 	if err != nil {
 		return nil, false
 	}
+	if tokens, ok = collect(it, code); !ok {
+		return nil, false
+	}
+	// Some lexers end their input with a line feed; give back exactly the
+	// text that came in.
+	if n := len(tokens); n > 0 && !strings.HasSuffix(code, "\n") && strings.HasSuffix(tokens[n-1].Text, "\n") {
+		tokens[n-1].Text = strings.TrimSuffix(tokens[n-1].Text, "\n")
+		if tokens[n-1].Text == "" {
+			tokens = tokens[:n-1]
+		}
+	}
+	return tokens, true
+}
+
+// collect reads a chroma lexer's tokens of code into ours, joining
+// adjacent tokens of one kind.
+func collect(it chroma.Iterator, code string) ([]Token, bool) {
+	var tokens []Token
 	// A lexer whose rule matches without consuming anything can emit
 	// tokens for ever (chroma's JSONata does on ordinary text); the work
 	// is bounded by the code's length, never by a clock, so the result is
@@ -144,14 +162,6 @@ func Tokens(lang, code string) (tokens []Token, ok bool) {
 			continue
 		}
 		tokens = append(tokens, Token{Kind: k, Text: t.Value})
-	}
-	// Some lexers end their input with a line feed; give back exactly the
-	// text that came in.
-	if n := len(tokens); n > 0 && !strings.HasSuffix(code, "\n") && strings.HasSuffix(tokens[n-1].Text, "\n") {
-		tokens[n-1].Text = strings.TrimSuffix(tokens[n-1].Text, "\n")
-		if tokens[n-1].Text == "" {
-			tokens = tokens[:n-1]
-		}
 	}
 	return tokens, true
 }
