@@ -79,16 +79,17 @@ func TestLiteralBaseGrantOnTerminal(t *testing.T) {
 	p := inTmux(t, dir, 200, 60, script+"echo child done")
 	answered := 0
 	for note := 1; note <= 2; note++ {
-		// One question names the host; a second says the rest of the
-		// address is built at run time. Both are answered yes.
-		for q := 0; q < 2; q++ {
-			p.waitCount("[y/N]", answered+1)
-			p.keys("y", "Enter")
-			answered++
-		}
+		// One question names the host and says the rest of the address
+		// is built at run time; it is answered yes.
+		p.waitCount("[y/N]", answered+1)
+		p.keys("y", "Enter")
+		answered++
 		p.waitCount("render exit", note)
 	}
 	pane := p.waitCount("child done", 1)
+	if c := strings.Count(pane, "[y/N]"); c != 2 {
+		t.Errorf("%d questions were asked, want one for each note:\n%s", c, pane)
+	}
 	if c := strings.Count(pane, "send data to 127.0.0.1"); c != 2 {
 		t.Errorf("the host prompt named 127.0.0.1 %d times, want 2:\n%s", c, pane)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 )
 
 func TestCause(t *testing.T) {
