@@ -73,23 +73,10 @@ func TestFolderWorkflow(t *testing.T) {
 	if !r.OK() || r.Count(Written) != 8 || len(r.Cases) != 8 {
 		t.Fatalf("update: %s\n%+v", r.Summary(), r.Cases)
 	}
-	snaps, _ := filepath.Glob(filepath.Join(dir, Dir, "*"+Ext))
-	want := []string{"data.mk.md.w80.never.dark.snap", "data.mk.md.w80.truecolor.dark.snap", "tabs.mk.md.w80.never.dark.open.snap", "tabs.mk.md.w80.never.dark.snap", "tabs.mk.md.w80.truecolor.dark.open.snap", "tabs.mk.md.w80.truecolor.dark.snap", "trip.w80.never.dark.snap", "trip.w80.truecolor.dark.snap"}
-	if len(snaps) != len(want) {
-		t.Fatalf("snapshots %q", snaps)
-	}
-	for i, s := range snaps {
-		if filepath.Base(s) != want[i] {
-			t.Fatalf("snapshot %d is %s, want %s", i, filepath.Base(s), want[i])
-		}
-	}
+	wantSnapshots(t, dir, "data.mk.md.w80.never.dark.snap", "data.mk.md.w80.truecolor.dark.snap", "tabs.mk.md.w80.never.dark.open.snap", "tabs.mk.md.w80.never.dark.snap", "tabs.mk.md.w80.truecolor.dark.open.snap", "tabs.mk.md.w80.truecolor.dark.snap", "trip.w80.never.dark.snap", "trip.w80.truecolor.dark.snap")
 	head, _ := os.ReadFile(filepath.Join(dir, Dir, "data.mk.md.w80.truecolor.dark.snap"))
 	if !strings.HasPrefix(string(head), "markii-snapshot 1 width=80 color=truecolor theme=dark keys=- bytes=") {
 		t.Fatalf("header: %q", head[:80])
-	}
-	// The values and the clock are pinned: the data note shows the value.
-	if !strings.Contains(string(head), "42") && !strings.Contains(string(head), "ago") {
-		t.Logf("data snapshot:\n%s", head)
 	}
 
 	if r := run(t, Options{}, dir); !r.OK() || r.Count(Matched) != 8 {
@@ -101,19 +88,7 @@ func TestFolderWorkflow(t *testing.T) {
 	if r.OK() || r.Count(Changed) != 2 || r.Count(Matched) != 6 {
 		t.Fatalf("after an edit: %s", r.Summary())
 	}
-	var text strings.Builder
-	if err := r.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	out := text.String()
-	for _, w := range []string{"[-blue-]", "{+red+}", "⟨bold", "⟨link https://example.com/map⟩", "⟨/link⟩", "pending "} {
-		if !strings.Contains(out, w) {
-			t.Errorf("the report lacks %q:\n%s", w, out)
-		}
-	}
-	if strings.ContainsAny(out, "\x1b\x9b\x07") {
-		t.Errorf("the report carries a raw escape:\n%q", out)
-	}
+	wantReadableDiff(t, r)
 	pending := Pending([]string{dir})
 	if len(pending) != 2 || !strings.HasSuffix(pending[0], "trip.w80.never.dark.snap.new") {
 		t.Fatalf("pending %q", pending)
@@ -141,6 +116,39 @@ func TestFolderWorkflow(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, Dir, "tabs.*")); len(left) != 0 {
 		t.Fatalf("pruned snapshots left: %q", left)
+	}
+}
+
+// wantSnapshots fails unless dir's snapshot folder holds exactly names.
+func wantSnapshots(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	snaps, _ := filepath.Glob(filepath.Join(dir, Dir, "*"+Ext))
+	if len(snaps) != len(names) {
+		t.Fatalf("snapshots %q", snaps)
+	}
+	for i, s := range snaps {
+		if filepath.Base(s) != names[i] {
+			t.Fatalf("snapshot %d is %s, want %s", i, filepath.Base(s), names[i])
+		}
+	}
+}
+
+// wantReadableDiff fails unless r's report marks the changed word, shows
+// escapes as tokens, names the pending file and carries no raw escape.
+func wantReadableDiff(t *testing.T, r *Report) {
+	t.Helper()
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	for _, w := range []string{"[-blue-]", "{+red+}", "⟨bold", "⟨link https://example.com/map⟩", "⟨/link⟩", "pending "} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the report lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.ContainsAny(out, "\x1b\u009b\a") {
+		t.Errorf("the report carries a raw escape:\n%q", out)
 	}
 }
 
@@ -350,5 +358,32 @@ func TestInterruptLeavesNoTemp(t *testing.T) {
 	assertNoTemp(t, dir)
 	if s, _ := filepath.Glob(filepath.Join(dir, Dir, "*")); len(s) >= 600 {
 		t.Fatalf("every snapshot was written after the interrupt: %d", len(s))
+	}
+}
+
+// TestTwoUpdatesAtOnce: two runs with --update on one folder at the same
+// time leave only whole snapshots and no temporary file.
+func TestTwoUpdatesAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{}
+	for i := range 40 {
+		files[fmt.Sprintf("n%02d.mk.md", i)] = []byte(strings.Repeat(fmt.Sprintf("# Note %d\n\nSome **text**.\n\n", i), 30))
+	}
+	writeTree(t, dir, files)
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := Run(context.Background(), []string{dir}, Options{Update: true})
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	assertNoTemp(t, dir)
+	if r := run(t, Options{}, dir); !r.OK() || r.Count(Matched) != 80 {
+		t.Fatalf("after two updates at once: %s", r.Summary())
 	}
 }
