@@ -160,8 +160,8 @@ func TestHTMLTitleIsTheLibraryTitle(t *testing.T) {
 }
 
 // TestLatin1NoteIsNamedAsSuch: a note in Latin-1, not UTF-8, is named as
-// Latin-1 with how to convert it, not called a binary file; a file with
-// C1 controls in it is still binary.
+// Latin-1 with how to convert it, not called a binary file; a file
+// full of C1 controls and bad bytes is still binary.
 func TestLatin1NoteIsNamedAsSuch(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -170,8 +170,27 @@ func TestLatin1NoteIsNamedAsSuch(t *testing.T) {
 	if _, stderr, code := e.main(nil, "render", latin1); code != ExitFailure || stderr != want {
 		t.Errorf("Latin-1 note: exit %d, %q; want %q", code, stderr, want)
 	}
-	notText := writeNote(t, "# Title\n\n\x9b\xff\xfe text\n")
+	notText := writeNote(t, "# Title\n\n"+strings.Repeat("\x9b\xff\xfe text ", 40))
 	if _, stderr, code := e.main(nil, "render", notText); code != ExitFailure || stderr != "markii: "+notText+" looks like a binary file\n" {
 		t.Errorf("C1 bytes: exit %d, %q", code, stderr)
+	}
+}
+
+// TestAFewBadBytesShowAsReplacementCharacters: a UTF-8 note with a few
+// byte sequences that are not UTF-8 is read, each shown as U+FFFD, with
+// one diagnostic, as bat and less do; only what is mostly not text is
+// refused as binary.
+func TestAFewBadBytesShowAsReplacementCharacters(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	note := writeNote(t, "# Caf\u00e9\n\nOne bad \xff byte and another \xc3( here.\n")
+	stdout, stderr, code := e.main(nil, "render", "--color", "never", note)
+	want := "markii: " + note + " has 2 byte sequence(s) that are not UTF-8; they show as U+FFFD\n"
+	if code != ExitOK || stderr != want || !strings.Contains(stdout, "One bad \ufffd byte and another \ufffd( here.") || !strings.Contains(stdout, "Caf\u00e9") {
+		t.Errorf("exit %d, stderr %q (want %q), stdout:\n%s", code, stderr, want, stdout)
+	}
+	mostly := writeNote(t, strings.Repeat("ok \xff\xfe\x9b ", 50))
+	if _, stderr, code := e.main(nil, "render", mostly); code != ExitFailure || stderr != "markii: "+mostly+" looks like a binary file\n" {
+		t.Errorf("mostly not text: exit %d, %q", code, stderr)
 	}
 }

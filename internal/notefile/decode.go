@@ -87,5 +87,45 @@ func looksLatin1(src []byte) bool {
 			return false
 		}
 	}
+	// Latin-1 letters almost never happen to spell a UTF-8 sequence; a
+	// note that has one is UTF-8 with some bytes wrong.
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if size > 1 && r != utf8.RuneError {
+			return false
+		}
+		i += size
+	}
 	return true
+}
+
+// maxRepairs is how many byte sequences that are not UTF-8 a note may
+// hold and still be read as text, when they are more than 1% of it.
+const maxRepairs = 8
+
+// repairUTF8 is src, UTF-8 text but for a few byte sequences, with each
+// such sequence shown as U+FFFD, as bat and less show them, and how many
+// there were. It reports false for what is mostly not text: a NUL in the
+// first 8 KiB, a UTF-16 byte order mark, or more than maxRepairs bad
+// sequences that are also more than 1% of the bytes.
+func repairUTF8(src []byte) ([]byte, int, bool) {
+	if bytes.HasPrefix(src, utf16LEBOM) || bytes.HasPrefix(src, utf16BEBOM) ||
+		bytes.IndexByte(src[:min(len(src), binarySniffBytes)], 0) >= 0 {
+		return nil, 0, false
+	}
+	src = bytes.TrimPrefix(src, utf8BOM)
+	out := make([]byte, 0, len(src)+16)
+	bad := 0
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			bad++
+			if bad > maxRepairs && bad*100 > len(src) {
+				return nil, bad, false
+			}
+		}
+		out = utf8.AppendRune(out, r)
+		i += size
+	}
+	return out, bad, true
 }

@@ -113,14 +113,22 @@ func LoadAsync(path string, stdin io.Reader) func() (*Note, error) {
 }
 
 // decoded returns n with its source replaced by its UTF-8 text (see
-// DecodeText), or refuses it as "NAME looks like a binary file".
+// DecodeText). A note that is Latin-1 is refused as such; one that is
+// UTF-8 but for a few bad byte sequences is read with each shown as
+// U+FFFD and one warning (repairUTF8); what is mostly not text is
+// refused as "NAME looks like a binary file".
 func decoded(n *Note, name string) (*Note, error) {
 	text, ok := DecodeText(n.Source)
 	if !ok && looksLatin1(n.Source) {
 		return nil, errorf("%s is not UTF-8 but reads as Latin-1 (ISO-8859-1) text; markii reads UTF-8: iconv -f latin1 -t utf-8 converts it", name)
 	}
 	if !ok {
-		return nil, errorf("%s looks like a binary file", name)
+		fixed, bad, isText := repairUTF8(n.Source)
+		if !isText {
+			return nil, errorf("%s looks like a binary file", name)
+		}
+		text = fixed
+		n.Warnings = append(n.Warnings, fmt.Sprintf("%s has %d byte sequence(s) that are not UTF-8; they show as U+FFFD", name, bad))
 	}
 	n.Source = text
 	return n, nil
