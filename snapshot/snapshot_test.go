@@ -103,10 +103,17 @@ func TestFolderWorkflow(t *testing.T) {
 		t.Fatalf("after accepting one and rejecting the other: %s", r.Summary())
 	}
 
+	obsoleteThenPruned(t, dir)
+}
+
+// obsoleteThenPruned: a deleted note's snapshots are obsolete until
+// --update --prune removes them.
+func obsoleteThenPruned(t *testing.T, dir string) {
+	t.Helper()
 	if err := os.Remove(filepath.Join(dir, "tabs.mk.md")); err != nil {
 		t.Fatal(err)
 	}
-	r = run(t, Options{}, dir)
+	r := run(t, Options{}, dir)
 	if len(r.Obsolete) != 4 || !strings.HasSuffix(r.Obsolete[0], "tabs.mk.md.w80.never.dark.open.snap") {
 		t.Fatalf("obsolete %q", r.Obsolete)
 	}
@@ -210,8 +217,16 @@ func TestBadInputNothingLost(t *testing.T) {
 		t.Fatalf("truncated: %+v", c)
 	}
 
-	// A symbolic link to a file outside, a named pipe and a folder where
-	// snapshots belong: refused, the file outside unchanged.
+	specialFilesRefused(t, dir, snap, truncated)
+	symlinkedFolderRefused(t)
+	assertNoTemp(t, dir)
+}
+
+// specialFilesRefused: a symbolic link to a file outside and a named pipe
+// where snapshots belong are refused even with --update, and the file
+// outside is unchanged.
+func specialFilesRefused(t *testing.T, dir, snap, fifo string) {
+	t.Helper()
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	if err := os.WriteFile(outside, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
@@ -220,12 +235,12 @@ func TestBadInputNothingLost(t *testing.T) {
 	if err := os.Symlink(outside, snap); err != nil {
 		t.Fatal(err)
 	}
-	os.Remove(truncated)
-	if err := syscall.Mkfifo(truncated, 0o644); err != nil {
+	os.Remove(fifo)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = run(t, Options{Update: true}, dir)
-	for _, p := range []string{snap, truncated} {
+	r := run(t, Options{Update: true}, dir)
+	for _, p := range []string{snap, fifo} {
 		if c := find1(r, p); c.Status != Failed || !strings.Contains(c.ErrorLine(), "not a regular file") {
 			t.Fatalf("%s: %+v", p, c)
 		}
@@ -234,21 +249,25 @@ func TestBadInputNothingLost(t *testing.T) {
 		t.Fatalf("a write went through a symbolic link: %q", b)
 	}
 
-	// The whole snapshot folder a symbolic link to a folder outside.
+}
+
+// symlinkedFolderRefused: a snapshot folder that is a symbolic link to a
+// folder outside is refused, and nothing is written there.
+func symlinkedFolderRefused(t *testing.T) {
+	t.Helper()
 	other := t.TempDir()
 	dir2 := t.TempDir()
 	writeTree(t, dir2, map[string][]byte{"n.mk.md": []byte("# N\n")})
 	if err := os.Symlink(other, filepath.Join(dir2, Dir)); err != nil {
 		t.Fatal(err)
 	}
-	r = run(t, Options{Update: true}, dir2)
+	r := run(t, Options{Update: true}, dir2)
 	if r.OK() || !strings.Contains(r.Cases[0].ErrorLine(), "symbolic link") {
 		t.Fatalf("%s %+v", r.Summary(), r.Cases)
 	}
 	if entries, _ := os.ReadDir(other); len(entries) != 0 {
 		t.Fatalf("written outside the note folder: %v", entries)
 	}
-	assertNoTemp(t, dir)
 }
 
 func find1(r *Report, file string) Case {
