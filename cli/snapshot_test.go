@@ -27,6 +27,13 @@ func TestSnapshotCommandExitCodes(t *testing.T) {
 	if out, _, code := runCLI(t, "snapshot", dir); code != 0 || !strings.Contains(out, "2 matched") {
 		t.Fatalf("check: %d\n%s", code, out)
 	}
+	editThenAccept(t, dir, note)
+}
+
+// editThenAccept: after an edit the check fails with a marked diff,
+// GitHub annotations and a JUnit report; --accept makes it pass.
+func editThenAccept(t *testing.T, dir, note string) {
+	t.Helper()
 	if err := os.WriteFile(note, []byte("# A\n\nOne **term** here.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +51,14 @@ func TestSnapshotCommandExitCodes(t *testing.T) {
 	if _, _, code := runCLI(t, "snapshot", dir); code != 0 {
 		t.Fatalf("after accepting: %d", code)
 	}
+
+}
+
+// TestSnapshotUsageErrors: a bad matrix value or a bad mix of steps is a
+// usage error, exit 3.
+func TestSnapshotUsageErrors(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
 	for _, args := range [][]string{{"--width", "0"}, {"--color", "auto"}, {"--theme", "mine"}, {"--prune"}, {"--accept", "--reject"}, {"--jobs", "-1"}} {
 		if _, errText, code := runCLI(t, append([]string{"snapshot"}, append(args, dir)...)...); code != 3 {
 			t.Errorf("%q: exit %d (%s), want 3", args, code, errText)
@@ -95,6 +110,16 @@ func TestSnapshotReviewInTmux(t *testing.T) {
 	if h := p.history(); !strings.Contains(h, "1 accepted, 1 rejected") {
 		t.Fatalf("summary:\n%s", h)
 	}
+	wantAcceptedAndRejected(t, notes)
+	if _, _, code := runCLI(t, "snapshot", "--color", "truecolor", notes); code != 1 {
+		t.Fatalf("after review: %d (b was rejected, so it still differs)", code)
+	}
+}
+
+// wantAcceptedAndRejected: a's pending snapshot was stored and removed,
+// b's removed and not stored.
+func wantAcceptedAndRejected(t *testing.T, notes string) {
+	t.Helper()
 	if _, err := os.Stat(filepath.Join(notes, "__snapshots__", "a.mk.md.w80.truecolor.dark.snap.new")); err == nil {
 		t.Fatal("the accepted pending file is still there")
 	}
@@ -108,8 +133,5 @@ func TestSnapshotReviewInTmux(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(notes, "__snapshots__", "b.mk.md.w80.truecolor.dark.snap.new")); err == nil {
 		t.Fatal("the rejected pending file is still there")
-	}
-	if _, _, code := runCLI(t, "snapshot", "--color", "truecolor", notes); code != 1 {
-		t.Fatalf("after review: %d (b was rejected, so it still differs)", code)
 	}
 }

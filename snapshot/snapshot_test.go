@@ -89,6 +89,14 @@ func TestFolderWorkflow(t *testing.T) {
 		t.Fatalf("after an edit: %s", r.Summary())
 	}
 	wantReadableDiff(t, r)
+	acceptOneRejectOne(t, dir)
+	obsoleteThenPruned(t, dir)
+}
+
+// acceptOneRejectOne: of the two pending files, accepting one and
+// rejecting the other leaves one snapshot that still differs.
+func acceptOneRejectOne(t *testing.T, dir string) {
+	t.Helper()
 	pending := Pending([]string{dir})
 	if len(pending) != 2 || !strings.HasSuffix(pending[0], "trip.w80.never.dark.snap.new") {
 		t.Fatalf("pending %q", pending)
@@ -103,7 +111,6 @@ func TestFolderWorkflow(t *testing.T) {
 		t.Fatalf("after accepting one and rejecting the other: %s", r.Summary())
 	}
 
-	obsoleteThenPruned(t, dir)
 }
 
 // obsoleteThenPruned: a deleted note's snapshots are obsolete until
