@@ -85,7 +85,7 @@ var htmlElements = [...]struct {
 	{"dl", hBlock},
 	{"dt", hBlock},
 	{"em", hEmph},
-	{"embed", hSkip},
+	{"embed", hVoid},
 	{"figcaption", hBlock},
 	{"figure", hBlock},
 	{"footer", hBlock},
