@@ -115,7 +115,7 @@ func runRender(c *invocation, o *renderOptions) error {
 	}
 	out := newLineWriter(dst, opt.Level)
 	var r rendered
-	if o.run || imageModeOf(o.images.or("off")).on || mayNamePackComponent(n.Source) {
+	if o.run || imageModeOf(o.images.or("off")).On || mayNamePackComponent(n.Source) {
 		r, err = c.renderWhole(o, n, opt, out.emit)
 	} else {
 		r = c.renderChunks(n, opt, out.emit)

@@ -174,17 +174,17 @@ func parsedView(t *testing.T, args ...string) *viewOptions {
 // --images off; with another --images value it is a usage error.
 func TestNoImagesIsImagesOff(t *testing.T) {
 	t.Parallel()
-	if on := imageModeOf(parsedView(t, "n.mk.md").render.images.or("blocks")).on; !on {
+	if on := imageModeOf(parsedView(t, "n.mk.md").render.images.or("blocks")).On; !on {
 		t.Fatal("the viewer's pictures are off by default")
 	}
 	alias, off := parsedView(t, "--no-images", "n.mk.md"), parsedView(t, "--images", "off", "n.mk.md")
 	if !reflect.DeepEqual(alias, off) {
 		t.Fatalf("--no-images parsed as %+v, --images off as %+v", alias, off)
 	}
-	if imageModeOf(alias.render.images.or("blocks")).on {
+	if imageModeOf(alias.render.images.or("blocks")).On {
 		t.Fatal("--no-images left the viewer's pictures on")
 	}
-	if both := parsedView(t, "--no-images", "--images", "off", "n.mk.md"); imageModeOf(both.render.images.or("blocks")).on {
+	if both := parsedView(t, "--no-images", "--images", "off", "n.mk.md"); imageModeOf(both.render.images.or("blocks")).On {
 		t.Fatal("--no-images --images off left the pictures on")
 	}
 	stdout, stderr, code := runCLI(t, "view", "--no-images", "--images", "blocks", "n.mk.md")

@@ -189,7 +189,7 @@ func (c *invocation) viewerOptions(o *viewOptions, lib *viewer.Library) (*viewSe
 		return nil, viewer.Options{}, failf("%w", err)
 	}
 	s := &viewSession{c: c, layout: layout, settings: settings, givenValues: o.render.layout.values.set, noRun: o.noRun,
-		pictures: viewPictures{c: c, on: imageModeOf(o.render.images.or("blocks")).on, level: layout.Level, theme: layout.Theme}}
+		pictures: viewPictures{c: c, on: imageModeOf(o.render.images.or("blocks")).On, level: layout.Level, theme: layout.Theme}}
 	s.packs, s.packWarnings = c.installedPacks()
 	opt := viewer.Options{
 		Level:           layout.Level,

@@ -35,6 +35,7 @@ var DefaultNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 //	    "report.mk.md": {
 //	      "values": "report.values.json",
 //	      "now": "2026-03-01T09:00:00Z",
+//	      "images": "blocks",
 //	      "keys": {"open-tab": "Tab Enter", "find": "/word Enter"}
 //	    }
 //	  }
@@ -44,8 +45,10 @@ var DefaultNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // (flags replace both); height is the viewer's height for key scripts.
 // Under notes, each note (by file or bundle name) may pin its script
 // values (a values file in the folder, as --values reads it) and its clock
-// (RFC 3339), and name key scripts whose final viewer screen is
-// snapshotted in every variant besides the static rendering.
+// (RFC 3339), draw its local pictures (images: off, the default, blocks,
+// kitty or iterm, as render --images; in the static rendering at 256
+// colors and truecolor), and name key scripts whose final viewer screen
+// is snapshotted in every variant besides the static rendering.
 type Config struct {
 	Width  []int                 `json:"width"`
 	Color  []string              `json:"color"`
@@ -58,6 +61,7 @@ type Config struct {
 type NoteConfig struct {
 	Values string            `json:"values"`
 	Now    string            `json:"now"`
+	Images string            `json:"images"`
 	Keys   map[string]string `json:"keys"`
 }
 
@@ -87,6 +91,9 @@ func readFolder(dir string) (*folder, error) {
 		return nil, fmt.Errorf("the snapshot configuration %s: height %d is not between 1 and 1000", path, f.cfg.Height)
 	}
 	for name, nc := range f.cfg.Notes {
+		if _, ok := notefile.ParseImageMode(nc.Images); !ok && nc.Images != "" {
+			return nil, fmt.Errorf("the snapshot configuration %s: note %q: images %q is not one of %s", path, name, nc.Images, strings.Join(notefile.ImageModes, ", "))
+		}
 		for k := range nc.Keys {
 			if !validKeysName(k) {
 				return nil, fmt.Errorf("the snapshot configuration %s: note %q: key script name %q is not lower-case letters, digits, - and _ (at most %d)", path, name, k, maxKeysName)
@@ -180,10 +187,12 @@ func (f *folder) variants(m Matrix, name string) []Variant {
 	return out
 }
 
-// pins are what a note's rendering is pinned to: its values and clock.
+// pins are what a note's rendering is pinned to: its values and clock,
+// and how its pictures are drawn.
 type pins struct {
 	values value.Values
 	now    time.Time
+	images notefile.ImageMode
 	keys   map[string]string
 }
 
@@ -191,6 +200,7 @@ type pins struct {
 func (f *folder) pinsFor(dir, name string) (pins, error) {
 	nc := f.cfg.Notes[name]
 	p := pins{now: DefaultNow, keys: nc.Keys}
+	p.images, _ = notefile.ParseImageMode(nc.Images) // checked by readFolder
 	if nc.Now != "" {
 		t, err := time.Parse(time.RFC3339, nc.Now)
 		if err != nil {

@@ -270,6 +270,9 @@ func draw(n *notefile.Note, doc *render.Document, v Variant, p pins) ([]byte, er
 		return nil, err
 	}
 	opt := render.Options{Width: v.Width, Level: v.Level, Theme: th, Values: p.values, Now: p.now}
+	// A picture that cannot be drawn shows its alt text, which the
+	// snapshot holds; its diagnostic is not part of the rendering.
+	_ = notefile.AddPictures(&opt, n, doc, p.images, v.Width)
 	if v.Keys != "" {
 		return Screen(n, opt, v.Height, p.keys[v.Keys])
 	}
