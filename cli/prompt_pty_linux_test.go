@@ -304,7 +304,7 @@ func TestOfflineRunSaysSo(t *testing.T) {
 		t.Fatalf("run --json:\n%s", out)
 	}
 	out, errOut, _ = runMarkiiHome(t, home, "render", "--run", "--color", "never", note)
-	if !strings.Contains(out, "Value: 7 (stale, offline).") || !strings.Contains(errOut, "offline") {
+	if !strings.Contains(out, "Value: 7 (stale, offline).") || !strings.Contains(errOut, `script "v" failed (offline: 127.0.0.1 refused the connection)`) {
 		t.Fatalf("render --run:\n%s\nstderr:\n%s", out, errOut)
 	}
 

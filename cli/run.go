@@ -158,12 +158,23 @@ func reportFailures(w io.Writer, outcomes []script.Outcome, verbose bool) int {
 			continue
 		}
 		failed++
-		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Name), o.Kind)
+		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Name), failure(o))
 		if verbose && o.Detail != "" {
 			fmt.Fprintf(w, "markii: %s: %s\n", sanitize.Line(o.Name), sanitize.Line(o.Detail))
 		}
 	}
 	return failed
+}
+
+// failure is how a failed script's line names its failure: the outcome's
+// kind, or for an offline run the host and what failed, which the host
+// knows from its own record ("offline: api.github.com could not be
+// resolved").
+func failure(o script.Outcome) string {
+	if o.Kind == value.Offline {
+		return sanitize.Line(o.Summary())
+	}
+	return string(o.Kind)
 }
 
 // notStarted is the command-line error for a run that never started.

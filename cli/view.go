@@ -385,7 +385,7 @@ func reportView(w io.Writer, res *viewer.Result, quiet, verbose bool) {
 		if o.Outcome.Kind == value.Ok {
 			continue
 		}
-		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Script), o.Outcome.Kind)
+		fmt.Fprintf(w, "markii: script %q failed (%s)\n", sanitize.Line(o.Script), failure(o.Outcome))
 		if o.Outcome.Detail != "" {
 			fmt.Fprintf(w, "markii: %s: %s\n", sanitize.Line(o.Script), sanitize.Line(o.Outcome.Detail))
 		}
