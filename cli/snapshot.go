@@ -34,6 +34,7 @@ func (o *snapshotOptions) bind(fs *flagSet) {
 	fs.bool(&o.checkDeterminism, flagSpec{name: "check-determinism", help: "render each variant again under a scrambled environment and fail any difference"})
 	fs.text(&o.junit, flagSpec{name: "junit", value: "FILE", help: "also write a JUnit XML report to FILE"})
 	fs.bool(&o.github, flagSpec{name: "github", help: "also print GitHub Actions annotation lines for every case that did not match"})
+	o.jobs.max = 1024
 	fs.count(&o.jobs, flagSpec{name: "jobs", short: "j", value: "N", help: "notes rendered at once (default: one per core)"})
 }
 
@@ -78,7 +79,7 @@ func runSnapshot(c *invocation, o *snapshotOptions) error {
 
 // runOptions are the run's options from the matrix and run flags.
 func (o *snapshotOptions) runOptions() (snapshot.Options, error) {
-	opt := snapshot.Options{Update: o.update, Prune: o.prune, CheckDeterminism: o.checkDeterminism, Jobs: min(o.jobs.or(0), 1024)}
+	opt := snapshot.Options{Update: o.update, Prune: o.prune, CheckDeterminism: o.checkDeterminism, Jobs: o.jobs.or(0)}
 	for _, w := range listFlag(o.width) {
 		n, err := strconv.Atoi(w)
 		if err != nil || n < 1 || n > snapshot.MaxWidth {

@@ -205,3 +205,11 @@ func manyNotes(n int) []string {
 	}
 	return out
 }
+
+// TestViewHeightFlag: --height takes a number up to its bound (it once
+// refused every number, its bound left at zero).
+func TestViewHeightFlag(t *testing.T) {
+	if h := parsedView(t, "--keys", "q", "--height", "30", "n.mk.md").height.or(0); h != 30 {
+		t.Fatalf("--height 30 parsed as %d", h)
+	}
+}

@@ -49,6 +49,7 @@ func (o *viewOptions) bind(fs *flagSet) {
 	fs.bool(&o.mouse, flagSpec{name: "mouse", help: "let the mouse wheel scroll (the terminal then selects text only with Shift held)"})
 	fs.alias("no-images", &o.render.images, "images", "off")
 	fs.text(&o.keys, flagSpec{name: "keys", value: "SCRIPT", help: "press these keys in the viewer, run without a terminal at --width by --height, print its final screen and exit (keys such as Tab Enter Esc Down ctrl+f /word; see markii snapshot)"})
+	o.height.max = 1000
 	fs.count(&o.height, flagSpec{name: "height", value: "N", help: "with --keys: the screen's height in rows (default 24)"})
 }
 

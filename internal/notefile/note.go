@@ -1,8 +1,7 @@
 // Package notefile loads notes from disk for every command that draws
 // them (render, view, export, snapshot): a single .mk.md file, stdin, or a
 // bundle, decoded to UTF-8 text; values files; and the local pictures a
-// note draws (LoadPictures). Errors are one line,
-// naming the file.
+// note draws (LoadPictures). Errors are one line, naming the file.
 package notefile
 
 import (
