@@ -257,23 +257,13 @@ func TestPromptOneQuestionForBuiltAddresses(t *testing.T) {
 	}
 }
 
-// runMarkii runs the markii binary with args and home as its home, stdin
-// closed, and returns its standard output, standard error and exit code.
+// runMarkiiHome runs the markii binary with args and home as its home,
+// stdin closed, and returns its standard output, standard error and exit
+// code (markiiIn's results in the order this file's tests read them).
 func runMarkiiHome(t *testing.T, home string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(markiiBinary(t), args...)
-	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"),
-		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "PATH=" + os.Getenv("PATH")}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	code, out, errOut := markiiIn(t, home, args...)
+	return out, errOut, code
 }
 
 // TestOfflineRunSaysSo: a granted host that cannot be reached (a closed
