@@ -247,11 +247,12 @@ func (h *htmlBuilder) htmlBlock(n *ast.HTMLBlock) {
 		b = append(b, n.ClosureLine.Value(h.c.src)...)
 	}
 	h.tokens(b)
-	if h.skip > 0 && rawTextElement(h.skipTag) {
-		// The tokenizer read the rest of the block as the element's
-		// text; like goldmark, the block ends it.
-		h.skip = 0
-	}
+	// An element whose content is dropped (script, iframe, object,
+	// template…) ends with the raw HTML block that opened it, closed or
+	// not: markdown ended the block at a blank line or at its end
+	// condition, and what follows is markdown the note shows, never the
+	// element's hidden content.
+	h.skip = 0
 	if n.HTMLBlockType == ast.HTMLBlockType1 {
 		// goldmark ended the block at the line with its end tag; the
 		// element ends there too, whatever the tokenizer made of it.
@@ -264,16 +265,6 @@ func (h *htmlBuilder) htmlBlock(n *ast.HTMLBlock) {
 	if !h.blockFrame().kind.inlineOnly() {
 		h.flush()
 	}
-}
-
-// rawTextElement reports whether the tokenizer reads the content of the
-// element named name as text up to its end tag.
-func rawTextElement(name string) bool {
-	switch name {
-	case "script", "style", "iframe", "noscript", "noembed", "xmp", "plaintext":
-		return true
-	}
-	return false
 }
 
 // rawInline reads one inline raw HTML node. A comment, processing
@@ -380,9 +371,6 @@ func (h *htmlBuilder) text(t []byte) {
 // markdown adds a markdown block that sits between raw HTML blocks.
 func (h *htmlBuilder) markdown(n ast.Node) {
 	c := h.c
-	if h.skip > 0 {
-		return
-	}
 	if f := h.pre(); f != nil {
 		f.pre = append(append(f.pre, c.plain(n, nil)...), '\n')
 		return
@@ -908,8 +896,8 @@ func blankEdge(n Inline, trim func(string, string) string) bool {
 
 // opensHTMLElement reports whether line holds a start tag of an element
 // that, in a raw HTML block, stays open across the markdown blocks after
-// it: a block element or one whose content is dropped. An end tag with
-// no such element open does nothing.
+// it: a block element (one whose content is dropped ends with its raw
+// HTML block). An end tag with no such element open does nothing.
 func opensHTMLElement(line []byte) bool {
 	for i := bytes.IndexByte(line, '<'); i >= 0; {
 		rest := line[i+1:]
@@ -922,7 +910,7 @@ func opensHTMLElement(line []byte) bool {
 			for j := range n {
 				name[j] = rest[j] | 0x20
 			}
-			if k := htmlKindOf(name[:n]); k.block() || k == hSkip {
+			if htmlKindOf(name[:n]).block() {
 				return true
 			}
 		}
