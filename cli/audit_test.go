@@ -148,6 +148,33 @@ func TestAuditVerifyFindsAnEditedLine(t *testing.T) {
 	}
 }
 
+// TestAuditVerifyFindsAnEditedLastLine: the last record has none after it
+// to carry its hash; markii audit --verify still finds an edit of it, and
+// a run on the edited trail still runs and records.
+func TestAuditVerifyFindsAnEditedLastLine(t *testing.T) {
+	env := newTestEnv(t)
+	l := audit.ForStore(env.state(t), audit.Options{})
+	for i := 0; i < 3; i++ {
+		if err := l.Append(false, audit.Record{Run: "r", Event: audit.EventRequest, Method: "GET", Host: "a.example", Status: 200 + i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(env.stateDir(t), audit.FileName)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(data), `"status":202`, `"status":200`, 1)), 0o600)
+	code, out, errs := env.run("audit", "--verify")
+	if code != 1 || !strings.Contains(out, "audit.jsonl line 3") || !strings.Contains(errs, "not whole") {
+		t.Fatalf("edited last line: %d %q %q", code, out, errs)
+	}
+	note := writeNote(t, "# n\n\n```lua {name=v}\nreturn 1\n```\n")
+	if code, _, errs := env.run("run", note); code != 0 {
+		t.Fatalf("a run on an edited trail: %d %s", code, errs)
+	}
+	if code, out, _ := env.run("audit", "--verify"); code != 1 || !strings.Contains(out, "audit.jsonl line 4") {
+		t.Fatalf("after a run: %d %q", code, out)
+	}
+}
+
 // TestAuditShowsHostileStringsInertly: a note's escapes, bidi controls
 // and line breaks in a host or path are shown as code points, on one line.
 func TestAuditShowsHostileStringsInertly(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -121,6 +122,7 @@ func TestVerifyFindsEdits(t *testing.T) {
 	appendN(t, l, "r", 5)
 	path := filepath.Join(dir, FileName)
 	orig, _ := os.ReadFile(path)
+	origHead, _ := os.ReadFile(filepath.Join(dir, HeadName))
 
 	edited := bytes.Replace(orig, []byte(`"status":202`), []byte(`"status":299`), 1)
 	write(t, path, edited)
@@ -132,7 +134,8 @@ func TestVerifyFindsEdits(t *testing.T) {
 	lines := bytes.SplitAfter(orig, []byte{'\n'})
 	removed := bytes.Join(append(append([][]byte{}, lines[:2]...), lines[3:]...), nil)
 	write(t, path, removed)
-	if problems, _, _ := l.Verify(); len(problems) != 1 || problems[0].Line != 3 {
+	// The chain breaks at line 3, and the file is shorter than its head.
+	if problems, _, _ := l.Verify(); len(problems) != 2 || problems[0].Line != 3 || !strings.Contains(problems[1].Why, "shorter") {
 		t.Fatalf("removed line 3: %v", problems)
 	}
 
@@ -150,8 +153,89 @@ func TestVerifyFindsEdits(t *testing.T) {
 	}
 
 	write(t, path, orig)
+	write(t, filepath.Join(dir, HeadName), origHead)
 	if problems, _, _ := l.Verify(); len(problems) != 0 {
 		t.Fatalf("original: %v", problems)
+	}
+}
+
+// TestVerifyFindsAnEditedLastLine: the last line has no record after it
+// to carry its hash; the chain head does, so an edit of it is found at
+// once, and stays found after later appends.
+func TestVerifyFindsAnEditedLastLine(t *testing.T) {
+	l, dir := newLog(t, Options{})
+	appendN(t, l, "r", 3)
+	path := filepath.Join(dir, FileName)
+	orig, _ := os.ReadFile(path)
+	if problems, n, err := l.Verify(); err != nil || len(problems) != 0 || n != 3 {
+		t.Fatalf("whole trail: %v %d %v", problems, n, err)
+	}
+	// Same length, so only the hash can tell.
+	edited := bytes.Replace(orig, []byte(`"status":202`), []byte(`"status":299`), 1)
+	if len(edited) != len(orig) || bytes.Equal(edited, orig) {
+		t.Fatal("the edit did not apply")
+	}
+	write(t, path, edited)
+	problems, _, _ := l.Verify()
+	if len(problems) != 1 || problems[0].Line != 3 || !strings.Contains(problems[0].Why, "changed") {
+		t.Fatalf("an edited last line: %v", problems)
+	}
+	// A record appended after the edit chains to what markii wrote, so
+	// the edit is still found, now by the record after it.
+	appendN(t, l, "later", 1)
+	problems, _, _ = l.Verify()
+	if len(problems) != 1 || problems[0].Line != 4 {
+		t.Fatalf("after a later append: %v", problems)
+	}
+
+	// The last line removed.
+	write(t, path, orig)
+	l2, dir2 := newLog(t, Options{})
+	appendN(t, l2, "r", 3)
+	p2 := filepath.Join(dir2, FileName)
+	data, _ := os.ReadFile(p2)
+	lines := bytes.SplitAfter(data, []byte{'\n'})
+	write(t, p2, bytes.Join(lines[:2], nil))
+	if problems, _, _ := l2.Verify(); len(problems) != 1 || !strings.Contains(problems[0].Why, "shorter") {
+		t.Fatalf("a removed last line: %v", problems)
+	}
+	// A line added by hand at the end, chained correctly, is still not
+	// one markii wrote.
+	write(t, p2, data)
+	forged := fmt.Sprintf(`{"v":1,"time":"2026-01-01T00:00:00Z","run":"x","event":"end","prev":%q}`+"\n", lineHash(bytes.TrimSuffix(lines[2], []byte{'\n'})))
+	write(t, p2, append(append([]byte{}, data...), forged...))
+	if problems, _, _ := l2.Verify(); len(problems) != 1 || !strings.Contains(problems[0].Why, "goes on past") {
+		t.Fatalf("a line added by hand: %v", problems)
+	}
+	// A damaged head is reported, and the next append goes on from the
+	// trail itself.
+	write(t, p2, data)
+	write(t, filepath.Join(dir2, HeadName), []byte("{garbage"))
+	if problems, _, _ := l2.Verify(); len(problems) != 1 || !strings.Contains(problems[0].String(), HeadName) {
+		t.Fatalf("a damaged head: %v", problems)
+	}
+	appendN(t, l2, "after", 1)
+	if problems, n, _ := l2.Verify(); len(problems) != 0 || n != 4 {
+		t.Fatalf("after the head was restored: %v (%d lines)", problems, n)
+	}
+}
+
+// TestDamagedLineIsNotFatal: a garbage line in the trail is skipped and
+// reported by Read and Verify; appends go on.
+func TestDamagedLineIsNotFatal(t *testing.T) {
+	l, dir := newLog(t, Options{})
+	appendN(t, l, "r", 2)
+	path := filepath.Join(dir, FileName)
+	data, _ := os.ReadFile(path)
+	write(t, path, append(data, "not json at all\n"...))
+	appendN(t, l, "r2", 2)
+	recs, damaged, err := l.Read(nil)
+	if err != nil || len(recs) != 4 || len(damaged) != 1 || damaged[0].Line != 3 {
+		t.Fatalf("read: %d records, damaged %v, %v", len(recs), damaged, err)
+	}
+	problems, _, err := l.Verify()
+	if err != nil || len(problems) != 1 || problems[0].Line != 3 {
+		t.Fatalf("verify: %v %v", problems, err)
 	}
 }
 
@@ -179,6 +263,33 @@ func TestRotation(t *testing.T) {
 	recs, _, _ := l.Read(nil)
 	if len(recs) == 0 || recs[len(recs)-1].Status != 259 {
 		t.Fatalf("newest record lost: %d records", len(recs))
+	}
+}
+
+// TestRotationRenames: a full trail is renamed, not copied or rewritten:
+// the rotated file is the very file the records were written to.
+func TestRotationRenames(t *testing.T) {
+	l, dir := newLog(t, Options{MaxBytes: 1000, Keep: 2})
+	appendN(t, l, "r", 1)
+	before, err := os.Stat(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		appendN(t, l, "r", 1)
+		if _, err := os.Stat(filepath.Join(dir, "audit.1.jsonl")); err == nil {
+			break
+		}
+	}
+	after, err := os.Stat(filepath.Join(dir, "audit.1.jsonl"))
+	if err != nil {
+		t.Fatal("the trail never rotated")
+	}
+	if !os.SameFile(before, after) {
+		t.Fatal("rotation wrote a new file instead of renaming the full one")
+	}
+	if problems, _, err := l.Verify(); err != nil || len(problems) != 0 {
+		t.Fatalf("verify across the rotation: %v %v", problems, err)
 	}
 }
 
@@ -301,6 +412,55 @@ func TestConcurrentProcesses(t *testing.T) {
 	}
 	if problems, _, _ := l.Verify(); len(problems) != 0 {
 		t.Fatalf("verify: %v", problems)
+	}
+}
+
+// TestAppendNeverReadsTheTrail: an append takes the previous record's
+// hash from the chain head and writes through a write-only handle; the
+// trail's contents are never read on the run path. The trail here is
+// 100 MB of zero bytes (a sparse file) under a head that describes it: had
+// any of it been read, the append would have taken its end for a torn
+// line (adding a line feed) and chained to the hash of what it read.
+func TestAppendNeverReadsTheTrail(t *testing.T) {
+	l, dir := newLog(t, Options{})
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, FileName)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 100 << 20
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	const want = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	if err := l.writeHead(head{Size: size, Hash: want}, false); err != nil {
+		t.Fatal(err)
+	}
+	appendN(t, l, "r", 3)
+	g, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	fi, _ := g.Stat()
+	rest := make([]byte, fi.Size()-size)
+	if _, err := g.ReadAt(rest, size); err != nil {
+		t.Fatal(err)
+	}
+	if len(rest) == 0 || rest[0] != '{' {
+		t.Fatalf("the append read the trail: it wrote %q first", rest[:min(len(rest), 1)])
+	}
+	var first Record
+	if err := json.Unmarshal(rest[:bytes.IndexByte(rest, '\n')], &first); err != nil || first.Prev != want {
+		t.Fatalf("the first record chains to %q, not the head's hash (%v)", first.Prev, err)
+	}
+	h, ok := l.readHead()
+	if !ok || h.Size != fi.Size() {
+		t.Fatalf("head %+v after appends, file %d bytes", h, fi.Size())
 	}
 }
 

@@ -124,34 +124,39 @@ func (l *Log) appendLocked(sync bool, recs []Record) error {
 			return fmt.Errorf("cannot sync the audit trail %s: %w", l.Path(), err)
 		}
 	}
-	return nil
+	return l.writeHead(head{Size: prev.size + int64(buf.Len()), Hash: last}, sync)
 }
 
+// tail is where an append goes on from: the hash of the last line, the
+// current file's size, and whether it ends in a torn line.
 type tail struct {
 	hash string
+	size int64
 	torn bool
 }
 
 // openForAppend opens the current file for appending (rotating it first
-// when it is full) and reads the hash of its last line.
+// when it is full) and finds the hash of its last line: from the chain
+// head when the head describes the file as it is, which is every append
+// but the first after an older markii, a crash or a hand edit. Only then
+// is the end of the trail read (at most tailBytes of it); the handle the
+// records are written through is write-only.
 func (l *Log) openForAppend() (*os.File, tail, error) {
 	f, size, err := openAppend(l.Path())
 	if err != nil {
 		return nil, tail{}, err
 	}
-	if size < l.opts.MaxBytes {
-		t, err := readTail(f, size)
-		if err != nil {
-			f.Close()
-			return nil, tail{}, err
-		}
-		return f, t, nil
-	}
-	t, err := readTail(f, size)
-	f.Close()
-	if err != nil {
+	t := tail{size: size}
+	if h, ok := l.readHead(); ok && h.Size == size {
+		t.hash = h.Hash
+	} else if t, err = readTail(l.Path(), size); err != nil {
+		f.Close()
 		return nil, tail{}, err
 	}
+	if size < l.opts.MaxBytes {
+		return f, t, nil
+	}
+	f.Close()
 	if err := l.rotate(); err != nil {
 		return nil, tail{}, err
 	}
@@ -160,10 +165,10 @@ func (l *Log) openForAppend() (*os.File, tail, error) {
 	return f, tail{hash: t.hash}, err
 }
 
-// openAppend opens path for appending, creating it 0600; a link or
+// openAppend opens path for appending only, creating it 0600; a link or
 // anything but a regular file at the path is refused.
 func openAppend(path string) (*os.File, int64, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|openFlags, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|openFlags, 0o600)
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot open the audit trail %s: %w", path, err)
 	}
@@ -178,18 +183,25 @@ func openAppend(path string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
-// readTail reads the hash of the last line of f (size bytes long) from
-// its last 64 KiB, and whether the file ends in a torn line.
-func readTail(f *os.File, size int64) (tail, error) {
+// readTail reads the hash of the last line of the file at path (size
+// bytes long) from its last tailBytes, and whether it ends in a torn line.
+// Appends call it only when the chain head does not describe the file.
+func readTail(path string, size int64) (tail, error) {
+	t := tail{size: size}
 	if size == 0 {
-		return tail{}, nil
+		return t, nil
 	}
+	f, err := safefile.Open(path, safefile.Options{NoFollow: true})
+	if err != nil {
+		return tail{}, fmt.Errorf("cannot read the audit trail %s: %w", path, err)
+	}
+	defer f.Close()
 	n := min(size, tailBytes)
 	buf := make([]byte, n)
 	if _, err := f.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
-		return tail{}, fmt.Errorf("cannot read the audit trail %s: %w", f.Name(), err)
+		return tail{}, fmt.Errorf("cannot read the audit trail %s: %w", path, err)
 	}
-	t := tail{torn: buf[len(buf)-1] != '\n'}
+	t.torn = buf[len(buf)-1] != '\n'
 	body := bytes.TrimSuffix(buf, []byte{'\n'})
 	if i := bytes.LastIndexByte(body, '\n'); i >= 0 {
 		body = body[i+1:]

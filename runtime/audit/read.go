@@ -27,6 +27,9 @@ type Damage struct {
 }
 
 func (d Damage) String() string {
+	if d.Line == 0 {
+		return fmt.Sprintf("%s: %s", filepath.Base(d.File), d.Why)
+	}
 	return fmt.Sprintf("%s line %d: %s", filepath.Base(d.File), d.Line, d.Why)
 }
 
@@ -50,14 +53,18 @@ func (l *Log) Read(keep func(Record) bool) ([]Record, []Damage, error) {
 }
 
 // Verify checks that the trail is whole: every line is a record and
-// carries the hash of the line before it. It returns the problems found
-// and how many lines were checked. The first line of the oldest file kept
-// is taken as it is (the files before it were rotated away), and the last
-// line is covered only once a record follows it.
+// carries the hash of the line before it, and the last line and the
+// current file's size match the chain head (HeadName), so an edited or
+// removed last line is found too. It returns the problems found and how
+// many lines were checked. The first line of the oldest file kept is
+// taken as it is (the files before it were rotated away). Records
+// appended while Verify reads are left for the next check.
 func (l *Log) Verify() ([]Damage, int, error) {
+	snap := l.snapshotHead()
 	var damaged []Damage
 	prev, first, lines := "", true, 0
-	err := l.eachLine(func(file string, n int, line []byte, tooLong bool) {
+	lastN, last := 0, ""
+	err := l.eachLineUpTo(snap.size, func(file string, n int, line []byte, tooLong bool) {
 		lines++
 		r, why := decode(line, tooLong)
 		switch {
@@ -69,8 +76,17 @@ func (l *Log) Verify() ([]Damage, int, error) {
 		}
 		first = false
 		prev = lineHash(line)
+		if file == l.Path() {
+			lastN, last = n, prev
+		}
 	})
-	return damaged, lines, err
+	if err != nil {
+		return damaged, lines, err
+	}
+	if d := snap.check(l, lastN, last); d != nil {
+		damaged = append(damaged, *d)
+	}
+	return damaged, lines, nil
 }
 
 func decode(line []byte, tooLong bool) (Record, string) {
@@ -88,15 +104,25 @@ func decode(line []byte, tooLong bool) (Record, string) {
 
 // eachLine calls fn with each line of each file, oldest first.
 func (l *Log) eachLine(fn func(file string, n int, line []byte, tooLong bool)) error {
+	return l.eachLineUpTo(-1, fn)
+}
+
+// eachLineUpTo is eachLine reading at most current bytes of the current
+// file (all of it when current is negative).
+func (l *Log) eachLineUpTo(current int64, fn func(file string, n int, line []byte, tooLong bool)) error {
 	for _, file := range l.Files() {
-		if err := eachFileLine(file, fn); err != nil {
+		limit := int64(maxTrailBytes)
+		if file == l.Path() && current >= 0 {
+			limit = min(limit, current)
+		}
+		if err := eachFileLine(file, limit, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func eachFileLine(file string, fn func(file string, n int, line []byte, tooLong bool)) error {
+func eachFileLine(file string, limit int64, fn func(file string, n int, line []byte, tooLong bool)) error {
 	f, err := safefile.Open(file, safefile.Options{NoFollow: true})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -105,7 +131,7 @@ func eachFileLine(file string, fn func(file string, n int, line []byte, tooLong 
 		return err
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(io.LimitReader(f, maxTrailBytes), 64<<10)
+	r := bufio.NewReaderSize(io.LimitReader(f, limit), 64<<10)
 	n := 0
 	for {
 		line, tooLong, err := readLine(r)

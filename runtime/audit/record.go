@@ -11,14 +11,20 @@
 // under the device state's lock (runtime/state), each append one write of
 // whole lines, so concurrent markii processes never interleave or lose
 // one. Every record carries Prev, the SHA-256 of the line before it (in
-// this file or the file rotated before it), so an edited, removed or torn
-// line shows up in Verify. This is evidence, not protection: whoever can
-// write the file can also rewrite the chain.
+// this file or the file rotated before it), and a small chain head
+// (audit-head.json, rewritten under the same lock with every append) holds
+// the current file's size and the hash of its last line, so an edited,
+// removed, added or torn line shows up in Verify, the last one included.
+// This is evidence, not protection: whoever can write the files can also
+// rewrite the chain.
 //
-// The file is only appended on the run path: an append reads at most the
-// last 64 KiB to find the previous line. When it reaches Options.MaxBytes
-// it is renamed to audit.1.jsonl (older ones shift up to Options.Keep and
-// the oldest is removed).
+// The trail is never read on the run path: an append opens it write-only,
+// takes the previous hash from the chain head and stats the file for its
+// size. Only when the head does not describe the file (a trail from an
+// older markii, a crash between a record and its head, a hand edit) does
+// an append read the file's last 64 KiB instead. When the file reaches
+// Options.MaxBytes it is renamed to audit.1.jsonl (older ones shift up to
+// Options.Keep and the oldest is removed); nothing is copied.
 //
 // The effect ledger is the same trail: an effectful request (net.post,
 // net.patch, bundle.write) is claimed by a "claim" record, synced to disk
