@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/markii/markii/internal/gctune"
 	_ "github.com/markii/markii/internal/golden" // defines -update for go test ./... -update
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/isolate"
@@ -22,6 +23,7 @@ import (
 // settings and no state, never the real user's files.
 func TestMain(m *testing.M) {
 	if isolate.IsWorker() {
+		gctune.Limit(isolate.WorkerMemoryLimit)
 		isolate.WorkerMain()
 	}
 	home, err := os.MkdirTemp("", "markii-cli-test-home-")

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/fixtures"
+	"github.com/markii/markii/internal/gctune"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/config"
 	"github.com/markii/markii/runtime/run"
@@ -194,7 +194,7 @@ func (c *invocation) renderWhole(o *renderOptions, n *note, opt render.Options, 
 // so only a sliver of a long note's parse is ever in memory; with a live
 // heap that small, collecting less often is a clear win.
 func (c *invocation) renderChunks(n *note, opt render.Options, emit func([]ansi.Line) error) rendered {
-	defer debug.SetGCPercent(debug.SetGCPercent(renderGCPercent))
+	defer gctune.Percent(renderGCPercent)()
 	var r rendered
 	var s *render.Streamer
 	r.writeErr = render.ParseChunks(n.Source, func(doc *render.Document) error {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/markii/markii/internal/gctune"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/config"
@@ -169,6 +170,12 @@ func (c *invocation) runViewer(o *viewOptions, lib *viewer.Library, piped bool) 
 			// Shown on the terminal's own screen, under the viewer's.
 			fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(problem.Error()))
 		}
+	}
+	if opt.Note != nil {
+		// The viewer runs under a memory limit fitted to its page.
+		memory, restore := gctune.ForViewer(len(opt.Note.Source), c.getenv)
+		defer restore()
+		opt.Memory = memory
 	}
 	res, err := viewer.Run(opt, keys, c.stdio.Out.(*os.File))
 	if err != nil {

@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,25 +160,4 @@ func TestViewerMemoryIsProportionalToTheNote(t *testing.T) {
 	if perf && peak > 10*len(src) {
 		t.Errorf("the viewer peaks at %d bytes on a %d-byte note, over 10×", peak, len(src))
 	}
-}
-
-// While a layout runs, the soft limit follows what is live: a note
-// parsed whole holds its whole tree until the layout ends, and under a
-// limit fitted only then the collector ran without pause.
-func TestFollowMemoryRaisesTheLimitWhileALayoutRuns(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "") // the viewer leaves a limit the user set alone
-	defer limitMemory(1 << 20)()
-	before := debug.SetMemoryLimit(-1)
-	stop := followMemory()
-	var keep [][]byte
-	for range 96 {
-		keep = append(keep, make([]byte, 1<<20))
-	}
-	runtime.GC()
-	time.Sleep(10 * memoryFollowEvery)
-	stop()
-	if after := debug.SetMemoryLimit(-1); after < 96<<20 {
-		t.Fatalf("with 96 MB live the limit stayed at %d MB (it was %d MB)", after>>20, before>>20)
-	}
-	runtime.KeepAlive(keep)
 }

@@ -52,6 +52,8 @@ type page struct {
 	scripts int
 	opt     render.Options
 	live    render.LiveState
+	// memory is told when a layout starts and ends; nil for none.
+	memory MemoryTuner
 	// laid is the laid-out page; its lines are held packed in text.
 	laid     *render.Page
 	text     *ansi.PackedLines
@@ -71,10 +73,11 @@ type targetRef struct {
 	i    int32
 }
 
-func newPage(src []byte, opt render.Options) *page {
+func newPage(src []byte, opt render.Options, memory MemoryTuner) *page {
 	p := &page{
 		src:    src,
 		opt:    opt,
+		memory: memory,
 		folded: map[int]bool{},
 		live: render.LiveState{
 			Focus:     -1,
@@ -94,7 +97,9 @@ func newPage(src []byte, opt render.Options) *page {
 // neither the parser's tree of the whole note nor the page's spans are
 // ever resident; only a short note's tree is kept, for the next layout.
 func (p *page) layout() {
-	defer followMemory()()
+	if p.memory != nil {
+		defer p.memory.Layout()()
+	}
 	opt := p.opt
 	opt.Live = &p.live
 	keys := p.foldKeys()
@@ -130,7 +135,6 @@ func (p *page) layout() {
 	p.refold(keys)
 	p.targets = targets(p.laid)
 	p.buildRows()
-	fitMemoryLimit()
 }
 
 // lineCount returns the number of page lines.

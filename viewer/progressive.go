@@ -62,8 +62,9 @@ func (rd *reader) layoutFull() tea.Cmd {
 		opt.Values[k] = v
 	}
 	live := copyLive(rd.pg.live)
+	memory := rd.pg.memory
 	return func() tea.Msg {
-		p := &page{src: src, opt: opt, folded: map[int]bool{}, live: live}
+		p := &page{src: src, opt: opt, folded: map[int]bool{}, live: live, memory: memory}
 		p.layout()
 		return fullPageMsg{gen: gen, page: p, width: width, version: version}
 	}

@@ -218,7 +218,7 @@ func (rd *reader) show(n *Note) {
 	if src := n.Source; len(src) >= progressiveFrom {
 		if first, ok := render.FirstFrameSource(src, prefixBytes); ok {
 			rd.loadGen++
-			rd.pg = newPage(first, rd.pageOptions(rd.values))
+			rd.pg = newPage(first, rd.pageOptions(rd.values), rd.opt.Memory)
 			rd.loading = true
 			return
 		}
@@ -245,7 +245,7 @@ func (rd *reader) newPage(n *Note, values value.Values) *page {
 	rd.loading = false
 	opt := rd.pageOptions(values)
 	opt.Images = n.Images
-	return newPage(n.Source, opt)
+	return newPage(n.Source, opt, rd.opt.Memory)
 }
 
 func (rd *reader) pageOptions(values value.Values) render.Options {

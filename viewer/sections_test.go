@@ -21,7 +21,7 @@ func TestFoldedHeadingKeepsAllItsLines(t *testing.T) {
 		{"callout", ":::callout\n## " + title + "\n\nBody.\n:::\n\n## Next\n"},
 	} {
 		for _, level := range []ansi.Level{ansi.None, ansi.TrueColor} {
-			p := newPage([]byte(c.src), render.Options{Width: 24, Level: level, Theme: theme.Dark, Now: fixedNow()})
+			p := newPage([]byte(c.src), render.Options{Width: 24, Level: level, Theme: theme.Dark, Now: fixedNow()}, nil)
 			if len(p.sections) < 1 {
 				t.Fatalf("%s: no sections", c.name)
 			}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/internal/gctune"
 	"github.com/markii/markii/internal/needs"
 	"github.com/markii/markii/theme"
 )
@@ -48,12 +49,17 @@ func childViewer(path string) int {
 	if os.Getenv("MARKII_VIEWER_CHILD_PANIC") != "" {
 		load = func(string) (*Note, error) { panic("loader exploded") }
 	}
+	// As markii's cli does, the session runs under a memory limit fitted
+	// to the note.
+	memory, restore := gctune.ForViewer(len(src), os.Getenv)
+	defer restore()
 	_, err = Run(Options{
-		Note:  &Note{Name: filepath.Base(path), Path: path, Source: src, Watch: []string{path}},
-		Level: ansi.TrueColor,
-		Theme: theme.Dark,
-		Load:  load,
-		Watch: true,
+		Memory: memory,
+		Note:   &Note{Name: filepath.Base(path), Path: path, Source: src, Watch: []string{path}},
+		Level:  ansi.TrueColor,
+		Theme:  theme.Dark,
+		Load:   load,
+		Watch:  true,
 	}, os.Stdin, os.Stdout)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "markii: %v\n", err)

@@ -171,6 +171,17 @@ type Options struct {
 	// OpenBrowser, when set, opens an http or https link in a browser on
 	// `o`; nil (the default) only shows the address.
 	OpenBrowser func(url string) error
+	// Memory is told when each layout starts and ends, so that the
+	// program, which owns the process's memory settings, can fit them to
+	// the page (markii's cli passes a gctune.Viewer); nil for none.
+	Memory MemoryTuner
+}
+
+// MemoryTuner fits the process's memory settings to the viewer's work.
+type MemoryTuner interface {
+	// Layout is called as a layout starts; the function it returns is
+	// called as the layout ends.
+	Layout() (done func())
 }
 
 // maxFPS is how many frames a second the viewer draws at most: the most
@@ -207,9 +218,6 @@ func WarmUp() {
 // is restored on every exit, also after an internal error, which is
 // returned as one line.
 func Run(opt Options, in io.Reader, out io.Writer) (res *Result, err error) {
-	if opt.Note != nil {
-		defer limitMemory(len(opt.Note.Source))()
-	}
 	m := New(opt)
 	if in == nil {
 		in = os.Stdin

@@ -5,7 +5,6 @@ package isolate
 import (
 	"fmt"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -21,7 +20,6 @@ import (
 const (
 	dataLimit     = 256 << 20
 	raceDataLimit = 64 << 30 // race-detector builds only
-	goMemoryLimit = 192 << 20
 	fileLimit     = 32
 )
 
@@ -54,8 +52,6 @@ func confine() error {
 			return fmt.Errorf("set %s: %w", l.name, err)
 		}
 	}
-	debug.SetMemoryLimit(goMemoryLimit)
-
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("set no_new_privs: %w", err)
 	}

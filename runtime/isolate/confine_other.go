@@ -3,17 +3,14 @@
 package isolate
 
 import (
-	"runtime/debug"
 	"time"
 )
 
-const goMemoryLimit = 192 << 20
-
-// confine applies what this platform offers: only the Go memory limit. The
+// confine applies what this platform offers: only the Go memory limit,
+// which the program sets before the worker starts (WorkerMemoryLimit). The
 // watchdog, the empty environment and the pipe-only protocol still hold.
 func confine() error {
 	_ = time.Now().Local()
-	debug.SetMemoryLimit(goMemoryLimit)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,8 @@ func TestMain(m *testing.M) {
 				os.Exit(forgeWorker(strings.TrimPrefix(arg, "forge-")))
 			}
 		}
+		// As markii's main does.
+		debug.SetMemoryLimit(WorkerMemoryLimit)
 		os.Exit(serveWorker(testRunner))
 	}
 	os.Exit(m.Run())

@@ -58,6 +58,11 @@ func IsWorker() bool {
 	return len(os.Args) >= 2 && os.Args[1] == workerArg
 }
 
+// WorkerMemoryLimit is the soft memory limit a worker runs under. The
+// program sets it (the collector's settings are the program's to make)
+// before it calls WorkerMain; the worker's heap monitor stays below it.
+const WorkerMemoryLimit = 192 << 20
+
 // WorkerMain serves one run as an isolate worker and exits. It confines the
 // process before reading the request and never returns.
 func WorkerMain() {
@@ -218,7 +223,7 @@ const prefaultBytes = 2 << 20
 // limit so the report comes before the kernel's limit.
 func heapBudget(memory int64) uint64 {
 	b := uint64(2*memory) + 16<<20
-	if ceiling := uint64(goMemoryLimit) * 3 / 4; b > ceiling {
+	if ceiling := uint64(WorkerMemoryLimit) * 3 / 4; b > ceiling {
 		b = ceiling
 	}
 	return b
