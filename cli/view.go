@@ -415,29 +415,6 @@ func (c *invocation) viewerNote(n *note) *viewer.Note {
 	return vn
 }
 
-// mayHaveScripts is a cheap look for a script fence (a code fence whose
-// info string carries a {…} group), so that opening a long note does not
-// wait for a whole parse just to decide whether to start a worker early.
-func mayHaveScripts(src []byte) bool {
-	for _, fence := range [][]byte{[]byte("```"), []byte("~~~")} {
-		for rest := src; ; {
-			i := bytes.Index(rest, fence)
-			if i < 0 {
-				break
-			}
-			rest = rest[i+len(fence):]
-			line := rest
-			if j := bytes.IndexByte(line, '\n'); j >= 0 {
-				line = line[:j]
-			}
-			if bytes.IndexByte(line, '{') >= 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // askerPrompter answers grant questions with the viewer's in-viewer
 // dialog.
 type askerPrompter struct {
@@ -472,7 +449,7 @@ type noteRunner struct {
 // viewer calls it after the first frame, so neither the look for scripts
 // (a pass over a long note) nor the worker's start delays that frame.
 func (r *noteRunner) Prepare() {
-	if mayHaveScripts(r.source) {
+	if render.MayHaveScripts(r.source) {
 		r.service.Prepare()
 	}
 }

@@ -384,12 +384,9 @@ func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
 	if n.Info != nil {
 		info = string(appendDecoded(nil, n.Info.Segment.Value(c.src), true))
 	}
-	lang, meta := info, ""
-	if i := strings.IndexAny(info, " \t"); i >= 0 {
-		lang, meta = info[:i], info[i+1:]
-	}
+	lang, meta := splitInfo(info)
 	body := c.codeBody(n)
-	if m, ok := parseFenceMeta(meta); ok && m.hasName && validScriptName(m.name) {
+	if m, ok := scriptFence(meta); ok {
 		s := c.scriptNodes.new()
 		*s = ScriptBlock{Name: m.name, Lang: lang, Src: m.src, HasSrc: m.hasSrc, Publish: m.publish, Source: body}
 		label := lang

@@ -524,15 +524,15 @@ func scanChunkLine(frames []chunkFrame, line []byte, indent int) ([]chunkFrame, 
 			}
 			continue
 		}
-		if fenceRun(rest, f.fence) >= f.n && isBlankLine(rest[fenceRun(rest, f.fence):]) {
+		if closesCodeFence(rest, f.fence, f.n) {
 			return frames[:i], true
 		}
 		return frames, true // a line of fenced code
 	}
 	switch c := rest[0]; c {
 	case '`', '~':
-		n := fenceRun(rest, c)
-		if n < 3 || (c == '`' && bytes.IndexByte(rest[n:], '`') >= 0) {
+		c, n, ok := opensCodeFence(rest)
+		if !ok {
 			return frames, true
 		}
 		if indent > 0 {
@@ -638,15 +638,6 @@ func afterHTMLEnd(line []byte, kind int) []byte {
 		}
 	}
 	return line[at:]
-}
-
-// fenceRun counts the leading bytes of b equal to c.
-func fenceRun(b []byte, c byte) int {
-	n := 0
-	for n < len(b) && b[n] == c {
-		n++
-	}
-	return n
 }
 
 // isBlankLine reports whether line holds only spaces, tabs and a line

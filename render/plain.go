@@ -233,13 +233,9 @@ func isRunnable(n *ast.FencedCodeBlock, src []byte) bool {
 	if n.Info == nil {
 		return false
 	}
-	info := string(appendDecoded(nil, n.Info.Segment.Value(src), true))
-	i := strings.IndexAny(info, " \t")
-	if i < 0 {
-		return false
-	}
-	m, ok := parseFenceMeta(info[i+1:])
-	return ok && m.hasName && validScriptName(m.name)
+	_, meta := splitInfo(string(appendDecoded(nil, n.Info.Segment.Value(src), true)))
+	_, ok := scriptFence(meta)
+	return ok
 }
 
 // cutFence removes a fenced code block from its opening fence through its
@@ -250,10 +246,7 @@ func (e *editor) cutFence(n *ast.FencedCodeBlock) {
 		return
 	}
 	fenceChar := e.src[start]
-	fenceLen := 0
-	for start+fenceLen < len(e.src) && e.src[start+fenceLen] == fenceChar {
-		fenceLen++
-	}
+	fenceLen := fenceRun(e.src[start:], fenceChar)
 	// End of the opening line, or of the last body line.
 	end := start
 	if lines := n.Lines(); lines.Len() > 0 {
@@ -274,14 +267,8 @@ func (e *editor) cutFence(n *ast.FencedCodeBlock) {
 		}
 		line := e.src[next:lineEnd]
 		k := bytes.IndexByte(line, fenceChar)
-		if k >= 0 && len(bytes.Trim(line[:k], " \t>")) == 0 {
-			run := k
-			for run < len(line) && line[run] == fenceChar {
-				run++
-			}
-			if run-k >= fenceLen && len(bytes.TrimSpace(line[run:])) == 0 {
-				end = lineEnd
-			}
+		if k >= 0 && len(bytes.Trim(line[:k], " \t>")) == 0 && closesCodeFence(line[k:], fenceChar, fenceLen) {
+			end = lineEnd
 		}
 	}
 	e.cutLine(start, end)

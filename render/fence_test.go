@@ -1,4 +1,4 @@
-package cli
+package render
 
 import "testing"
 
@@ -11,8 +11,8 @@ func TestMayHaveScripts(t *testing.T) {
 		"plain {braces} and ``` inline ``` text\n": false,
 		"": false,
 	} {
-		if got := mayHaveScripts([]byte(src)); got != want {
-			t.Errorf("mayHaveScripts(%q) = %v, want %v", src, got, want)
+		if got := MayHaveScripts([]byte(src)); got != want {
+			t.Errorf("MayHaveScripts(%q) = %v, want %v", src, got, want)
 		}
 	}
 }
