@@ -94,6 +94,19 @@ func TestAuditShowsATerminalRun(t *testing.T) {
 	if code, out, _ := markiiIn(t, home, "audit", "--verify"); code != 0 || !strings.Contains(out, "whole") {
 		t.Fatalf("verify: %d %s", code, out)
 	}
+	// render --run may not post: the worker asks, the host refuses and
+	// records the request with why.
+	markiiIn(t, home, "render", "--run", note)
+	if posts.Load() != 1 {
+		t.Fatalf("render --run posted: %d", posts.Load())
+	}
+	_, out, _ = markiiIn(t, home, "audit")
+	if want := "net POST 127.0.0.1/submit?⟨sha256:"; strings.Count(out, want) != 2 || !strings.Contains(out, "denied: a POST request is only available on a manual run") {
+		t.Fatalf("the refused POST of render --run is not in the trail:\n%s", out)
+	}
+	if n := strings.Count(out, "signed by alice@example.org"); n != 2 {
+		t.Fatalf("render --run recorded the signature wrongly (%d runs signed):\n%s", n, out)
+	}
 	// --host and NOTE filter; --json is one record a line.
 	if _, out, _ := markiiIn(t, home, "audit", "--host", "elsewhere.example"); strings.Contains(out, "POST") {
 		t.Fatalf("--host kept another host:\n%s", out)
@@ -108,7 +121,7 @@ func TestAuditShowsATerminalRun(t *testing.T) {
 		}
 		n++
 	}
-	if n != 6 {
+	if n != 10 {
 		t.Fatalf("--json gave %d records:\n%s", n, out)
 	}
 	if code, _, errs := markiiIn(t, home, "audit", "--since", "-5m"); code != ExitUsage || !strings.Contains(errs, "--since") {

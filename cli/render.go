@@ -175,12 +175,18 @@ type rendered struct {
 func (c *invocation) renderWhole(o *renderOptions, n *note, opt render.Options, emit func([]ansi.Line) error) (rendered, error) {
 	var r rendered
 	doc := render.Parse(n.Source)
+	// The signature covers the note's bytes: it is checked before they
+	// are let go.
+	var sig signature.Status
+	if o.run && len(doc.Scripts) > 0 {
+		sig = c.signatureStatus(n, runnable(n, doc), false)
+	}
 	n.Source = nil
 	r.diagnostics = c.noteExtras(&opt, n, doc, imageModeOf(o.images.or("off")), opt.Width)
 	r.scripts = len(doc.Scripts)
 	var runErr error
 	if o.run && len(doc.Scripts) > 0 {
-		opt.Values, runErr = runBeforeRender(c, n, doc)
+		opt.Values, runErr = runBeforeRender(c, n, doc, sig)
 		if runErr != nil && !finishes(runErr) {
 			return r, runErr
 		}
@@ -290,7 +296,8 @@ func (c *invocation) terminalWidth(outTTY bool) int {
 	return defaultWidth
 }
 
-// runBeforeRender runs doc's scripts for `markii render --run`: at the auto
+// runBeforeRender runs doc's scripts for `markii render --run` (sig is
+// the note's signature status, for the audit trail): at the auto
 // tier, so it never asks and reaches only hosts granted by hand for exactly
 // this code, and read-only. It returns the values to draw (what this device
 // now stores for the note, or the run's own outcomes for a note without
@@ -298,7 +305,7 @@ func (c *invocation) terminalWidth(outTTY bool) int {
 // values could not be saved, the values come with an exit-2 or exit-1
 // error that lets the note be written first (finishes); any other error
 // means there is nothing to draw.
-func runBeforeRender(c *invocation, n *note, doc *render.Document) (value.Values, error) {
+func runBeforeRender(c *invocation, n *note, doc *render.Document, sig signature.Status) (value.Values, error) {
 	svc, err := c.runService(n)
 	if err != nil {
 		return nil, err
@@ -306,7 +313,7 @@ func runBeforeRender(c *invocation, n *note, doc *render.Document) (value.Values
 	rn := runnable(n, doc)
 	res, err := svc.Run(context.Background(), run.Request{
 		Note: rn, Trigger: script.Auto, Notices: c.stdio.Err,
-		Signature: c.signatureStatus(n, rn, false), Origin: "render --run",
+		Signature: sig, Origin: "render --run",
 	})
 	if errors.Is(err, run.ErrScriptsDisabled) {
 		fmt.Fprintf(c.stdio.Err, "markii: %s\n", err)

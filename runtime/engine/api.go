@@ -14,7 +14,10 @@ import (
 
 // installAPI adds the host-injected tables of SPEC §3.3: net, cache,
 // bundle, require, doc and json. Every capability exists whether or not it
-// was granted; the host refuses what was not.
+// was granted; the host refuses what was not. Every capability call goes
+// to the host, which alone decides it (the tier, the grants, whether the
+// note is a bundle) and records the decision in the audit trail: the
+// engine refuses nothing on its own that the host would not see.
 func (r *scriptRun) installAPI() {
 	L := r.L
 	g := L.G.Global
@@ -90,18 +93,6 @@ func (r *scriptRun) hostError(err error, what string, c script.Capability, url s
 	r.L.RaiseError("%s: %s", what, err.Error())
 }
 
-// tierBlocked refuses an effectful call under the auto tier.
-func (r *scriptRun) tierBlocked(what string, c script.Capability, url string) {
-	if r.req.Tier != script.TierManual {
-		host := ""
-		if url != "" {
-			host = netclient.HostOf(url)
-		}
-		r.deny(&script.Denial{Capability: c, Host: host, TierBlocked: true,
-			Reason: what + " is only available on a manual run"})
-	}
-}
-
 func (r *scriptRun) netFetchJSON(L *lua.LState) int {
 	u := L.CheckString(1)
 	resp, err := r.host.Fetch(r.hostCtx, script.FetchRequest{Method: "GET", URL: u})
@@ -142,7 +133,6 @@ func (r *scriptRun) netSend(method, what string) lua.LGFunction {
 		default:
 			L.ArgError(2, "the body must be a string (use json.encode for a table)")
 		}
-		r.tierBlocked(what, script.CapNet, u)
 		resp, err := r.host.Fetch(r.hostCtx, script.FetchRequest{Method: method, URL: u, Body: body})
 		r.afterHostCall()
 		if err != nil {
@@ -184,15 +174,8 @@ func (r *scriptRun) afterDecode(err error) {
 	}
 }
 
-func (r *scriptRun) bundleCheck(what string) {
-	if !r.req.Bundle {
-		r.deny(&script.Denial{Capability: script.CapBundle, Reason: what + ": this note is not a bundle"})
-	}
-}
-
 func (r *scriptRun) bundleRead(L *lua.LState) int {
 	p := L.CheckString(1)
-	r.bundleCheck("bundle.read")
 	data, found, err := r.host.BundleRead(r.hostCtx, p)
 	r.afterHostCall()
 	if err != nil {
@@ -209,7 +192,6 @@ func (r *scriptRun) bundleRead(L *lua.LState) int {
 
 func (r *scriptRun) bundleExists(L *lua.LState) int {
 	p := L.CheckString(1)
-	r.bundleCheck("bundle.exists")
 	ok, err := r.host.BundleExists(r.hostCtx, p)
 	r.afterHostCall()
 	if err != nil {
@@ -222,8 +204,6 @@ func (r *scriptRun) bundleExists(L *lua.LState) int {
 func (r *scriptRun) bundleWrite(L *lua.LState) int {
 	p := L.CheckString(1)
 	data := L.CheckString(2)
-	r.bundleCheck("bundle.write")
-	r.tierBlocked("bundle.write", script.CapBundle, "")
 	if err := r.host.BundleWrite(r.hostCtx, p, []byte(data)); err != nil {
 		r.afterHostCall()
 		r.hostError(err, "bundle.write", script.CapBundle, "")

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/markii/markii/runtime/host"
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/value"
 )
@@ -24,6 +25,10 @@ type probe struct {
 	tier   script.Tier
 	bundle bool
 	limits script.Limits
+	// broker runs the probe against the capability host (runtime/host)
+	// at the probe's tier instead of DenyAll: the tier is the host's to
+	// decide, and the engine refuses nothing on its own.
+	broker bool
 }
 
 // testLimits keeps the probe suite fast and deterministic on a loaded
@@ -43,8 +48,16 @@ func runProbe(t *testing.T, p probe) script.Outcome {
 	}
 	req := &script.Request{Tier: tier, Bundle: p.bundle, Limits: limits,
 		Blocks: []script.Block{{Name: "probe", Lang: "lua", Source: p.src}}}
+	var h script.Host = DenyAll{}
+	if p.broker {
+		trigger := script.Manual
+		if tier != script.TierManual {
+			trigger = script.Auto
+		}
+		h = host.New(host.Options{Trigger: trigger})
+	}
 	var got []script.Outcome
-	if err := Run(context.Background(), req, DenyAll{}, func(o script.Outcome) { got = append(got, o) }); err != nil {
+	if err := Run(context.Background(), req, h, func(o script.Outcome) { got = append(got, o) }); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	if len(got) != 1 {
@@ -209,11 +222,12 @@ var probes = []probe{
 	{name: "denial through a callback", src: `local t = {2, 1} table.sort(t, function(a, b) net.fetch_json("https://x.example/") end)`, kind: value.CapabilityDenied, cap: script.CapNet, host: "x.example"},
 	{name: "caught denial then ok", src: `local ok = pcall(net.fetch_json, "https://a.example/") return ok`, kind: value.Ok, value: "false"},
 	{name: "post manual denied", src: `return net.post("https://a.example/", "{}")`, kind: value.CapabilityDenied, cap: script.CapNet, host: "a.example"},
-	{name: "post auto tier-blocked", src: `return net.post("https://a.example/", "{}")`, kind: value.TierBlocked, cap: script.CapNet, tier: script.TierAuto, detail: "requires manual run"},
-	{name: "patch auto tier-blocked", src: `return net.patch("https://a.example/", "{}")`, kind: value.TierBlocked, tier: script.TierAuto},
+	{name: "post auto tier-blocked", src: `return net.post("https://a.example/", "{}")`, kind: value.TierBlocked, cap: script.CapNet, host: "a.example", tier: script.TierAuto, broker: true, detail: "net.post: a POST request is only available on a manual run (requires manual run"},
+	{name: "patch auto tier-blocked", src: `return net.patch("https://a.example/", "{}")`, kind: value.TierBlocked, tier: script.TierAuto, broker: true},
+	{name: "post auto refused by the host", src: `return net.post("https://a.example/", "{}")`, kind: value.CapabilityDenied, cap: script.CapNet, host: "a.example", tier: script.TierAuto, detail: "was not granted"},
 	{name: "fetch auto denied", src: `return net.fetch_json("https://a.example/")`, kind: value.CapabilityDenied, tier: script.TierAuto},
-	{name: "bundle write auto", src: `return bundle.write(".cache/x", "y")`, kind: value.TierBlocked, cap: script.CapBundle, tier: script.TierAuto, bundle: true},
-	{name: "bundle read not a bundle", src: `return bundle.read("scripts/a.lua")`, kind: value.CapabilityDenied, cap: script.CapBundle},
+	{name: "bundle write auto", src: `return bundle.write(".cache/x", "y")`, kind: value.TierBlocked, cap: script.CapBundle, tier: script.TierAuto, bundle: true, broker: true, detail: "bundle.write: writing is only available on a manual run"},
+	{name: "bundle read not a bundle", src: `return bundle.read("scripts/a.lua")`, kind: value.CapabilityDenied, cap: script.CapBundle, broker: true, detail: "bundle.read: this note is not a bundle"},
 	{name: "bundle read denied", src: `return bundle.exists("scripts/a.lua")`, kind: value.CapabilityDenied, cap: script.CapBundle, bundle: true},
 	{name: "xpcall passes its extra arguments", src: `local ok, v = xpcall(function(a, b) return a + b end, function(e) return "handled" end, 3, 4)
 		local bad, h = xpcall(function(a) error(a, 0) end, function(e) return "handled " .. e end, "boom")

@@ -142,21 +142,30 @@ func (h *Host) Diagnostics() []string {
 	return append([]string(nil), h.notes...)
 }
 
-func (h *Host) deny(d script.Denial) *script.Denial {
+// deny keeps a refusal of a network request (Fetch records it in the
+// audit trail with the request).
+func (h *Host) deny(d script.Denial) *script.Denial { return h.denyOp("", d) }
+
+// denyOp keeps a refusal of the call op (bundle.read, require, ...) and
+// records it in the audit trail.
+func (h *Host) denyOp(op string, d script.Denial) *script.Denial {
 	h.mu.Lock()
 	h.denials = append(h.denials, d)
 	h.mu.Unlock()
-	h.auditDenial(d)
+	h.auditDenial(op, d)
 	return &d
 }
 
 // auditDenial records a refusal other than a request's (Fetch records
-// those with the request).
-func (h *Host) auditDenial(d script.Denial) {
+// those with the request), named by the call that was refused.
+func (h *Host) auditDenial(op string, d script.Denial) {
 	if d.Capability == script.CapNet {
 		return
 	}
-	h.audit.Record(false, audit.Record{Event: audit.EventBundle, Capability: string(d.Capability),
+	if op == "" {
+		op = string(d.Capability)
+	}
+	h.audit.Record(false, audit.Record{Event: audit.EventBundle, Capability: op,
 		Decision: audit.Denied, Failure: audit.FailDenied, Reason: d.Reason})
 }
 
@@ -337,19 +346,19 @@ func (h *Host) fetchFailure(r script.FetchRequest, ne *netclient.Error) error {
 // BundleRead reads a bundle file through the bundle session.
 func (h *Host) BundleRead(_ context.Context, path string) ([]byte, bool, error) {
 	if h.bundle == nil {
-		return nil, false, h.deny(noBundle("bundle.read"))
+		return nil, false, h.denyOp("bundle.read", noBundle())
 	}
 	data, found, err := h.bundle.Read(path)
-	return data, found, h.record(err, script.CapBundle)
+	return data, found, h.record(err, script.CapBundle, "bundle.read")
 }
 
 // BundleExists checks a bundle path through the bundle session.
 func (h *Host) BundleExists(_ context.Context, path string) (bool, error) {
 	if h.bundle == nil {
-		return false, h.deny(noBundle("bundle.exists"))
+		return false, h.denyOp("bundle.exists", noBundle())
 	}
 	ok, err := h.bundle.Exists(path)
-	return ok, h.record(err, script.CapBundle)
+	return ok, h.record(err, script.CapBundle, "bundle.exists")
 }
 
 // BundleWrite writes a .cache/ file through the bundle session, at the
@@ -362,9 +371,9 @@ func (h *Host) BundleWrite(ctx context.Context, path string, data []byte) error 
 		var claimed *audit.ClaimedError
 		if errors.As(err, &claimed) {
 			rec.Failure = audit.FailClaimed
-			return h.deny(script.Denial{Capability: script.CapBundle, Reason: claimed.Error()})
+			return h.denyOp("bundle.write", script.Denial{Capability: script.CapBundle, Reason: claimed.Error()})
 		} else if err != nil {
-			return h.deny(script.Denial{Capability: script.CapBundle,
+			return h.denyOp("bundle.write", script.Denial{Capability: script.CapBundle,
 				Reason: "bundle.write was not done because the audit trail could not record it: " + err.Error()})
 		}
 		rec.Effect = id
@@ -382,13 +391,13 @@ func (h *Host) BundleWrite(ctx context.Context, path string, data []byte) error 
 
 func (h *Host) bundleWrite(_ context.Context, path string, data []byte) error {
 	if h.tier != script.TierManual {
-		return h.deny(script.Denial{Capability: script.CapBundle, TierBlocked: true,
-			Reason: "bundle.write is only available on a manual run"})
+		return h.denyOp("bundle.write", script.Denial{Capability: script.CapBundle, TierBlocked: true,
+			Reason: "writing is only available on a manual run"})
 	}
 	if h.bundle == nil {
-		return h.deny(noBundle("bundle.write"))
+		return h.denyOp("bundle.write", noBundle())
 	}
-	return h.record(h.bundle.Write(path, data), script.CapBundle)
+	return h.record(h.bundle.Write(path, data), script.CapBundle, "bundle.write")
 }
 
 // CacheGet returns a stored cache entry.
@@ -418,22 +427,23 @@ func (h *Host) Require(_ context.Context, name string) (string, error) {
 	switch first {
 	case "scripts", "assets", ".cache":
 		if h.bundle == nil {
-			return "", h.deny(script.Denial{Capability: script.CapRequire,
+			return "", h.denyOp("require", script.Denial{Capability: script.CapRequire,
 				Reason: "require of a bundle module is only available in a bundle"})
 		}
 		src, err := h.bundle.Module(name)
-		return src, h.record(err, script.CapRequire)
+		return src, h.record(err, script.CapRequire, "require")
 	}
 	if h.packs == nil || rest == "" {
-		return "", h.deny(script.Denial{Capability: script.CapRequire,
+		return "", h.denyOp("require", script.Denial{Capability: script.CapRequire,
 			Reason: fmt.Sprintf("require: no pack provides %q", clip(name))})
 	}
 	src, err := h.packs.Module(first, rest)
-	return src, h.record(err, script.CapRequire)
+	return src, h.record(err, script.CapRequire, "require")
 }
 
-// record notes a denial a delegate returned and passes err through.
-func (h *Host) record(err error, c script.Capability) error {
+// record notes a denial a delegate returned to the call op and passes err
+// through.
+func (h *Host) record(err error, c script.Capability, op string) error {
 	var d *script.Denial
 	if errors.As(err, &d) {
 		rec := *d
@@ -443,13 +453,15 @@ func (h *Host) record(err error, c script.Capability) error {
 		h.mu.Lock()
 		h.denials = append(h.denials, rec)
 		h.mu.Unlock()
-		h.auditDenial(rec)
+		h.auditDenial(op, rec)
 	}
 	return err
 }
 
-func noBundle(what string) script.Denial {
-	return script.Denial{Capability: script.CapBundle, Reason: what + " is only available in a bundle"}
+// noBundle refuses a bundle call in a note that is not a bundle (the
+// engine names the call).
+func noBundle() script.Denial {
+	return script.Denial{Capability: script.CapBundle, Reason: "this note is not a bundle"}
 }
 
 // clip keeps a name printable and short for records.

@@ -285,9 +285,11 @@ type hostRecords struct {
 // as measured when its frame was read (shape), against the run's marshal
 // limits. A refusal the
 // host made is described by the host's record, whatever the worker says
-// about it; a refusal the engine made inside the worker (the tier, a
-// response over a cap) has no host record and keeps the engine's own,
-// which no script can reach. An unknown outcome stands only on the host's
+// about it; a refusal the engine made inside the worker (a response
+// over the script's cap or budget, after the host recorded the request)
+// has no host record and keeps the engine's own, which no script can
+// reach; every capability decision itself (the tier, the grants, a
+// bundle) is the host's. An unknown outcome stands only on the host's
 // record of the request it sent and lost, and is described by that
 // record; the worker cannot claim one. A script error the worker says a
 // failed network request caused carries the host's record of that

@@ -180,6 +180,50 @@ func TestRunsAreAudited(t *testing.T) {
 	}
 }
 
+// TestTierRefusalsAreAudited: a capability the tier forbids is refused by
+// the host, which records the request (method, host, path, the query as a
+// hash) with the decision and its reason; nothing is sent.
+func TestTierRefusalsAreAudited(t *testing.T) {
+	svc, l := auditedService(t)
+	srv, hits := countingServer(t)
+	note := Note{Key: "file:///n.mk.md", Scripts: []Script{
+		lua("post", `return net.post("`+srv.URL+`/p?token=SECRET", "x").status`),
+		lua("patch", `return net.patch("`+srv.URL+`/q", "x").status`),
+		lua("write", `return bundle.write(".cache/x", "y")`),
+	}}
+	for _, trig := range []script.Trigger{script.Auto, script.Scheduled} {
+		res, err := svc.Run(context.Background(), Request{Note: note, Trigger: trig})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, o := range outcomes(res) {
+			if o.Kind != value.TierBlocked && !(name == "write" && o.Kind == value.CapabilityDenied) {
+				t.Fatalf("%s: %+v", name, o)
+			}
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("an unattended run sent %d requests", hits.Load())
+	}
+	reqs, _, _ := l.Read(func(r audit.Record) bool { return r.Event == audit.EventRequest })
+	if len(reqs) != 4 {
+		t.Fatalf("request records %+v", reqs)
+	}
+	for i, r := range reqs {
+		want := [...]string{"POST", "PATCH"}[i%2]
+		if r.Method != want || r.Host != "127.0.0.1" || r.Decision != audit.Denied || r.Failure != audit.FailDenied || !strings.Contains(r.Reason, "manual run") {
+			t.Fatalf("request %d: %+v", i, r)
+		}
+	}
+	if reqs[0].Path != "/p" || !strings.HasPrefix(reqs[0].Query, "sha256:") || strings.Contains(reqs[0].Query, "SECRET") {
+		t.Fatalf("post record %+v", reqs[0])
+	}
+	writes, _, _ := l.Read(func(r audit.Record) bool { return r.Event == audit.EventBundle && r.Capability == "bundle.write" })
+	if len(writes) != 2 || writes[0].Decision != audit.Denied || writes[0].Reason == "" {
+		t.Fatalf("bundle.write records %+v", writes)
+	}
+}
+
 // lostAnswerServer reads each POST and hangs up without answering, so
 // the client cannot know whether it took effect.
 func lostAnswerServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
@@ -233,6 +277,19 @@ func TestLostPostStaysClaimed(t *testing.T) {
 	})
 	if len(denied) != 2 {
 		t.Fatalf("unattended outcomes %+v", denied)
+	}
+	// Each unattended run's refused POST is a request line of its own,
+	// recorded by the host with why it was refused and that it is claimed.
+	refused, _, _ := l.Read(func(r audit.Record) bool {
+		return r.Event == audit.EventRequest && r.Decision == audit.Denied
+	})
+	if len(refused) != 2 {
+		t.Fatalf("refused requests %+v", refused)
+	}
+	for _, r := range refused {
+		if r.Method != "POST" || r.Host != "127.0.0.1" || r.Path != "/order" || r.Failure != audit.FailClaimed || !strings.Contains(r.Reason, "manual run") {
+			t.Fatalf("refused request %+v", r)
+		}
 	}
 	if open, _ := l.OpenClaims(); len(open) != 1 {
 		t.Fatalf("the claim did not stay: %v", open)
