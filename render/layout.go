@@ -137,9 +137,8 @@ type layouter struct {
 	headings int
 	// ids counts focusable blocks per kind in document order.
 	ids map[FocusKind]int
-	// highlightedNative and highlightedChroma count the bytes of code
-	// highlighted so far by each lexer.
-	highlightedNative, highlightedChroma int
+	// highlighted counts the bytes of code highlighted so far.
+	highlighted int
 	// slab holds the spans of the page's lines.
 	slab spanSlab
 	// scratch is a reusable run buffer; it is nil while borrowed.

@@ -19,15 +19,9 @@ const (
 	codeWrapMark     = "↪ "
 )
 
-// Highlighting budgets: how many bytes of code one layout highlights with
-// the native lexer, and with chroma's slower lexers (each block counted
-// as at least chromaBlockCost, for chroma's per-call overhead). Code past
-// a budget is drawn unhighlighted so that a huge note stays fast.
-const (
-	nativeBudget    = 4 << 20
-	chromaBudget    = 16 << 10
-	chromaBlockCost = 1 << 10
-)
+// highlightBudget is how many bytes of code one layout highlights; code
+// past it is drawn unhighlighted so that a huge note stays fast.
+const highlightBudget = 4 << 20
 
 // codeBlock draws a code block (fenced, with or without a language, or
 // indented) in an open frame as wide as the layout: a top rule that
@@ -176,21 +170,13 @@ func (l *layouter) gutterLines(out, code []ansi.Line, pad, cont ansi.Span, avail
 	return out
 }
 
-// highlightAllowed charges a code block to its lexer's budget and reports
-// whether it fits.
+// highlightAllowed charges a code block to the highlighting budget and
+// reports whether its language has a lexer and the block fits.
 func (l *layouter) highlightAllowed(lang, text string) bool {
-	if highlight.Fast(lang) {
-		if len(text) > nativeBudget-l.highlightedNative {
-			return false
-		}
-		l.highlightedNative += len(text)
-		return true
-	}
-	cost := max(len(text), chromaBlockCost)
-	if cost > chromaBudget-l.highlightedChroma {
+	if !highlight.Supported(lang) || len(text) > highlightBudget-l.highlighted {
 		return false
 	}
-	l.highlightedChroma += cost
+	l.highlighted += len(text)
 	return true
 }
 

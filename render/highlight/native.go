@@ -7,11 +7,11 @@ import (
 	"unicode/utf8"
 )
 
-// This file is a small hand-written lexer for the most common languages
-// of notes. chroma's regular-expression lexers cost milliseconds to load
-// and about a millisecond per small block; these languages are lexed in
-// one linear pass instead, which keeps `markii render` of a short note
-// within a few milliseconds. Other languages go through chroma.
+// This file is markii's lexer: one linear pass over the code, driven by
+// a table per language (langSpec) or, for the languages whose structure
+// is in their lines or tags, by a small hand-written routine (lines.go,
+// markup.go). Nothing is built when a process starts: the tables are
+// composite literals of constants, laid out by the linker.
 
 // langSpec describes a language for the native lexer.
 type langSpec struct {
@@ -27,6 +27,90 @@ type langSpec struct {
 	// keywords, types and constants are word lists, each sorted (by
 	// byte) for a binary search and, with foldCase, lowercase.
 	keywords, types, constants []string
+
+	// lex, when set, lexes code[from:to] in place of the table-driven
+	// lexer (a language with line rules or tags); it is given its spec.
+	lex func(spec *langSpec, e *emitter, from, to int)
+	// spans are further delimited pieces (Nix's '' strings), each of
+	// one kind, tried after the block comment.
+	spans []span
+	// lineStartComments are bytes that open a comment only as the first
+	// thing on a line (Vim's ").
+	lineStartComments string
+	// identExtra are bytes allowed in a word after its first letter
+	// (the hyphen of Lisp and CSS, the prime of Haskell, Ruby's ?!).
+	identExtra string
+	// sigils start a variable ($x, @x); the variable is plain unless it
+	// is one of the constants ($true).
+	sigils string
+	// annotation, when not zero, is the byte that makes the word after
+	// it a decorator or builtin (@Override, @import): a Function.
+	annotation byte
+	// hashWords lexes #word as one word (C's #include, Swift's #if).
+	hashWords bool
+	// symbols lexes :word as a symbol (Ruby, Elixir, Clojure): a String.
+	symbols bool
+	// capsTypes makes a word that starts with a capital letter a Type.
+	capsTypes bool
+	// lispCall makes the word right after an opening parenthesis a
+	// Function, instead of a word before one.
+	lispCall bool
+	// assignKeys makes a word followed by = (or :=, ?=, +=) a Type: a
+	// key (TOML, HCL, Nix, make).
+	assignKeys bool
+	// sections makes a [bracketed] line a Keyword (TOML's tables).
+	sections bool
+}
+
+// span is a delimited piece of code of one kind.
+type span struct {
+	open, close string
+	kind        Kind
+}
+
+// emitter collects the tokens of one piece of code. Every token is a
+// substring of code, they are consecutive, and neighbours of one kind are
+// joined.
+type emitter struct {
+	code string
+	out  []Token
+}
+
+// add appends code[i:j] as a token of kind k; i is where the previous
+// token ended. An empty piece adds nothing.
+func (e *emitter) add(k Kind, i, j int) {
+	if j <= i {
+		return
+	}
+	if n := len(e.out); n > 0 && e.out[n-1].Kind == k {
+		// Tokens are consecutive, so the previous one ends at i.
+		prev := len(e.out[n-1].Text)
+		e.out[n-1].Text = e.code[i-prev : j]
+		return
+	}
+	e.out = append(e.out, Token{Kind: k, Text: e.code[i:j]})
+}
+
+// lexRange lexes code[from:to] into e with spec.
+func (spec *langSpec) lexRange(e *emitter, from, to int) {
+	if spec.lex != nil {
+		spec.lex(spec, e, from, to)
+		return
+	}
+	spec.lexTable(e, from, to)
+}
+
+// lexTable lexes code[from:to] into e with spec's tables alone.
+func (spec *langSpec) lexTable(e *emitter, from, to int) {
+	code := e.code[:to]
+	for i := from; i < to; {
+		k, end := nativeToken(spec, code, i)
+		if end <= i {
+			end = i + 1
+		}
+		e.add(k, i, end)
+		i = end
+	}
 }
 
 // has reports whether the sorted list holds w.
@@ -123,7 +207,7 @@ var (
 		},
 	}
 	cSpec = langSpec{
-		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'",
+		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'", hashWords: true,
 		keywords: []string{
 			"#define", "#else", "#endif", "#if", "#ifdef", "#ifndef", "#include", "#pragma", "break",
 			"case", "const", "continue", "default", "do", "else", "enum", "extern", "for", "goto", "if",
@@ -140,7 +224,7 @@ var (
 		},
 	}
 	cppSpec = langSpec{
-		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'",
+		lineComments: []string{"//"}, blockOpen: "/*", blockClose: "*/", quotes: "\"'", hashWords: true,
 		keywords: []string{
 			"#define", "#else", "#endif", "#if", "#ifdef", "#ifndef", "#include", "#pragma", "auto",
 			"break", "case", "catch", "class", "const", "constexpr", "continue", "default", "delete",
@@ -217,86 +301,6 @@ var (
 	}
 )
 
-// nativeAlias is one name of a native language.
-type nativeAlias struct {
-	name string
-	spec *langSpec
-}
-
-// nativeLangs maps a lowercase language name to its native spec, sorted
-// by name for a binary search; an array of constants, so nothing is built
-// when a process starts.
-var nativeLangs = [...]nativeAlias{
-	{"bash", &shSpec},
-	{"c", &cSpec},
-	{"c++", &cppSpec},
-	{"cc", &cppSpec},
-	{"cjs", &jsSpec},
-	{"console", &shSpec},
-	{"cpp", &cppSpec},
-	{"cxx", &cppSpec},
-	{"go", &goSpec},
-	{"golang", &goSpec},
-	{"h", &cSpec},
-	{"hpp", &cppSpec},
-	{"java", &javaSpec},
-	{"javascript", &jsSpec},
-	{"js", &jsSpec},
-	{"json", &jsonSpec},
-	{"jsonc", &jsonSpec},
-	{"jsonl", &jsonSpec},
-	{"jsx", &jsSpec},
-	{"ksh", &shSpec},
-	{"lua", &luaSpec},
-	{"mjs", &jsSpec},
-	{"py", &pythonSpec},
-	{"py3", &pythonSpec},
-	{"python", &pythonSpec},
-	{"python3", &pythonSpec},
-	{"rs", &rustSpec},
-	{"rust", &rustSpec},
-	{"sh", &shSpec},
-	{"shell", &shSpec},
-	{"sql", &sqlSpec},
-	{"ts", &jsSpec},
-	{"tsx", &jsSpec},
-	{"typescript", &jsSpec},
-	{"zsh", &shSpec},
-}
-
-// nativeSpec returns the native spec for lang (any case), or nil.
-func nativeSpec(lang string) *langSpec {
-	l := strings.ToLower(lang)
-	i, found := slices.BinarySearchFunc(nativeLangs[:], l, func(e nativeAlias, l string) int {
-		return strings.Compare(e.name, l)
-	})
-	if !found {
-		return nil
-	}
-	return nativeLangs[i].spec
-}
-
-// lexNative splits code into tokens with spec in one pass. Every token is
-// a substring of code and together they are exactly code.
-func lexNative(spec *langSpec, code string) []Token {
-	var out []Token
-	for i := 0; i < len(code); {
-		k, end := nativeToken(spec, code, i)
-		if end <= i {
-			break
-		}
-		if n := len(out); n > 0 && out[n-1].Kind == k {
-			// Tokens are consecutive, so the previous one ends at i.
-			prev := len(out[n-1].Text)
-			out[n-1].Text = code[i-prev : end]
-		} else {
-			out = append(out, Token{Kind: k, Text: code[i:end]})
-		}
-		i = end
-	}
-	return out
-}
-
 // nativeToken is the kind and end of the token at code[i].
 func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 	c := code[i]
@@ -307,11 +311,15 @@ func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 			j++
 		}
 		return Plain, j
+	case spec.lineStartComments != "" && strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
+		return Comment, lineEnd(code, i)
+	case spec.sections && c == '[' && atLineStart(code, i):
+		return Keyword, sectionEnd(code, i)
 	case spec.blockOpen != "" && strings.HasPrefix(code[i:], spec.blockOpen):
-		if j := strings.Index(code[i+len(spec.blockOpen):], spec.blockClose); j >= 0 {
-			return Comment, i + len(spec.blockOpen) + j + len(spec.blockClose)
-		}
-		return Comment, len(code)
+		return Comment, closeAfter(code, i+len(spec.blockOpen), spec.blockClose)
+	case len(spec.spans) > 0 && spanAt(spec, code, i) != nil:
+		sp := spanAt(spec, code, i)
+		return sp.kind, closeAfter(code, i+len(sp.open), sp.close)
 	case lineComment(spec, code[i:]):
 		if j := strings.IndexByte(code[i:], '\n'); j >= 0 {
 			return Comment, i + j
@@ -325,8 +333,22 @@ func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 			j++
 		}
 		return Number, j
-	case isWordStart(code, i) || c == '#' && (spec == &cSpec || spec == &cppSpec):
-		j := wordEnd(code, i+1)
+	case spec.annotation != 0 && c == spec.annotation && i+1 < len(code) && isWordStart(code, i+1):
+		return Function, wordEnd(spec, code, i+2)
+	case spec.symbols && c == ':' && i+1 < len(code) && isWordStart(code, i+1) && (i == 0 || code[i-1] != ':' && !isWordByte(code[i-1])):
+		return String, wordEnd(spec, code, i+2)
+	case spec.sigils != "" && strings.IndexByte(spec.sigils, c) >= 0 && i+1 < len(code) && isWordStart(code, i+1):
+		j := wordEnd(spec, code, i+2)
+		w := code[i:j]
+		if spec.foldCase {
+			w = strings.ToLower(w)
+		}
+		if has(spec.constants, w) {
+			return Number, j
+		}
+		return Plain, j
+	case isWordStart(code, i) || c == '#' && spec.hashWords:
+		j := wordEnd(spec, code, i+1)
 		return wordKind(spec, code, i, j), j
 	case strings.IndexByte("+-*/%=<>!&|^~?:", c) >= 0:
 		return Operator, i + 1
@@ -344,16 +366,81 @@ func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 // digitAt reports whether code has an ASCII digit at i.
 func digitAt(code string, i int) bool { return i < len(code) && isDigitByte(code[i]) }
 
-// wordEnd is the end of the letters, digits and underscores from j on.
-func wordEnd(code string, j int) int {
+// wordEnd is the end of the letters, digits, underscores and the spec's
+// identExtra bytes from j on.
+func wordEnd(spec *langSpec, code string, j int) int {
 	for j < len(code) {
+		if c := code[j]; c < utf8.RuneSelf {
+			if !isWordByte(c) && (spec.identExtra == "" || strings.IndexByte(spec.identExtra, c) < 0) {
+				break
+			}
+			j++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(code[j:])
-		if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 			break
 		}
 		j += size
 	}
 	return j
+}
+
+// atLineStart reports whether only spaces and tabs come before code[i]
+// on its line.
+func atLineStart(code string, i int) bool {
+	for i > 0 {
+		i--
+		switch code[i] {
+		case '\n':
+			return true
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// lineEnd is the index of the line feed that ends code[i]'s line, or
+// len(code).
+func lineEnd(code string, i int) int {
+	if j := strings.IndexByte(code[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(code)
+}
+
+// closeAfter is the end of the first close at or after j, or len(code).
+func closeAfter(code string, j int, close string) int {
+	if k := strings.Index(code[j:], close); k >= 0 {
+		return j + k + len(close)
+	}
+	return len(code)
+}
+
+// spanAt is the spec's span that opens at code[i], or nil.
+func spanAt(spec *langSpec, code string, i int) *span {
+	for k := range spec.spans {
+		if strings.HasPrefix(code[i:], spec.spans[k].open) {
+			return &spec.spans[k]
+		}
+	}
+	return nil
+}
+
+// sectionEnd is the end of the [section] header at code[i]: its last
+// closing bracket before a comment or the line's end.
+func sectionEnd(code string, i int) int {
+	end := lineEnd(code, i)
+	line := code[i:end]
+	if h := strings.IndexByte(line, '#'); h >= 0 {
+		line = line[:h]
+	}
+	if k := strings.LastIndexByte(line, ']'); k >= 0 {
+		return i + k + 1
+	}
+	return end
 }
 
 func lineComment(spec *langSpec, s string) bool {
@@ -426,18 +513,41 @@ func wordKind(spec *langSpec, code string, i, j int) Kind {
 	case has(spec.types, w):
 		return Type
 	}
+	if spec.lispCall {
+		if i > 0 && code[i-1] == '(' {
+			return Function
+		}
+		return Plain
+	}
 	k := j
 	for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
 		k++
 	}
-	if k < len(code) && code[k] == '(' {
+	caps := spec.capsTypes && isUpperStart(w)
+	switch {
+	case k < len(code) && code[k] == '(' && (!caps || k == j):
+		// A capitalized word before a space and a parenthesis is a
+		// type applied (Haskell's IO ()), not a call.
 		return Function
+	case caps:
+		return Type
+	case spec.assignKeys && isAssign(code, k):
+		return Type
 	}
 	return Plain
 }
 
-// Fast reports whether lang is lexed by the native lexer, whose cost is a
-// linear pass with no start-up; other languages pay for chroma.
-func Fast(lang string) bool {
-	return nativeSpec(lang) != nil
+// isUpperStart reports whether w starts with an upper-case letter.
+func isUpperStart(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// isAssign reports whether code[k:] starts with an assignment: = (not
+// ==), :=, ?= or +=.
+func isAssign(code string, k int) bool {
+	if k < len(code) && strings.IndexByte(":?+", code[k]) >= 0 {
+		k++
+	}
+	return k < len(code) && code[k] == '=' && (k+1 == len(code) || code[k+1] != '=')
 }
