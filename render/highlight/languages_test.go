@@ -6,7 +6,6 @@ import (
 	"testing"
 )
 
-
 // TestCommonLanguages lexes a sample of every language commonly fenced in
 // READMEs and notes, by each of the names people write, and checks that
 // its keywords, strings, comments, numbers and types get their kinds.
