@@ -66,3 +66,49 @@ func CellSafe(s string) string {
 	}
 	return b.String()
 }
+
+// Cut returns the w cells of line that start at cell from: what a screen
+// scrolled sideways by from cells shows of it. A character that either
+// edge cuts through is drawn as spaces in its cells inside; the spans
+// keep their styles, links and targets.
+func (l Line) Cut(from, w int) Line {
+	from, end := max(from, 0), max(from, 0)+max(w, 0)
+	var out Line
+	col := 0
+	for _, sp := range l {
+		if col >= end {
+			break
+		}
+		sw := Width(sp.Text)
+		switch {
+		case col+sw <= from && sw > 0:
+			// Wholly left of the window.
+		case col >= from && col+sw <= end:
+			out = append(out, sp)
+		default:
+			var b strings.Builder
+			c := col
+			for rest := sp.Text; rest != "" && c < end; {
+				cluster, cw := xansi.FirstGraphemeCluster(rest, xansi.GraphemeWidth)
+				if cluster == "" {
+					break
+				}
+				rest = rest[len(cluster):]
+				switch {
+				case c >= from && c+cw <= end:
+					b.WriteString(cluster)
+				case c+cw > from:
+					b.WriteString(strings.Repeat(" ", min(c+cw, end)-max(c, from)))
+				}
+				c += cw
+			}
+			if b.Len() > 0 {
+				cut := sp
+				cut.Text = b.String()
+				out = append(out, cut)
+			}
+		}
+		col += sw
+	}
+	return out
+}

@@ -100,6 +100,7 @@ func (s *Streamer) Add(doc *Document) error {
 		// from again for the next block.
 		l.page.Headings = l.page.Headings[:0]
 		l.page.Focusables = l.page.Focusables[:0]
+		l.page.Wide = l.page.Wide[:0]
 	}
 	return nil
 }
@@ -149,6 +150,9 @@ type layouter struct {
 	spanScratch ansi.Line
 	// cellEnds is a table's reusable cell index; nil while borrowed.
 	cellEnds []int
+	// wide is the width of the widest line of the top-level block being
+	// laid out, when it is laid out wider than the page.
+	wide int
 	// streaming is set when the page's headings are dropped after every
 	// block, so that their text is not worth extracting.
 	streaming bool
@@ -185,12 +189,14 @@ func newLayouter(opt Options) *layouter {
 
 // marks remembers how many headings and focusables a page had, so that
 // those recorded after it can be moved when their lines are placed.
-type marks struct{ h, f int }
+type marks struct{ h, f, w int }
 
-func (l *layouter) mark() marks { return marks{len(l.page.Headings), len(l.page.Focusables)} }
+func (l *layouter) mark() marks {
+	return marks{len(l.page.Headings), len(l.page.Focusables), len(l.page.Wide)}
+}
 
-// shift moves every heading and focusable recorded since m down by n
-// lines.
+// shift moves every heading, focusable and wide block recorded since m
+// down by n lines.
 func (l *layouter) shift(m marks, n int) {
 	if n == 0 {
 		return
@@ -203,7 +209,22 @@ func (l *layouter) shift(m marks, n int) {
 		l.page.Focusables[i].Line += n
 		l.page.Focusables[i].EndLine += n
 	}
+	for i := m.w; i < len(l.page.Wide); i++ {
+		l.page.Wide[i].Line += n
+		l.page.Wide[i].EndLine += n
+	}
 }
+
+// scrollable reports whether a block laid out at width may be laid out
+// wider (Options.ScrollWidth): only a top-level block, whose lines no
+// frame or indent around them needs to fit the page.
+func (l *layouter) scrollable(width int) bool {
+	return l.opt.ScrollWidth > width && l.depth == 0 && l.measuring == 0 && width == l.opt.Width
+}
+
+// laidWide notes that the top-level block being laid out has lines w
+// cells wide, more than the page (see block).
+func (l *layouter) laidWide(w int) { l.wide = max(l.wide, w) }
 
 // blocks lays out a block sequence at width, one blank line between
 // non-empty blocks.
@@ -280,11 +301,27 @@ func (l *layouter) returnLines(buf []ansi.Line) {
 	}
 }
 
-// block lays out one block at width.
+// block lays out one block at width. A top-level block laid out wider
+// than the page is recorded in Page.Wide, its lines placed like a
+// heading's.
 func (l *layouter) block(b Block, width int) []ansi.Line {
 	if width < 1 {
 		width = 1
 	}
+	if !l.scrollable(width) {
+		return l.blockAt(b, width)
+	}
+	l.wide = 0
+	lines := l.blockAt(b, width)
+	if l.wide > width {
+		l.page.Wide = append(l.page.Wide, WideBlock{Line: 0, EndLine: len(lines), Width: l.wide})
+	}
+	l.wide = 0
+	return lines
+}
+
+// blockAt lays out one block at width.
+func (l *layouter) blockAt(b Block, width int) []ansi.Line {
 	switch b := b.(type) {
 	case *Heading:
 		return l.heading(b, width)

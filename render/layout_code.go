@@ -72,10 +72,24 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 }
 
 // framedCode draws a code block in its frame at width (more than
-// 2*codeIndent columns).
+// 2*codeIndent columns), or wider for a viewer that scrolls sideways
+// (Options.ScrollWidth).
 func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
 	out := l.borrowLines()
 	frame := l.st.Frame
+	code := l.codeLines(c)
+	if l.scrollable(width) {
+		// A viewer that scrolls sideways gets the long lines whole, the
+		// frame as wide as the longest, up to ScrollWidth.
+		longest := 0
+		for _, ln := range code {
+			longest = max(longest, ln.Width())
+		}
+		if w := min(longest+ansi.Width(codeGutter), l.opt.ScrollWidth); w > width {
+			width = w
+			l.laidWide(w)
+		}
+	}
 	top := append(l.slab.line(3), ansi.Span{Text: "╭", Style: frame})
 	if c.Lang != "" {
 		// The language sits in the top rule; a name too long for it is
@@ -87,7 +101,6 @@ func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
 		top = append(top, ansi.Span{Text: strings.Repeat("─", width-1), Style: frame})
 	}
 	out = append(out, top)
-	code := l.codeLines(c)
 	gutter := ansi.Span{Text: codeGutter, Style: frame}
 	cont := ansi.Span{Text: codeWrapMark, Style: l.st.Dim}
 	avail := width - ansi.Width(codeGutter)

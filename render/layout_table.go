@@ -3,6 +3,8 @@ package render
 import (
 	"strings"
 
+	xansi "github.com/charmbracelet/x/ansi"
+
 	"github.com/markii/markii/ansi"
 )
 
@@ -55,7 +57,15 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	}
 	natural := append([]int(nil), widths...)
 	shrinkColumns(widths, width-(3*cols+1))
-	if unreadable(widths, natural, width-(3*cols+1)) {
+	wide := false
+	if l.scrollable(width) {
+		floors := make([]int, cols)
+		for c := range ends {
+			floors[c%cols] = max(floors[c%cols], longestWord(cellRuns(c)))
+		}
+		wide = l.wideColumns(widths, natural, floors, width-(3*cols+1))
+	}
+	if !wide && unreadable(widths, natural, width-(3*cols+1)) {
 		clear(runs)
 		l.scratch = runs[:0]
 		l.cellEnds = ends[:0]
@@ -135,6 +145,13 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 		emitRow((r + 1) * cols)
 	}
 	out = append(out, rule("└", "┴", "┘"))
+	if wide {
+		total := 3*cols + 1
+		for _, w := range widths {
+			total += w
+		}
+		l.laidWide(total)
+	}
 	clear(runs)
 	l.scratch = runs[:0]
 	l.cellEnds = ends[:0]
@@ -212,6 +229,125 @@ func unreadable(widths, natural []int, avail int) bool {
 		total += w
 	}
 	return total > avail
+}
+
+// wideColumn is the width up to which a table a viewer scrolls sideways
+// gives each column its natural width; a longer cell wraps.
+const wideColumn = 48
+
+// wideColumns sets widths, already shrunk to fit avail, for a table a
+// viewer can scroll sideways (Options.ScrollWidth). Where the shrunk
+// widths break a column's longest word (floors holds each column's) or
+// still overflow, the table keeps every word whole: narrowed from the
+// widest column to fit the page when the words allow it, else each column
+// at its natural width up to wideColumn (never below its longest word),
+// as wide as that takes up to ScrollWidth. It reports whether the table
+// is to be drawn so, rather than as the page's width would have it.
+func (l *layouter) wideColumns(widths, natural, floors []int, avail int) bool {
+	sum, total, broken := 0, 0, false
+	for i := range floors {
+		floors[i] = min(natural[i], max(floors[i], tableReadable))
+		sum += floors[i]
+		total += widths[i]
+		broken = broken || widths[i] < floors[i]
+	}
+	limit := l.opt.ScrollWidth - (3*len(widths) + 1)
+	if !(broken || total > avail) || sum > limit {
+		return false
+	}
+	copy(widths, natural)
+	if sum > avail {
+		// Wider than the page: one line a row where cells are short.
+		avail = 0
+		for i, w := range natural {
+			avail += max(floors[i], min(w, wideColumn))
+		}
+		avail = min(avail, limit)
+	}
+	fillColumns(widths, floors, avail)
+	return true
+}
+
+// fillColumns narrows widths (each at first its column's natural width)
+// to fit avail, no column below its floor (their sum fits avail): every
+// column wider than a common cap is cut to it, or to its floor, with the
+// cap as high as avail allows and the cells left over given to the
+// leftmost columns cut, one each.
+func fillColumns(widths, floors []int, avail int) {
+	at := func(cap int) int {
+		sum := 0
+		for i, w := range widths {
+			sum += max(floors[i], min(w, cap))
+		}
+		return sum
+	}
+	hi := 0
+	for _, w := range widths {
+		hi = max(hi, w)
+	}
+	if at(hi) <= avail {
+		return
+	}
+	// The highest cap whose columns fit: at(lo) <= avail < at(hi).
+	lo := 0
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if at(mid) <= avail {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	left := avail - at(lo)
+	for i, w := range widths {
+		nw := max(floors[i], min(w, lo))
+		if nw < w && left > 0 && nw == lo {
+			nw++
+			left--
+		}
+		widths[i] = nw
+	}
+}
+
+// longestWord returns the width of the widest word in runs: text
+// between spaces and breaks, a word running on across runs. A wide
+// character (CJK) is a word of its own, as a line may break beside it.
+func longestWord(runs []run) int {
+	longest, cur := 0, 0
+	word := func(w int) {
+		longest = max(longest, cur+w)
+		cur = 0
+	}
+	for _, r := range runs {
+		if r.brk {
+			word(0)
+			continue
+		}
+		for t := r.text; t != ""; {
+			if t[0] < 0x80 {
+				if t[0] == ' ' {
+					word(0)
+				} else {
+					cur++
+				}
+				t = t[1:]
+				continue
+			}
+			cluster, w := xansi.FirstGraphemeCluster(t, xansi.GraphemeWidth)
+			if cluster == "" {
+				break
+			}
+			t = t[len(cluster):]
+			if w > 1 {
+				word(0)
+				word(w)
+				continue
+			}
+			cur += w
+		}
+	}
+	word(0)
+	return longest
 }
 
 // stackedTable lays a table out a row at a time, one line per cell with

@@ -51,6 +51,19 @@ type Options struct {
 	// target. A pack named here is not reported as missing, and its
 	// components' fallback boxes say why markii cannot draw them.
 	Packs map[string]string
+	// ScrollWidth, when more than Width, is for a viewer that scrolls
+	// sideways: a top-level table that cannot fit Width without breaking
+	// a column's longest word, and a top-level code block with lines
+	// longer than Width, are laid out wider, up to ScrollWidth cells,
+	// instead of being squeezed, stacked or broken; Page.Wide says where
+	// they are. At most Width (the default), every line fits Width.
+	ScrollWidth int
+}
+
+// WideBlock is a block laid out wider than the page (Options.ScrollWidth):
+// its lines Line to EndLine (one past the last) are up to Width cells.
+type WideBlock struct {
+	Line, EndLine, Width int
 }
 
 // BlockID identifies a focusable block or foldable heading across layouts
@@ -151,4 +164,6 @@ type Page struct {
 	// Links are the page's links, in the order they appear on it.
 	Links       Links
 	Diagnostics []string
+	// Wide are the blocks laid out wider than the page, in page order.
+	Wide []WideBlock
 }

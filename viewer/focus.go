@@ -57,6 +57,10 @@ func (rd *reader) setFocus(i int) {
 		if r < rd.top || r >= rd.top+rd.bodyHeight() {
 			rd.scrollTo(r - 2)
 		}
+		if t.kind == render.FocusLink && len(t.ranges) > 0 {
+			rg := t.ranges[0]
+			rd.revealColumns(rg.Line, rg.From, rg.To)
+		}
 		if t.kind == render.FocusLink && ansi.Width(t.url) > rd.width/2 {
 			// A long address is shown in full above the status bar at
 			// once, where the terminal shows no hyperlink target.

@@ -13,6 +13,7 @@ type keyMap struct {
 	Search, SearchBack, Next, Prev, TOC, NextHeading, PrevHeading      key.Binding
 	Mark, GoMark, Files, Repaint                                       key.Binding
 	Focus, FocusBack, Left, Right, Enter, Fold, FoldAll                key.Binding
+	ScrollLeft, ScrollRight                                            key.Binding
 	Run, Diagnostics, ShowURL, Back, Edit, Position, Help, Quit        key.Binding
 }
 
@@ -39,8 +40,10 @@ var keys = keyMap{
 	PrevHeading: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous heading")),
 	Focus:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus the next tabs, details or link")),
 	FocusBack:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus the previous one")),
-	Left:        key.NewBinding(key.WithKeys("left"), key.WithHelp("← →", "switch tab panels")),
+	Left:        key.NewBinding(key.WithKeys("left"), key.WithHelp("← →", "scroll wide tables and code sideways (N→: by N); on focused tabs, switch panels")),
 	Right:       key.NewBinding(key.WithKeys("right")),
+	ScrollLeft:  key.NewBinding(key.WithKeys("shift+left"), key.WithHelp("shift+← →", "scroll sideways, on focused tabs too")),
+	ScrollRight: key.NewBinding(key.WithKeys("shift+right")),
 	Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open/close details, follow a link or #anchor; else a line down")),
 	Fold:        key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "fold or unfold this section")),
 	FoldAll:     key.NewBinding(key.WithKeys("Z"), key.WithHelp("Z", "fold or unfold all sections (a lone title stays open)")),
@@ -61,7 +64,7 @@ func helpRows(mouse bool) [][2]string {
 	for _, b := range []key.Binding{
 		keys.Down, keys.Up, keys.PageDown, keys.PageUp, keys.HalfDown, keys.HalfUp, keys.Top, keys.Bottom, keys.Percent,
 		keys.TOC, keys.Search, keys.SearchBack, keys.Next, keys.Prev, keys.NextHeading, keys.PrevHeading, keys.Mark, keys.GoMark,
-		keys.Focus, keys.FocusBack, keys.Left, keys.Enter, keys.Fold, keys.FoldAll,
+		keys.Focus, keys.FocusBack, keys.Left, keys.ScrollLeft, keys.Enter, keys.Fold, keys.FoldAll,
 		keys.Run, keys.Diagnostics, keys.ShowURL, keys.Back, keys.Edit, keys.Position, keys.Files, keys.Repaint, keys.Help, keys.Quit,
 	} {
 		h := b.Help()
@@ -147,8 +150,10 @@ var readerKeys = []readerBinding{
 	{&keys.PrevHeading, by(func(rd *reader, _ count) { rd.jumpHeading(-1) })},
 	{&keys.Focus, by(func(rd *reader, _ count) { rd.moveFocus(1) })},
 	{&keys.FocusBack, by(func(rd *reader, _ count) { rd.moveFocus(-1) })},
-	{&keys.Left, cmd(func(rd *reader, _ count) tea.Cmd { return rd.switchTab(-1) })},
-	{&keys.Right, cmd(func(rd *reader, _ count) tea.Cmd { return rd.switchTab(1) })},
+	{&keys.Left, cmd(func(rd *reader, c count) tea.Cmd { return rd.leftRight(-1, c) })},
+	{&keys.Right, cmd(func(rd *reader, c count) tea.Cmd { return rd.leftRight(1, c) })},
+	{&keys.ScrollLeft, by(func(rd *reader, c count) { rd.sideways(-1, c) })},
+	{&keys.ScrollRight, by(func(rd *reader, c count) { rd.sideways(1, c) })},
 	{&keys.Enter, cmd(func(rd *reader, c count) tea.Cmd { return rd.enterKey(c) })},
 	{&keys.Fold, by(func(rd *reader, _ count) { rd.fold() })},
 	{&keys.FoldAll, by(func(rd *reader, _ count) { rd.foldAll() })},

@@ -82,6 +82,10 @@ type reader struct {
 	// halfPage is the rows d and u scroll once a count set it (as in
 	// less); 0 means half the screen.
 	halfPage int
+	// hoff is how far wide blocks are scrolled sideways (read it through
+	// shift, which keeps it in range); hstep is the columns ← and →
+	// scroll once a count set it, 0 meaning half the screen.
+	hoff, hstep int
 }
 
 // readerAction is what the reader asks the root model to do.
@@ -214,6 +218,7 @@ func (rd *reader) firstPage() *page {
 // show lays out n as the viewer's first note: a long note's first part
 // now and the rest in the background (see Init).
 func (rd *reader) show(n *Note) {
+	rd.hoff = 0
 	rd.values = storedValues(n.Values)
 	if src := n.Source; len(src) >= progressiveFrom {
 		if first, ok := render.FirstFrameSource(src, prefixBytes); ok {
@@ -260,6 +265,9 @@ func (rd *reader) pageOptions(values value.Values) render.Options {
 		ShowURLs:  rd.opt.ShowURLs,
 		NoEmoji:   rd.opt.NoEmoji,
 		WikiLinks: wikiResolver(rd.opt.Library, rd.note.Path),
+
+		// Tables and code wider than the screen scroll sideways.
+		ScrollWidth: scrollWidth,
 	}
 }
 
@@ -289,6 +297,8 @@ func (rd *reader) pageWidthFor(w int) int {
 // and lays the note out again when the page width changes, keeping the
 // reader's place.
 func (rd *reader) resize(w, h int) tea.Cmd {
+	// The sideways offset stays inside the new screen's range.
+	defer func() { rd.hoff = rd.shift() }()
 	pw := rd.pageWidthFor(w)
 	rd.width = w
 	if pw == rd.pageWidth {
@@ -422,6 +432,7 @@ func (rd *reader) showMatch() tea.Cmd {
 	if r < rd.top || r >= rd.top+rd.bodyHeight() {
 		rd.scrollTo(r - rd.bodyHeight()/3)
 	}
+	rd.revealColumns(ln, mt.start, mt.end)
 	return nil
 }
 
@@ -649,6 +660,7 @@ func (rd *reader) body(h int) []string {
 		ft = &t
 	}
 	buf := make([]byte, 0, 256)
+	off := rd.shift()
 	for r := rd.top; r < len(rd.pg.rows) && len(out) < h; r++ {
 		rw := rd.pg.rows[r]
 		if rw.fold >= 0 {
@@ -662,7 +674,7 @@ func (rd *reader) body(h int) []string {
 		if noColor {
 			line = plainLine(line)
 		}
-		line = rd.mark(line, ln, ft)
+		line = rd.cutWide(rd.mark(line, ln, ft), ln, off)
 		if noColor {
 			// The note's own styles are gone; the marks drawn over the
 			// plain line are the viewer's, in attributes only.
@@ -717,6 +729,9 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	}
 	if rd.note.Signature.State != signature.Unsigned {
 		right = append(right, rd.note.Signature.Short())
+	}
+	if cols := rd.columns(); cols != "" {
+		right = append(right, cols)
 	}
 	right = append(right, rd.position())
 	return rd.chrome.status(rd.note.Name, left, strings.Join(right, "  ")+" ", rd.width)

@@ -125,7 +125,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 	for _, r := range helpRows(false) {
 		mustContain(t, m, r[0], r[1])
 	}
-	for _, k := range []string{"j ↓ ctrl+e", "k ↑ y ctrl+y", "space f ctrl+f", "b w ctrl+b PgUp", "d ctrl+d", "u ctrl+u", "g < Home", "G > End", "N% Np", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "enter", "z", "Z", "r", "D", "o", "backspace", "e v", "= ctrl+g", "h F1", "q Q ctrl+c", "0-9", "?", "m<letter>", "'<letter> ''", ":n :p", "ctrl+l"} {
+	for _, k := range []string{"j ↓ ctrl+e", "k ↑ y ctrl+y", "space f ctrl+f", "b w ctrl+b PgUp", "d ctrl+d", "u ctrl+u", "g < Home", "G > End", "N% Np", "/", "n", "N", "t", "[", "]", "tab", "shift+tab", "← →", "shift+← →", "enter", "z", "Z", "r", "D", "o", "backspace", "e v", "= ctrl+g", "h F1", "q Q ctrl+c", "0-9", "?", "m<letter>", "'<letter> ''", ":n :p", "ctrl+l"} {
 		mustContain(t, m, k)
 	}
 	// The wheel scrolls only when the mouse was asked for.

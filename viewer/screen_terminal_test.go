@@ -18,12 +18,15 @@ import (
 
 // renderedText is render's text of src at width w, one string a line, as
 // a terminal that counts cells by code point is to show it (ansi.CellSafe:
-// the same cells, a ZWJ sequence as its first emoji).
+// the same cells, a ZWJ sequence as its first emoji). It is laid out as
+// the viewer lays a page out, a table or code block wider than the screen
+// at its own width (scrollWidth) and cut to the screen, as the viewer
+// shows it before it is scrolled sideways.
 func renderedText(src []byte, w int) []string {
-	out := render.RenderWith(src, render.Options{Width: w, Level: ansi.TrueColor, Theme: theme.Dark, Now: time.Now()})
+	out := render.RenderWith(src, render.Options{Width: w, Level: ansi.TrueColor, Theme: theme.Dark, Now: time.Now(), ScrollWidth: scrollWidth})
 	lines := strings.Split(xansi.Strip(string(out)), "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(ansi.CellSafe(l), " ")
+		lines[i] = strings.TrimRight(ansi.CellSafe(xansi.Truncate(l, w, "")), " ")
 	}
 	return lines
 }

@@ -24,6 +24,7 @@ func TestTourKeyTableMatchesTheKeys(t *testing.T) {
 		"table of contents":                              {keys.TOC},
 		"previous and next heading":                      {keys.PrevHeading, keys.NextHeading},
 		"fold a section, fold or unfold all":             {keys.Fold, keys.FoldAll},
+		"scroll a wide table or code sideways":           {keys.Left, keys.Right},
 		"run the note's scripts":                         {keys.Run},
 		"diagnostics":                                    {keys.Diagnostics},
 		"every key":                                      {keys.Help},
