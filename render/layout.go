@@ -332,7 +332,7 @@ func (l *layouter) blockAt(b Block, width int) []ansi.Line {
 		return l.paragraph(b.Content, ansi.Style{}, width)
 	case *CodeBlock:
 		if strings.EqualFold(b.Lang, "mermaid") {
-			return l.diagramSource(b, width)
+			return l.diagram(b, width)
 		}
 		return l.codeBlock(b, width)
 	case *ScriptBlock:
@@ -588,12 +588,4 @@ func orderedMarkers(start, count, width int, delim string) (markers string, ends
 		ends = append(ends, len(b))
 	}
 	return string(b), ends
-}
-
-// diagramSource draws a mermaid diagram as its source, after one line
-// that says why: markii does not draw diagrams.
-func (l *layouter) diagramSource(b *CodeBlock, width int) []ansi.Line {
-	why := []run{{text: "mermaid diagram, shown as its source: markii does not draw diagrams", style: l.st.Dim}}
-	out := wrapRunsSlab(why, width, nil, &l.slab)
-	return append(out, l.codeBlock(b, width)...)
 }

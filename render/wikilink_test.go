@@ -47,17 +47,3 @@ func TestWikiLinkDraws(t *testing.T) {
 		t.Errorf("the unresolved wikilink became a hyperlink: %q", out)
 	}
 }
-
-// TestMermaidFallsBackToItsSource: a mermaid fence is drawn as its code
-// with one line before it saying why.
-func TestMermaidFallsBackToItsSource(t *testing.T) {
-	page := Layout(Parse([]byte("```mermaid\ngraph TD\n  A --> B\n```\n")), Options{Width: 60, Level: ansi.None, Theme: theme.Dark})
-	var text []string
-	for _, ln := range page.Lines {
-		text = append(text, ln.Text())
-	}
-	all := strings.Join(text, "\n")
-	if !strings.HasPrefix(all, "mermaid diagram, shown as its source") || !strings.Contains(all, "A --> B") {
-		t.Errorf("mermaid fence:\n%s", all)
-	}
-}

@@ -101,6 +101,17 @@ var Inputs = []Input{
 		return "$" + deep + "$\n\n$$\n" + deep + "\n$$\n"
 	}},
 	{"many $", 100000, func(n int) string { return strings.Repeat("$a ", n) + "\n\n" + strings.Repeat("$", n) + "\n" }},
+	// Mermaid: a flowchart of n nodes, far over the bound on what is
+	// drawn, falls back to its source as soon as the bound is passed.
+	{"mermaid 5,000-node graph", 5000, func(n int) string {
+		var b strings.Builder
+		b.WriteString("```mermaid\ngraph TD\n")
+		for i := range n {
+			fmt.Fprintf(&b, "n%d[node %d] --> n%d & n%d\n", i, i, (i*7+1)%n, (i+1)%n)
+		}
+		b.WriteString("```\n")
+		return b.String()
+	}},
 	{"wikilink openers", 50000, func(n int) string { return strings.Repeat("[[a ", n) + "\n\n" + strings.Repeat("[[a]] ", n) + "\n" }},
 	{"reference collisions", 50000, func(n int) string {
 		var b strings.Builder

@@ -1,0 +1,47 @@
+// Package mermaid draws the mermaid diagrams people write in READMEs as
+// text: boxes, lines and arrowheads of box-drawing characters in a grid
+// of terminal cells, inside a given width. It has its own parser for the
+// subset below and its own layout; no mermaid library is used (the Go
+// one that draws ASCII brings a web framework, a logger and terminal
+// detection with it, and prints).
+//
+// Flowcharts (`graph` or `flowchart`, then TD, TB, BT, LR or RL):
+//   - nodes A, A[text], A(text), A([text]), A((text)), A(((text))),
+//     A[[text]], A[(text)], A>text], A{text}, A{{text}}, A[/text/] and
+//     the other slants, with "quoted" labels, <br> line breaks and
+//     #quot;-style codes; a :::class suffix is ignored;
+//   - edges -->, ---, -.->, -.-, ==>, ===, --o and --x (drawn as plain
+//     arrows), <--> and longer dashes, labelled -->|text| or -- text -->
+//     (-. text .->, == text ==>); chains A --> B --> C and groups
+//     A & B --> C & D; ; between statements; an edge from a node to
+//     itself is a ↻ line in its box;
+//   - subgraph ... end is drawn flat; direction, classDef, class, style,
+//     linkStyle, click, accTitle and accDescr are ignored, as are %%
+//     comments and front matter.
+//
+// The layout is layered: a depth first search turns the edges that close
+// cycles, the longest path to a node is its layer, edges across layers
+// pass through a dummy node in each, barycenter sweeps order each layer,
+// nodes are placed as near their neighbours as the order allows, and
+// edges are routed orthogonally on tracks between the layers, with
+// arrowheads ▼ ▲ ► ◄ and their labels beside them. Decisions are drawn
+// ╱< >╲, round nodes ╭ ╮, stadiums and circles ( ), subroutines ││ and
+// databases with a second top line. A left-right chart too wide for the
+// width is drawn top-down, and a top-down one left-right, when that fits.
+//
+// Sequence diagrams (`sequenceDiagram`): participant and actor with
+// `as` aliases (or participants met in messages), messages ->> -->> ->
+// --> -x --x -) --) with text, Note left of/right of/over A[,B], loop,
+// alt/else, opt, par/and, critical/option, break and rect blocks drawn as
+// frames, autonumber; activate, deactivate, box, create and destroy
+// change nothing drawn.
+//
+// Anything else returns an *Error whose message is the one line shown
+// above the diagram's source: another kind of diagram, a statement that
+// cannot be read, a diagram wider than the width in both directions, or
+// one over MaxNodes, MaxEdges, MaxStatements, MaxParticipants or
+// MaxDepth, which are checked while the source is read so that a huge
+// diagram falls back in time linear in its size. Every label is
+// sanitized and measured in display cells; a drawing is the same bytes
+// for the same source and width.
+package mermaid

@@ -1,0 +1,478 @@
+package mermaid
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// shape is how a flowchart node's box is drawn.
+type shape uint8
+
+const (
+	rect       shape = iota // A[text], A
+	round                   // A(text)
+	stadium                 // A([text])
+	circle                  // A((text)), A(((text)))
+	subroutine              // A[[text]]
+	cylinder                // A[(text)]
+	flag                    // A>text]
+	decision                // A{text}
+	hexagon                 // A{{text}}
+	slanted                 // A[/text/], A[\text\], A[/text\], A[\text/]
+)
+
+// direction is the way a flowchart's edges run.
+type direction uint8
+
+const (
+	topDown direction = iota
+	bottomUp
+	leftRight
+	rightLeft
+)
+
+// horizontal reports whether layers are columns.
+func (d direction) horizontal() bool { return d == leftRight || d == rightLeft }
+
+// node is one flowchart node.
+type node struct {
+	id    string
+	lines []string
+	shape shape
+	loops []string // labels of its edges to itself
+}
+
+// edge is one flowchart edge between two nodes.
+type edge struct {
+	from, to int
+	label    string
+	style    lineStyle
+	// headTo and headFrom are arrowheads at the edge's ends.
+	headTo, headFrom bool
+}
+
+// flowchart is a parsed graph or flowchart.
+type flowchart struct {
+	dir   direction
+	nodes []node
+	edges []edge
+	index map[string]int
+}
+
+// parseFlowchart reads a flowchart's statements; stmts[0] is its header.
+func parseFlowchart(stmts []stmt) (*flowchart, error) {
+	fc := &flowchart{index: map[string]int{}}
+	head := strings.Fields(strings.ReplaceAll(stmts[0].text, ";", " "))
+	if len(head) > 1 {
+		switch strings.ToUpper(head[1]) {
+		case "TD", "TB":
+		case "BT":
+			fc.dir = bottomUp
+		case "LR":
+			fc.dir = leftRight
+		case "RL":
+			fc.dir = rightLeft
+		default:
+			return nil, syntaxError(stmts[0].line, stmts[0].text, "unknown direction")
+		}
+	}
+	// A header may be followed by a statement after a semicolon.
+	rest := stmts[1:]
+	if _, after, ok := strings.Cut(stmts[0].text, ";"); ok && strings.TrimSpace(after) != "" {
+		rest = append([]stmt{{text: after, line: stmts[0].line}}, rest...)
+	}
+	for _, st := range rest {
+		for _, part := range splitStatements(st.text) {
+			if err := fc.statement(part, st.line); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return fc, nil
+}
+
+// splitStatements splits a line at semicolons outside quotes, brackets
+// and edge labels.
+func splitStatements(s string) []string {
+	if !strings.Contains(s, ";") {
+		return []string{s}
+	}
+	var out []string
+	depth, quote, pipe := 0, false, false
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quote = !quote
+		case quote:
+		case c == '[' || c == '(' || c == '{':
+			depth++
+		case c == ']' || c == ')' || c == '}':
+			depth = max(depth-1, 0)
+		case c == '|' && depth == 0:
+			pipe = !pipe
+		case c == ';' && depth == 0 && !pipe:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// ignored are the statements that style, link or group a flowchart,
+// which markii does not draw: the nodes and edges inside a subgraph are
+// drawn as if it were not there.
+var ignored = map[string]bool{
+	"subgraph": true, "end": true, "direction": true, "classDef": true, "class": true,
+	"style": true, "linkStyle": true, "click": true, "accTitle": true, "accDescr": true,
+	"accTitle:": true, "accDescr:": true, "title": true,
+}
+
+// statement reads one statement: a chain of node groups joined by edges.
+func (fc *flowchart) statement(s string, line int) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	word, _, _ := strings.Cut(s, " ")
+	if ignored[word] {
+		return nil
+	}
+	p := &flowParser{s: s}
+	var prev []int
+	var pending edge
+	for {
+		p.space()
+		ids, err := p.group(fc)
+		if err != nil {
+			return fc.wrap(err, line, s)
+		}
+		for _, a := range prev {
+			for _, b := range ids {
+				if len(fc.edges) == MaxEdges {
+					return errorf(TooLarge, "flowcharts of more than %d edges are shown as source", MaxEdges)
+				}
+				e := pending
+				e.from, e.to = a, b
+				if a == b {
+					n := &fc.nodes[a]
+					n.loops = append(n.loops, e.label)
+					continue
+				}
+				fc.edges = append(fc.edges, e)
+			}
+		}
+		p.space()
+		if p.done() {
+			return nil
+		}
+		e, ok := p.edge()
+		if !ok {
+			return syntaxError(line, s, "cannot read")
+		}
+		pending, prev = e, ids
+		p.space()
+		if p.done() {
+			return syntaxError(line, s, "an edge leads nowhere")
+		}
+	}
+}
+
+// wrap turns a parse failure into the error shown.
+func (fc *flowchart) wrap(err error, line int, s string) error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	return syntaxError(line, s, err.Error())
+}
+
+type parseError string
+
+func (e parseError) Error() string { return string(e) }
+
+// flowParser reads one statement.
+type flowParser struct {
+	s    string
+	i    int
+	seen [4]found
+}
+
+// found remembers where a search for a byte from a position ended.
+type found struct {
+	from, at int
+	ok       bool
+}
+
+// next is the index of the first b ('"', ']', ')' or '}') at or after
+// from, or -1. Each search is remembered, so that a statement is read
+// about once for each byte however many nodes it holds.
+func (p *flowParser) next(b byte, from int) int {
+	c := &p.seen[strings.IndexByte(`"])}`, b)]
+	if c.ok && c.from <= from && (c.at < 0 || c.at >= from) {
+		return c.at
+	}
+	at := strings.IndexByte(p.s[from:], b)
+	if at >= 0 {
+		at += from
+	}
+	*c = found{from: from, at: at, ok: true}
+	return at
+}
+
+func (p *flowParser) done() bool { return p.i >= len(p.s) }
+
+func (p *flowParser) peek(k int) byte {
+	if p.i+k < len(p.s) {
+		return p.s[p.i+k]
+	}
+	return 0
+}
+
+func (p *flowParser) space() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+
+// idAt reports whether the byte at i continues a node id: a letter,
+// digit, underscore or non-ASCII letter, or a '-' or '.' between two of
+// them (so that "A-->B" ends A at the first '-').
+func (p *flowParser) idAt(i int) bool {
+	if i >= len(p.s) {
+		return false
+	}
+	c := p.s[i]
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+		return true
+	case c == '-' || c == '.':
+		return i+1 < len(p.s) && isWordByte(p.s[i+1]) && i > 0 && isWordByte(p.s[i-1])
+	case c >= 0x80:
+		r, _ := utf8.DecodeRuneInString(p.s[i:])
+		return unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// group reads `node (& node)*`.
+func (p *flowParser) group(fc *flowchart) ([]int, error) {
+	var ids []int
+	for {
+		id, err := p.node(fc)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+		save := p.i
+		p.space()
+		if p.peek(0) != '&' {
+			p.i = save
+			return ids, nil
+		}
+		p.i++
+		p.space()
+	}
+}
+
+// shapes are the node shapes by their opening bracket, longest first,
+// with the closing bracket each needs.
+var shapes = []struct {
+	open, close string
+	shape       shape
+}{
+	{"(((", ")))", circle}, {"([", "])", stadium}, {"((", "))", circle}, {"[[", "]]", subroutine},
+	{"[(", ")]", cylinder}, {"{{", "}}", hexagon}, {"[/", "/]", slanted}, {"[/", `\]`, slanted},
+	{`[\`, `\]`, slanted}, {`[\`, "/]", slanted}, {"[", "]", rect}, {"(", ")", round},
+	{"{", "}", decision}, {">", "]", flag},
+}
+
+// node reads a node id and its optional shape and text, adding the node
+// on first sight; a later shape replaces an earlier one.
+func (p *flowParser) node(fc *flowchart) (int, error) {
+	start := p.i
+	for p.idAt(p.i) {
+		c := p.s[p.i]
+		if c >= 0x80 {
+			_, n := utf8.DecodeRuneInString(p.s[p.i:])
+			p.i += n
+		} else {
+			p.i++
+		}
+	}
+	if p.i == start {
+		return 0, parseError("expected a node")
+	}
+	id := p.s[start:p.i]
+	idx, ok := fc.index[id]
+	if !ok {
+		if len(fc.nodes) == MaxNodes {
+			return 0, errorf(TooLarge, "flowcharts of more than %d nodes are shown as source", MaxNodes)
+		}
+		idx = len(fc.nodes)
+		fc.index[id] = idx
+		fc.nodes = append(fc.nodes, node{id: id, lines: labelLines(id)})
+	}
+	for _, sh := range shapes {
+		if !strings.HasPrefix(p.s[p.i:], sh.open) {
+			continue
+		}
+		body := p.i + len(sh.open)
+		var text string
+		end := -1 // where the closing bracket starts
+		t := body
+		for t < len(p.s) && p.s[t] == ' ' {
+			t++
+		}
+		if t < len(p.s) && p.s[t] == '"' {
+			q := p.next('"', t+1)
+			if q < 0 {
+				return 0, parseError("a quote is not closed")
+			}
+			after := q + 1
+			for after < len(p.s) && p.s[after] == ' ' {
+				after++
+			}
+			if !strings.HasPrefix(p.s[after:], sh.close) {
+				continue
+			}
+			text, end = p.s[t+1:q], after
+		} else {
+			j := strings.IndexAny(sh.close, "])}")
+			k := p.next(sh.close[j], body)
+			if k < 0 || k-j < body || !strings.HasPrefix(p.s[k-j:], sh.close) {
+				continue
+			}
+			end = k - j
+			text = p.s[body:end]
+		}
+		p.i = end + len(sh.close)
+		n := &fc.nodes[idx]
+		n.lines, n.shape = labelLines(text), sh.shape
+		break
+	}
+	// A class attached with ::: is styling only.
+	if strings.HasPrefix(p.s[p.i:], ":::") {
+		p.i += 3
+		for p.idAt(p.i) {
+			p.i++
+		}
+	}
+	return idx, nil
+}
+
+// count consumes a run of c and returns its length.
+func (p *flowParser) count(c byte) int {
+	n := 0
+	for p.peek(0) == c {
+		p.i++
+		n++
+	}
+	return n
+}
+
+// head consumes an arrowhead: '>', or 'o' or 'x' (a circle or a cross,
+// drawn as a plain arrowhead) when no node id follows.
+func (p *flowParser) head() bool {
+	switch p.peek(0) {
+	case '>':
+		p.i++
+		return true
+	case 'o', 'x':
+		if !p.idAt(p.i + 1) {
+			p.i++
+			return true
+		}
+	}
+	return false
+}
+
+// edge reads an edge operator with its optional label: -->, ---, -.->,
+// -.-, ==>, ===, --o, --x, <-->, -- text -->, -. text .->, == text ==>
+// and a |label| after any of them.
+func (p *flowParser) edge() (edge, bool) {
+	var e edge
+	if p.peek(0) == '<' {
+		e.headFrom = true
+		p.i++
+	}
+	switch p.peek(0) {
+	case '-':
+		n := p.count('-')
+		if n == 1 {
+			if p.peek(0) != '.' {
+				return e, false
+			}
+			e.style = dotted
+			p.count('.')
+			if p.peek(0) != '-' {
+				// -. text .->
+				k := strings.Index(p.s[p.i:], ".-")
+				if k < 0 {
+					return e, false
+				}
+				e.label = oneLine(p.s[p.i : p.i+k])
+				p.i += k
+				p.count('.')
+			}
+			if p.count('-') == 0 {
+				return e, false
+			}
+			e.headTo = p.head()
+			break
+		}
+		if p.head() {
+			e.headTo = true
+			break
+		}
+		if n >= 3 {
+			break
+		}
+		// -- text -->
+		k := strings.Index(p.s[p.i:], "--")
+		if k < 0 {
+			return e, false
+		}
+		e.label = oneLine(p.s[p.i : p.i+k])
+		p.i += k
+		p.count('-')
+		e.headTo = p.head()
+	case '=':
+		e.style = thick
+		n := p.count('=')
+		if n < 2 {
+			return e, false
+		}
+		if p.head() {
+			e.headTo = true
+			break
+		}
+		if n >= 3 {
+			break
+		}
+		k := strings.Index(p.s[p.i:], "==")
+		if k < 0 {
+			return e, false
+		}
+		e.label = oneLine(p.s[p.i : p.i+k])
+		p.i += k
+		p.count('=')
+		e.headTo = p.head()
+	default:
+		return e, false
+	}
+	p.space()
+	if p.peek(0) == '|' {
+		k := strings.IndexByte(p.s[p.i+1:], '|')
+		if k < 0 {
+			return e, false
+		}
+		e.label = oneLine(p.s[p.i+1 : p.i+1+k])
+		p.i += k + 2
+	}
+	return e, true
+}

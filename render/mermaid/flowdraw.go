@@ -1,0 +1,415 @@
+package mermaid
+
+import (
+	"cmp"
+	"slices"
+)
+
+// gapPlan is the space between layer k and layer k+1: a row (or column)
+// for arrowheads pointing up when any edge has one, the tracks edges run
+// across on, a row for labels when layers are rows (or the columns for
+// them when they are columns), and the row of the arrowheads pointing
+// down.
+type gapPlan struct {
+	headUp bool
+	tracks int
+	labels int
+	size   int
+}
+
+// measure routes the edges onto tracks and returns the drawing's width
+// and height.
+func (l *flowLayout) measure() (w, h int) {
+	horiz := l.dir.horizontal()
+	n := len(l.layers)
+	l.band = make([]int, n)
+	l.mpos = make([]int, n)
+	l.gaps = make([]gapPlan, max(n-1, 0))
+	for _, nd := range l.nodes {
+		l.band[nd.layer] = max(l.band[nd.layer], nd.msize)
+	}
+	l.straighten()
+	bySeg := make([][]int, max(n-1, 0))
+	for i, s := range l.segs {
+		k := l.nodes[s.upper].layer
+		bySeg[k] = append(bySeg[k], i)
+	}
+	for k := range l.gaps {
+		g := &l.gaps[k]
+		index := map[[2]int]int{}
+		var groups []*trackGroup
+		for _, i := range bySeg[k] {
+			s := &l.segs[i]
+			g.headUp = g.headUp || s.headUp
+			if s.label != "" {
+				if horiz {
+					g.labels = max(g.labels, widest([]string{s.label})+2)
+				} else {
+					g.labels = 1
+				}
+			}
+			a, b := l.ends(s)
+			key := [2]int{s.upper, s.upPort}
+			if s.headUp || l.nodes[s.upper].real < 0 {
+				key = [2]int{-1 - i, 0}
+			}
+			j, ok := index[key]
+			if !ok {
+				j = len(groups)
+				index[key] = j
+				groups = append(groups, &trackGroup{lo: a, hi: a, a: a, first: i})
+			}
+			gr := groups[j]
+			gr.lo, gr.hi = min(gr.lo, b), max(gr.hi, b)
+			gr.bs = append(gr.bs, b)
+			gr.segs = append(gr.segs, i)
+		}
+		tracks := assignTracks(groups)
+		for _, gr := range groups {
+			for _, i := range gr.segs {
+				l.segs[i].track = gr.track
+			}
+		}
+		ends := make([]int, tracks)
+		g.tracks = max(len(ends), 1)
+		g.size = g.tracks + g.labels + 1
+		if g.headUp {
+			g.size++
+		}
+		if horiz {
+			g.size++ // the stub out of a box's side
+		}
+	}
+	m := 0
+	for k := range l.layers {
+		l.mpos[k] = m
+		m += l.band[k]
+		if k < len(l.gaps) {
+			m += l.gaps[k].size
+		}
+	}
+	c := 0
+	for _, nd := range l.nodes {
+		c = max(c, nd.cross+nd.csize+nd.extra)
+	}
+	if horiz {
+		return m, c
+	}
+	return c, m
+}
+
+// straighten moves a port on a node's lower side by a cell or two when
+// that lines it up with a port it leads to, so that the edge runs
+// straight.
+func (l *flowLayout) straighten() {
+	for v := range l.nodes {
+		n := &l.nodes[v]
+		if n.real < 0 {
+			continue
+		}
+		for p := range n.downOff {
+			a := n.cross + n.downOff[p]
+			best := 0
+			for _, i := range n.downs {
+				s := &l.segs[i]
+				if s.upPort != p {
+					continue
+				}
+				_, b := l.ends(s)
+				if d := b - a; d != 0 && d >= -2 && d <= 2 && (best == 0 || abs(d) < abs(best)) {
+					best = d
+				}
+			}
+			off := n.downOff[p] + best
+			if best == 0 || off < 1 || off > n.csize-2 {
+				continue
+			}
+			free := true
+			for q, o := range n.downOff {
+				if q != p && abs(o-off) < 2 {
+					free = false
+				}
+			}
+			if free {
+				n.downOff[p] = off
+			}
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// trackGroup is the edges in one gap that leave one port: the line
+// from the port at a runs to a track and along it from lo to hi, and
+// from it to each lower port in bs.
+type trackGroup struct {
+	lo, hi, a, first int
+	bs, segs         []int
+	track            int
+}
+
+// assignTracks gives each group that turns its track (-1 for the ones
+// that run straight) and returns how many tracks there are. A group
+// whose upper line would cross another's track, or the other's lower
+// lines its own, gets a track above the other's where the two do not
+// ask for both (a left-edge channel router with vertical constraints);
+// groups that do not overlap share a track.
+func assignTracks(groups []*trackGroup) int {
+	var need []*trackGroup
+	for _, g := range groups {
+		g.track = -1
+		if g.lo != g.hi {
+			need = append(need, g)
+		}
+	}
+	slices.SortStableFunc(need, func(x, y *trackGroup) int {
+		return cmp.Or(cmp.Compare(x.lo, y.lo), cmp.Compare(x.hi, y.hi), cmp.Compare(x.first, y.first))
+	})
+	in := func(v int, g *trackGroup) bool { return v >= g.lo && v <= g.hi }
+	above := func(x, y *trackGroup) bool {
+		if in(x.a, y) {
+			return true
+		}
+		for _, b := range y.bs {
+			if in(b, x) {
+				return true
+			}
+		}
+		return false
+	}
+	n := len(need)
+	preds, succs := make([][]int, n), make([][]int, n)
+	indeg := make([]int, n)
+	for i := range n {
+		for j := range n {
+			if i != j && above(need[i], need[j]) && !above(need[j], need[i]) {
+				preds[j] = append(preds[j], i)
+				succs[i] = append(succs[i], j)
+				indeg[j]++
+			}
+		}
+	}
+	done := make([]bool, n)
+	var rows [][]*trackGroup
+	for range n {
+		pick := -1
+		for i := range n {
+			if !done[i] && indeg[i] == 0 {
+				pick = i
+				break
+			}
+		}
+		if pick < 0 {
+			pick = slices.Index(done, false)
+		}
+		done[pick] = true
+		g := need[pick]
+		t := 0
+		for _, p := range preds[pick] {
+			if done[p] {
+				t = max(t, need[p].track+1)
+			}
+		}
+		for ; t < len(rows); t++ {
+			free := true
+			for _, o := range rows[t] {
+				if g.lo <= o.hi+1 && o.lo <= g.hi+1 {
+					free = false
+					break
+				}
+			}
+			if free {
+				break
+			}
+		}
+		if t == len(rows) {
+			rows = append(rows, nil)
+		}
+		rows[t] = append(rows[t], g)
+		g.track = t
+		for _, j := range succs[pick] {
+			indeg[j]--
+		}
+	}
+	return len(rows)
+}
+
+// ends are the cross positions of a segment's upper and lower ports.
+func (l *flowLayout) ends(s *seg) (a, b int) {
+	u, d := &l.nodes[s.upper], &l.nodes[s.lower]
+	return u.cross + u.downOff[s.upPort], d.cross + d.upOff[s.downPort]
+}
+
+// xy turns a (cross, main) position into a cell's (x, y).
+func (l *flowLayout) xy(c, m int) (int, int) {
+	if l.dir.horizontal() {
+		return m, c
+	}
+	return c, m
+}
+
+// mline draws a line along the main axis at cross position c.
+func (l *flowLayout) mline(g *grid, c, m0, m1 int, st lineStyle) {
+	if l.dir.horizontal() {
+		g.hline(m0, m1, c, st, Edge)
+	} else {
+		g.vline(c, m0, m1, st, Edge)
+	}
+}
+
+// cline draws a line along the cross axis at main position m.
+func (l *flowLayout) cline(g *grid, c0, c1, m int, st lineStyle) {
+	if l.dir.horizontal() {
+		g.vline(m, c0, c1, st, Edge)
+	} else {
+		g.hline(c0, c1, m, st, Edge)
+	}
+}
+
+// draw draws the laid out chart on a w×h grid.
+func (l *flowLayout) draw(w, h int) *grid {
+	g := newGrid(w, h)
+	horiz := l.dir.horizontal()
+	for i := range l.nodes {
+		n := &l.nodes[i]
+		if n.real < 0 {
+			l.mline(g, n.cross, l.mpos[n.layer], l.mpos[n.layer]+l.band[n.layer]-1, n.style)
+			continue
+		}
+		x, y := l.xy(n.cross, l.mpos[n.layer])
+		drawBox(g, x, y, n.w, n.h, n.shape, n.lines)
+	}
+	downHead, upHead, exitMark, entryMark := "▼", "▲", "┬", "┴"
+	straight := "─"
+	if horiz {
+		downHead, upHead, exitMark, entryMark = "►", "◄", "├", "┤"
+		straight = "│"
+	}
+	type mark struct{ x, y int }
+	var exits, entries []mark
+	for i := range l.segs {
+		s := &l.segs[i]
+		u, d := &l.nodes[s.upper], &l.nodes[s.lower]
+		k := u.layer
+		gp := &l.gaps[k]
+		a, b := l.ends(s)
+		start := l.mpos[k] + l.band[k] - 1
+		if u.real >= 0 {
+			start = l.mpos[k] + u.msize - 1
+		}
+		end := l.mpos[k+1]
+		first := l.mpos[k] + l.band[k]
+		if gp.headUp {
+			first++
+		}
+		if horiz {
+			first++
+		}
+		if s.track < 0 || a == b {
+			l.mline(g, a, start, end, s.style)
+		} else {
+			t := first + s.track
+			l.mline(g, a, start, t, s.style)
+			l.cline(g, a, b, t, s.style)
+			l.mline(g, b, t, end, s.style)
+		}
+		if s.headUp {
+			x, y := l.xy(a, start+1)
+			g.put(x, y, upHead, Edge)
+		} else if u.real >= 0 {
+			x, y := l.xy(a, start)
+			exits = append(exits, mark{x, y})
+		}
+		if s.headDown {
+			x, y := l.xy(b, end-1)
+			g.put(x, y, downHead, Edge)
+		} else if d.real >= 0 {
+			x, y := l.xy(b, end)
+			entries = append(entries, mark{x, y})
+		}
+		if s.label != "" {
+			lw := widest([]string{s.label})
+			if horiz {
+				g.text(end-2-lw, b, s.label, Label)
+			} else {
+				g.text(b+2, first+gp.tracks, s.label, Label)
+			}
+		}
+	}
+	for _, m := range exits {
+		if p := g.at(m.x, m.y); p != nil && p.glyph == straight {
+			p.glyph = exitMark
+		}
+	}
+	for _, m := range entries {
+		if p := g.at(m.x, m.y); p != nil && p.glyph == straight {
+			p.glyph = entryMark
+		}
+	}
+	return g
+}
+
+// boxGlyphs are a shape's corners (top left, top right, bottom left,
+// bottom right), its top and bottom line and its sides.
+type boxGlyphs struct{ tl, tr, bl, br, hz, l, r string }
+
+var shapeGlyphs = map[shape]boxGlyphs{
+	rect:       {"┌", "┐", "└", "┘", "─", "│", "│"},
+	round:      {"╭", "╮", "╰", "╯", "─", "│", "│"},
+	stadium:    {"╭", "╮", "╰", "╯", "─", "(", ")"},
+	circle:     {"╭", "╮", "╰", "╯", "─", "(", ")"},
+	subroutine: {"┌", "┐", "└", "┘", "─", "│", "│"},
+	cylinder:   {"╭", "╮", "╰", "╯", "─", "│", "│"},
+	flag:       {"┌", "┐", "└", "┘", "─", ">", "│"},
+	decision:   {"╱", "╲", "╲", "╱", "─", "│", "│"},
+	hexagon:    {"╱", "╲", "╲", "╱", "─", "│", "│"},
+	slanted:    {"┌", "┐", "└", "┘", "─", "/", "/"},
+}
+
+// drawBox draws a node's box at (x, y), w×h, its lines centred in it.
+func drawBox(g *grid, x, y, w, h int, sh shape, lines []string) {
+	gl := shapeGlyphs[sh]
+	for i := 1; i < w-1; i++ {
+		g.put(x+i, y, gl.hz, Border)
+		g.put(x+i, y+h-1, gl.hz, Border)
+	}
+	g.put(x, y, gl.tl, Border)
+	g.put(x+w-1, y, gl.tr, Border)
+	g.put(x, y+h-1, gl.bl, Border)
+	g.put(x+w-1, y+h-1, gl.br, Border)
+	top, inner := y+1, h-2
+	if sh == cylinder {
+		g.put(x, y+1, "├", Border)
+		g.put(x+w-1, y+1, "┤", Border)
+		for i := 1; i < w-1; i++ {
+			g.put(x+i, y+1, "─", Border)
+		}
+		top, inner = y+2, h-3
+	}
+	mid := top + (inner-1)/2
+	for j := y + 1; j < y+h-1; j++ {
+		l, r := gl.l, gl.r
+		if sh == decision && j == mid {
+			l, r = "<", ">"
+		}
+		if j == y+1 && sh == cylinder {
+			continue
+		}
+		g.put(x, j, l, Border)
+		g.put(x+w-1, j, r, Border)
+		if sh == subroutine {
+			g.put(x+1, j, "│", Border)
+			g.put(x+w-2, j, "│", Border)
+		}
+	}
+	start := top + (inner-len(lines))/2
+	for i, ln := range lines {
+		lw := widest([]string{ln})
+		g.text(x+(w-lw)/2, start+i, ln, Text)
+	}
+}

@@ -1,0 +1,510 @@
+package mermaid
+
+import (
+	"cmp"
+	"slices"
+)
+
+// The layered layout of a flowchart. Nodes are put in layers by the
+// longest path to them (an edge that closes a cycle, found by a depth
+// first search, counts backwards); an edge across several layers passes
+// through a dummy node in each layer between; a few barycenter sweeps
+// order each layer; each node is then placed as near its neighbours as
+// the order allows (least squares, by pool adjacent violators); and each
+// edge between two adjacent layers is routed down from its upper end to
+// a track of its own in the gap, across to its lower end's column and
+// down into it, the edges leaving one node by one port sharing a track.
+// "Cross" is the axis along a layer (x when the layers are rows), "main"
+// the axis across layers.
+
+// lnode is a node of the layout: a flowchart node or a dummy.
+type lnode struct {
+	real  int // index in flowchart.nodes, or -1 for a dummy
+	layer int
+	pos   int // index within its layer
+	cross int // position of its box along the layer
+	// w and h are its box's size in cells; csize and msize the same along
+	// the cross and main axes; extra the cells its edge labels take past
+	// its box on the cross axis.
+	w, h, csize, msize, extra int
+	lines                     []string
+	shape                     shape
+	ups, downs                []int // segments that end at it from above, leave it below
+	upOff, downOff            []int // port offsets along the cross axis
+	style                     lineStyle
+}
+
+// seg is an edge, or a piece of one, between two adjacent layers.
+type seg struct {
+	upper, lower     int // lnode indices
+	headUp, headDown bool
+	label            string
+	style            lineStyle
+	upPort, downPort int // index into upper.downOff and lower.upOff
+	track            int
+}
+
+// flowLayout is one layout of a flowchart in one direction.
+type flowLayout struct {
+	fc     *flowchart
+	dir    direction
+	nodes  []lnode
+	segs   []seg
+	layers [][]int
+	// band is each layer's size on the main axis, mpos where it starts;
+	// gaps are the spaces between layers.
+	band, mpos []int
+	gaps       []gapPlan
+}
+
+// drawFlowchart draws fc in at most width columns: in its own direction,
+// or turned a quarter (top-down for left-right) when that is too wide.
+func drawFlowchart(fc *flowchart, width int) ([]Line, error) {
+	if len(fc.nodes) == 0 {
+		return nil, errorf(Syntax, "this flowchart has no nodes")
+	}
+	if lines, err := layoutFlow(fc, fc.dir, width); err == nil {
+		return lines, nil
+	} else if e, ok := err.(*Error); ok && e.Reason != TooWide {
+		return nil, err
+	}
+	need := flowWidth(fc, fc.dir)
+	turned := map[direction]direction{topDown: leftRight, leftRight: topDown, bottomUp: rightLeft, rightLeft: bottomUp}[fc.dir]
+	if lines, err := layoutFlow(fc, turned, width); err == nil {
+		return lines, nil
+	}
+	return nil, tooWide("flowchart", min(need, flowWidth(fc, turned)), width)
+}
+
+// flowWidth is the width of fc laid out in dir.
+func flowWidth(fc *flowchart, dir direction) int {
+	l, err := newFlowLayout(fc, dir)
+	if err != nil {
+		return 0
+	}
+	w, _ := l.measure()
+	return w
+}
+
+// layoutFlow lays fc out in dir and draws it, or fails with a TooWide
+// error when it is wider than width.
+func layoutFlow(fc *flowchart, dir direction, width int) ([]Line, error) {
+	l, err := newFlowLayout(fc, dir)
+	if err != nil {
+		return nil, err
+	}
+	w, h := l.measure()
+	if w > width {
+		return nil, tooWide("flowchart", w, width)
+	}
+	if h > MaxHeight {
+		return nil, tooTall("flowchart", h)
+	}
+	return l.draw(w, h).lines(), nil
+}
+
+// newFlowLayout layers, orders and places fc's nodes.
+func newFlowLayout(fc *flowchart, dir direction) (*flowLayout, error) {
+	l := &flowLayout{fc: fc, dir: dir}
+	layer := l.layering()
+	dummies := 0
+	for _, e := range fc.edges {
+		d := layer[e.to] - layer[e.from]
+		dummies += max(d, -d) - 1
+	}
+	if dummies > maxDummies {
+		return nil, errorf(TooLarge, "flowcharts whose edges cross more than %d layers in all are shown as source", maxDummies)
+	}
+	top := slices.Max(layer)
+	l.layers = make([][]int, top+1)
+	for i, n := range fc.nodes {
+		lines := n.lines
+		for _, lp := range n.loops {
+			if lp == "" {
+				lines = append(lines[:len(lines):len(lines)], "↻")
+			} else {
+				lines = append(lines[:len(lines):len(lines)], "↻ "+lp)
+			}
+		}
+		l.add(lnode{real: i, layer: layer[i], lines: lines, shape: n.shape})
+	}
+	for _, e := range fc.edges {
+		a, b := e.from, e.to
+		headUp, headDown := e.headFrom, e.headTo
+		if layer[a] > layer[b] {
+			a, b = b, a
+			headUp, headDown = headDown, headUp
+		}
+		prev := a
+		for k := layer[a] + 1; k < layer[b]; k++ {
+			d := l.add(lnode{real: -1, layer: k, style: e.style})
+			l.link(seg{upper: prev, lower: d, headUp: headUp && prev == a, style: e.style})
+			prev = d
+		}
+		l.link(seg{upper: prev, lower: b, headUp: headUp && prev == a, headDown: headDown, label: e.label, style: e.style})
+	}
+	l.order()
+	l.ports()
+	l.place()
+	return l, nil
+}
+
+// add appends a node to its layer and returns its index.
+func (l *flowLayout) add(n lnode) int {
+	i := len(l.nodes)
+	n.pos = len(l.layers[n.layer])
+	l.layers[n.layer] = append(l.layers[n.layer], i)
+	l.nodes = append(l.nodes, n)
+	return i
+}
+
+// link adds a segment.
+func (l *flowLayout) link(s seg) {
+	i := len(l.segs)
+	l.segs = append(l.segs, s)
+	l.nodes[s.upper].downs = append(l.nodes[s.upper].downs, i)
+	l.nodes[s.lower].ups = append(l.nodes[s.lower].ups, i)
+}
+
+// layering gives each flowchart node its layer: the longest path to it
+// once the edges a depth first search finds closing a cycle are turned
+// round; bottom-up and right-left charts count from the other end.
+func (l *flowLayout) layering() []int {
+	fc := l.fc
+	n := len(fc.nodes)
+	out := make([][]int, n)
+	for i, e := range fc.edges {
+		out[e.from] = append(out[e.from], i)
+	}
+	back := make([]bool, len(fc.edges))
+	state := make([]uint8, n)
+	type frame struct{ v, next int }
+	var stack []frame
+	for root := range n {
+		if state[root] != 0 {
+			continue
+		}
+		state[root] = 1
+		stack = append(stack[:0], frame{root, 0})
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.next == len(out[f.v]) {
+				state[f.v] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			e := out[f.v][f.next]
+			f.next++
+			switch w := fc.edges[e].to; state[w] {
+			case 0:
+				state[w] = 1
+				stack = append(stack, frame{w, 0})
+			case 1:
+				back[e] = true
+			}
+		}
+	}
+	succ := make([][]int, n)
+	indeg := make([]int, n)
+	for i, e := range fc.edges {
+		a, b := e.from, e.to
+		if back[i] {
+			a, b = b, a
+		}
+		succ[a] = append(succ[a], b)
+		indeg[b]++
+	}
+	layer := make([]int, n)
+	queue := make([]int, 0, n)
+	for v := range n {
+		if indeg[v] == 0 {
+			queue = append(queue, v)
+		}
+	}
+	for k := 0; k < len(queue); k++ {
+		v := queue[k]
+		for _, w := range succ[v] {
+			layer[w] = max(layer[w], layer[v]+1)
+			if indeg[w]--; indeg[w] == 0 {
+				queue = append(queue, w)
+			}
+		}
+	}
+	if l.dir == bottomUp || l.dir == rightLeft {
+		top := slices.Max(layer)
+		for v := range layer {
+			layer[v] = top - layer[v]
+		}
+	}
+	return layer
+}
+
+// order sorts each layer by the mean position of each node's neighbours
+// in the layer before it, sweeping down and up a few times.
+func (l *flowLayout) order() {
+	key := make([]int, len(l.nodes))
+	sweep := func(k int, upward bool) {
+		for _, v := range l.layers[k] {
+			n := &l.nodes[v]
+			ends := n.ups
+			if upward {
+				ends = n.downs
+			}
+			if len(ends) == 0 {
+				key[v] = n.pos * 2 * len(l.nodes)
+				continue
+			}
+			sum := 0
+			for _, s := range ends {
+				o := l.segs[s].upper
+				if upward {
+					o = l.segs[s].lower
+				}
+				sum += l.nodes[o].pos
+			}
+			key[v] = sum * 2 * len(l.nodes) / len(ends)
+		}
+		slices.SortStableFunc(l.layers[k], func(a, b int) int { return cmp.Compare(key[a], key[b]) })
+		for i, v := range l.layers[k] {
+			l.nodes[v].pos = i
+		}
+	}
+	for range 4 {
+		for k := 1; k < len(l.layers); k++ {
+			sweep(k, false)
+		}
+		for k := len(l.layers) - 2; k >= 0; k-- {
+			sweep(k, true)
+		}
+	}
+}
+
+// ports orders each node's segments along its sides and sizes its box
+// to hold them: on its lower side the edges that leave it without an
+// arrowhead share one port, on its upper side each edge has its own,
+// far enough from the next for its label (beside it when layers are
+// rows).
+func (l *flowLayout) ports() {
+	horiz := l.dir.horizontal()
+	for v := range l.nodes {
+		n := &l.nodes[v]
+		// The upper side: one port a segment, ordered by the other end.
+		slices.SortStableFunc(n.ups, func(a, b int) int {
+			return cmp.Compare(l.nodes[l.segs[a].upper].pos, l.nodes[l.segs[b].upper].pos)
+		})
+		upSpan := 0
+		var upLabel []int
+		for i, s := range n.ups {
+			if n.real < 0 {
+				l.segs[s].downPort = 0
+				continue
+			}
+			l.segs[s].downPort = i
+			w := 0
+			if !horiz {
+				w = widest([]string{l.segs[s].label})
+			}
+			upLabel = append(upLabel, w)
+		}
+		// The lower side: tails share a port.
+		slices.SortStableFunc(n.downs, func(a, b int) int {
+			return cmp.Compare(l.nodes[l.segs[a].lower].pos, l.nodes[l.segs[b].lower].pos)
+		})
+		downPorts := 0
+		if n.real < 0 {
+			for _, s := range n.downs {
+				l.segs[s].upPort = 0
+			}
+		} else {
+			shared := -1
+			for _, s := range n.downs {
+				sg := &l.segs[s]
+				if sg.headUp {
+					sg.upPort = downPorts
+					downPorts++
+					continue
+				}
+				if shared < 0 {
+					shared = downPorts
+					downPorts++
+				}
+				sg.upPort = shared
+			}
+		}
+		if n.real < 0 {
+			n.csize, n.upOff, n.downOff = 1, []int{0}, []int{0}
+			continue
+		}
+		// Port offsets from the first port.
+		step := 2
+		if horiz {
+			step = 1
+		}
+		n.upOff = make([]int, len(n.ups))
+		for i := 1; i < len(n.ups); i++ {
+			gap := step
+			if upLabel[i-1] > 0 {
+				gap = max(gap, upLabel[i-1]+3)
+			}
+			n.upOff[i] = n.upOff[i-1] + gap
+		}
+		if len(n.ups) > 0 {
+			upSpan = n.upOff[len(n.ups)-1] + 1
+		}
+		n.downOff = make([]int, downPorts)
+		for i := 1; i < downPorts; i++ {
+			n.downOff[i] = n.downOff[i-1] + step
+		}
+		downSpan := 0
+		if downPorts > 0 {
+			downSpan = n.downOff[downPorts-1] + 1
+		}
+		// The box.
+		tw, th := widest(n.lines)+4, len(n.lines)+2
+		if n.shape == subroutine {
+			tw += 2
+		}
+		if n.shape == cylinder {
+			th++
+		}
+		side := &tw
+		if horiz {
+			side = &th
+		}
+		*side = max(*side, upSpan+2, downSpan+2)
+		n.w, n.h = tw, th
+		n.csize, n.msize = tw, th
+		if horiz {
+			n.csize, n.msize = th, tw
+		}
+		// Ports are centred on their side.
+		for i := range n.upOff {
+			n.upOff[i] += (n.csize - upSpan) / 2
+		}
+		for i := range n.downOff {
+			n.downOff[i] += (n.csize - downSpan) / 2
+		}
+		for i, w := range upLabel {
+			if w > 0 {
+				n.extra = max(n.extra, n.upOff[i]+2+w-n.csize)
+			}
+		}
+	}
+}
+
+// gap is the space between two boxes along a layer.
+func (l *flowLayout) gap() int {
+	if l.dir.horizontal() {
+		return 1
+	}
+	return 2
+}
+
+// place gives each node its cross position: packed, then swept down and
+// up, each layer placed as near its neighbours' ports as its order
+// allows.
+func (l *flowLayout) place() {
+	for _, layer := range l.layers {
+		c := 0
+		for _, v := range layer {
+			l.nodes[v].cross = c
+			c += l.nodes[v].csize + l.nodes[v].extra + l.gap()
+		}
+	}
+	var desired, sep []int
+	sweep := func(k int, upward bool) {
+		layer := l.layers[k]
+		desired, sep = desired[:0], sep[:0]
+		for _, v := range layer {
+			n := &l.nodes[v]
+			ends := n.ups
+			if upward {
+				ends = n.downs
+			}
+			sum := 0
+			for _, s := range ends {
+				sg := &l.segs[s]
+				if upward {
+					o := &l.nodes[sg.lower]
+					sum += o.cross + o.upOff[sg.downPort] - n.downOff[sg.upPort]
+				} else {
+					o := &l.nodes[sg.upper]
+					sum += o.cross + o.downOff[sg.upPort] - n.upOff[sg.downPort]
+				}
+			}
+			d := n.cross
+			if len(ends) > 0 {
+				d = floorDiv(sum, len(ends))
+			}
+			desired = append(desired, d)
+			sep = append(sep, n.csize+n.extra+l.gap())
+		}
+		for i, x := range isotonic(desired, sep) {
+			l.nodes[layer[i]].cross = x
+		}
+	}
+	for range 3 {
+		for k := 1; k < len(l.layers); k++ {
+			sweep(k, false)
+		}
+		for k := len(l.layers) - 2; k >= 0; k-- {
+			sweep(k, true)
+		}
+	}
+	for k := 1; k < len(l.layers); k++ {
+		sweep(k, false)
+	}
+	lo := 0
+	for i, n := range l.nodes {
+		if i == 0 || n.cross < lo {
+			lo = n.cross
+		}
+	}
+	for i := range l.nodes {
+		l.nodes[i].cross -= lo
+	}
+}
+
+// isotonic places items in order as near their desired positions as
+// the separations allow: x[i+1] >= x[i]+sep[i], the sum of squared
+// distances least (pool adjacent violators, in integers).
+func isotonic(desired, sep []int) []int {
+	type block struct{ sum, n, start int }
+	var st []block
+	off := make([]int, len(desired))
+	o := 0
+	for i, d := range desired {
+		off[i] = o
+		o += sep[i]
+		st = append(st, block{d - off[i], 1, i})
+		for len(st) > 1 {
+			a, b := st[len(st)-2], st[len(st)-1]
+			if a.sum*b.n <= b.sum*a.n {
+				break
+			}
+			st = st[:len(st)-1]
+			st[len(st)-1] = block{a.sum + b.sum, a.n + b.n, a.start}
+		}
+	}
+	out := make([]int, len(desired))
+	for k, b := range st {
+		end := len(desired)
+		if k+1 < len(st) {
+			end = st[k+1].start
+		}
+		y := floorDiv(2*b.sum+b.n, 2*b.n)
+		for i := b.start; i < end; i++ {
+			out[i] = y + off[i]
+		}
+	}
+	return out
+}
+
+// floorDiv is a/b rounded down, for b > 0.
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}

@@ -1,0 +1,274 @@
+package mermaid
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/sanitize"
+)
+
+// Class is what a cell of a drawing shows; the renderer gives each class
+// its theme style.
+type Class uint8
+
+const (
+	// Blank is empty space.
+	Blank Class = iota
+	// Border is the outline of a node, a participant, a note or a block.
+	Border
+	// Text is a node's or a participant's text.
+	Text
+	// Edge is an edge, a message's line, an arrowhead or a lifeline.
+	Edge
+	// Label is an edge's label, a message's text or a block's title.
+	Label
+)
+
+// Span is a run of cells of one class.
+type Span struct {
+	Text  string
+	Class Class
+}
+
+// Line is one row of a drawing.
+type Line []Span
+
+// Bounds on what is drawn: a diagram over one of them is shown as its
+// source. They are checked while the source is read, before any work
+// that grows faster than the source.
+const (
+	// MaxNodes is the most nodes a flowchart may have.
+	MaxNodes = 150
+	// MaxEdges is the most edges a flowchart may have.
+	MaxEdges = 300
+	// MaxStatements is the most statements a diagram may have.
+	MaxStatements = 2000
+	// MaxParticipants is the most participants a sequence diagram may have.
+	MaxParticipants = 40
+	// MaxDepth is the deepest a sequence diagram's blocks may nest.
+	MaxDepth = 8
+	// MaxHeight is the most lines a drawing may take.
+	MaxHeight = 1000
+	// maxDummies is the most layer crossings a flowchart's edges may make.
+	maxDummies = 2000
+)
+
+// Reason says why a diagram is shown as its source.
+type Reason uint8
+
+const (
+	// Unsupported is a diagram kind markii does not draw.
+	Unsupported Reason = iota + 1
+	// Syntax is a statement markii cannot read.
+	Syntax
+	// TooLarge is a diagram over one of the bounds.
+	TooLarge
+	// TooWide is a diagram wider than the width it is drawn in.
+	TooWide
+)
+
+// Error is why a diagram is shown as its source; its message is the one
+// line shown above the source.
+type Error struct {
+	Reason Reason
+	// Line is the 1-based source line of a Syntax error.
+	Line int
+	msg  string
+}
+
+func (e *Error) Error() string { return "mermaid: " + e.msg }
+
+func errorf(r Reason, format string, args ...any) *Error {
+	return &Error{Reason: r, msg: fmt.Sprintf(format, args...)}
+}
+
+// syntaxError is a statement that cannot be read, quoted short.
+func syntaxError(line int, stmt string, why string) *Error {
+	e := errorf(Syntax, "line %d: %s: %q", line, why, clip(sanitize.Line(stmt), 40))
+	e.Line = line
+	return e
+}
+
+// Draw draws the mermaid diagram in src in at most width columns, or
+// returns an *Error saying why it is shown as its source.
+func Draw(src string, width int) ([]Line, error) {
+	stmts, err := statements(src)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) == 0 {
+		return nil, errorf(Syntax, "the diagram is empty")
+	}
+	head := stmts[0]
+	kind, _, _ := strings.Cut(strings.TrimSpace(head.text), " ")
+	kind = strings.TrimRight(kind, ";")
+	switch kind {
+	case "graph", "flowchart", "flowchart-elk":
+		fc, err := parseFlowchart(stmts)
+		if err != nil {
+			return nil, err
+		}
+		return drawFlowchart(fc, width)
+	case "sequenceDiagram":
+		sd, err := parseSequence(stmts)
+		if err != nil {
+			return nil, err
+		}
+		return drawSequence(sd, width)
+	}
+	if name, ok := kindNames[kind]; ok {
+		return nil, errorf(Unsupported, "%s are shown as source", name)
+	}
+	return nil, errorf(Unsupported, "%q is not a diagram kind markii draws", clip(sanitize.Line(kind), 30))
+}
+
+// kindNames name the diagram kinds markii shows as source.
+var kindNames = map[string]string{
+	"classDiagram": "class diagrams", "classDiagram-v2": "class diagrams",
+	"stateDiagram": "state diagrams", "stateDiagram-v2": "state diagrams",
+	"erDiagram": "entity relationship diagrams", "gantt": "gantt charts",
+	"pie": "pie charts", "journey": "user journeys", "gitGraph": "git graphs",
+	"mindmap": "mind maps", "timeline": "timelines", "quadrantChart": "quadrant charts",
+	"requirementDiagram": "requirement diagrams", "C4Context": "C4 diagrams",
+	"C4Container": "C4 diagrams", "C4Component": "C4 diagrams", "C4Dynamic": "C4 diagrams",
+	"C4Deployment": "C4 diagrams", "sankey-beta": "sankey diagrams", "sankey": "sankey diagrams",
+	"xychart-beta": "XY charts", "xychart": "XY charts", "block-beta": "block diagrams",
+	"block": "block diagrams", "packet-beta": "packet diagrams", "packet": "packet diagrams",
+	"kanban": "kanban boards", "architecture-beta": "architecture diagrams",
+	"radar-beta": "radar charts", "zenuml": "ZenUML diagrams", "treemap-beta": "treemaps",
+}
+
+// stmt is one statement of a diagram and the source line it is on.
+type stmt struct {
+	text string
+	line int
+}
+
+// statements splits src into its statements: one a line, front matter,
+// blank lines and %% comments left out, and more than MaxStatements
+// refused before the rest is read.
+func statements(src string) ([]stmt, error) {
+	var out []stmt
+	n := 0
+	inFront := false
+	for rest := src; rest != ""; {
+		var ln string
+		ln, rest, _ = strings.Cut(rest, "\n")
+		n++
+		t := strings.TrimSpace(ln)
+		if n == 1 && t == "---" {
+			inFront = true
+			continue
+		}
+		if inFront {
+			if t == "---" {
+				inFront = false
+			}
+			continue
+		}
+		if t == "" || strings.HasPrefix(t, "%%") {
+			continue
+		}
+		if len(out) == MaxStatements {
+			return nil, errorf(TooLarge, "diagrams of more than %d statements are shown as source", MaxStatements)
+		}
+		out = append(out, stmt{text: t, line: n})
+	}
+	if inFront {
+		return nil, errorf(Syntax, "the front matter is not closed")
+	}
+	return out, nil
+}
+
+// labelLines turns a label's source into its lines of text: quotes and
+// markdown-string backticks taken off, <br> a line break, each line
+// sanitized and trimmed.
+func labelLines(s string) []string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	if len(s) >= 2 && s[0] == '`' && s[len(s)-1] == '`' {
+		s = s[1 : len(s)-1]
+	}
+	s = breakTags(s)
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, strings.TrimSpace(sanitize.Inline(entities(l))))
+	}
+	return out
+}
+
+// oneLine is a label as one line.
+func oneLine(s string) string { return strings.Join(labelLines(s), " ") }
+
+// breakTags turns <br>, <br/> and <br /> (any case) into line feeds.
+func breakTags(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexByte(s, '>')
+		if j > 0 {
+			tag := strings.ToLower(strings.ReplaceAll(s[1:j], " ", ""))
+			if tag == "br" || tag == "br/" {
+				b.WriteByte('\n')
+				s = s[j+1:]
+				continue
+			}
+		}
+		b.WriteByte('<')
+		s = s[1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// entities decodes mermaid's #name; character codes that READMEs use
+// (#quot;, #35;).
+func entities(s string) string {
+	if !strings.Contains(s, "#") {
+		return s
+	}
+	r := strings.NewReplacer("#quot;", `"`, "#amp;", "&", "#lt;", "<", "#gt;", ">", "#35;", "#", "#59;", ";", "#124;", "|")
+	return r.Replace(s)
+}
+
+// widest is the width of a label's widest line.
+func widest(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.Width(l))
+	}
+	return w
+}
+
+// clip shortens s to at most n bytes on a rune boundary, ending in "…"
+// when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// tooWide is the error of a diagram of w columns drawn in width.
+func tooWide(kind string, w, width int) error {
+	return errorf(TooWide, "this %s is %d columns wide, wider than %d", kind, w, width)
+}
+
+// tooTall is the error of a diagram of h lines.
+func tooTall(kind string, h int) error {
+	return errorf(TooLarge, "this %s would be %d lines long, more than %d", kind, h, MaxHeight)
+}

@@ -1,0 +1,480 @@
+package mermaid
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// evKind is what one event of a sequence diagram is.
+type evKind uint8
+
+const (
+	message evKind = iota
+	note
+	blockStart
+	blockElse
+	blockEnd
+)
+
+// notePos is where a note stands.
+type notePos uint8
+
+const (
+	rightOf notePos = iota
+	leftOf
+	over
+)
+
+// event is one row group of a sequence diagram: a message, a note, or
+// the start, divider or end of a block (loop, alt, opt, par, ...).
+type event struct {
+	kind     evKind
+	from, to int
+	lines    []string
+	style    lineStyle
+	head     string // "►", "×", "▷" or "" for none, drawn pointing at to
+	pos      notePos
+	depth    int // blocks open around a block's start, divider or end
+}
+
+// participant is a sequence diagram's participant or actor.
+type participant struct {
+	id    string
+	lines []string
+}
+
+// sequence is a parsed sequence diagram.
+type sequence struct {
+	parts  []participant
+	index  map[string]int
+	events []event
+	depth  int // deepest nesting of blocks
+}
+
+// arrows are the message arrows, longest first: the line's style and
+// the arrowhead drawn.
+var arrows = []struct {
+	op    string
+	style lineStyle
+	head  string
+}{
+	{"<<-->>", dotted, "►"}, {"<<->>", solid, "►"}, {"-->>", dotted, "►"}, {"->>", solid, "►"},
+	{"--x", dotted, "×"}, {"-x", solid, "×"}, {"--)", dotted, "▷"}, {"-)", solid, "▷"},
+	{"-->", dotted, ""}, {"->", solid, ""},
+}
+
+// blockKinds are the statements that open a block drawn as a frame.
+var blockKinds = map[string]bool{"loop": true, "alt": true, "opt": true, "par": true, "critical": true, "break": true, "rect": true}
+
+// dividers are the statements that divide a block.
+var dividers = map[string]bool{"else": true, "and": true, "option": true}
+
+// seqIgnored are statements that change nothing drawn.
+var seqIgnored = map[string]bool{
+	"activate": true, "deactivate": true, "title": true, "accTitle": true, "accDescr": true,
+	"accTitle:": true, "accDescr:": true, "link": true, "links": true, "properties": true,
+	"details": true, "destroy": true,
+}
+
+// parseSequence reads a sequence diagram's statements; stmts[0] is its
+// header.
+func parseSequence(stmts []stmt) (*sequence, error) {
+	sd := &sequence{index: map[string]int{}}
+	autonumber := 0
+	var stack []bool // open blocks; true for a box, which is not drawn
+	drawn := 0
+	for _, st := range stmts[1:] {
+		s := strings.TrimSpace(strings.TrimSuffix(st.text, ";"))
+		word, rest, _ := strings.Cut(s, " ")
+		rest = strings.TrimSpace(rest)
+		if word == "create" {
+			s = rest
+			word, rest, _ = strings.Cut(s, " ")
+			rest = strings.TrimSpace(rest)
+		}
+		switch {
+		case seqIgnored[word]:
+		case word == "autonumber":
+			autonumber = 1
+		case word == "participant" || word == "actor":
+			id, alias, ok := strings.Cut(rest, " as ")
+			id = strings.TrimSpace(id)
+			if id == "" {
+				return nil, syntaxError(st.line, s, "a participant needs a name")
+			}
+			p, err := sd.participant(id)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				sd.parts[p].lines = labelLines(alias)
+			}
+		case word == "box":
+			stack = append(stack, true)
+		case blockKinds[word]:
+			if drawn == MaxDepth {
+				return nil, errorf(TooLarge, "sequence diagrams whose blocks nest deeper than %d are shown as source", MaxDepth)
+			}
+			title := word
+			if word == "rect" {
+				title = ""
+			} else if rest != "" {
+				title += " " + oneLine(rest)
+			}
+			sd.events = append(sd.events, event{kind: blockStart, lines: []string{title}, depth: drawn})
+			stack = append(stack, false)
+			drawn++
+			sd.depth = max(sd.depth, drawn)
+		case dividers[word]:
+			if len(stack) == 0 || stack[len(stack)-1] {
+				return nil, syntaxError(st.line, s, word+" outside a block")
+			}
+			title := word
+			if rest != "" {
+				title += " " + oneLine(rest)
+			}
+			sd.events = append(sd.events, event{kind: blockElse, lines: []string{title}, depth: drawn - 1})
+		case word == "end":
+			if len(stack) == 0 {
+				return nil, syntaxError(st.line, s, "end without a block")
+			}
+			if !stack[len(stack)-1] {
+				drawn--
+				sd.events = append(sd.events, event{kind: blockEnd, depth: drawn})
+			}
+			stack = stack[:len(stack)-1]
+		case strings.EqualFold(word, "note"):
+			e, err := sd.note(rest, st.line, s)
+			if err != nil {
+				return nil, err
+			}
+			sd.events = append(sd.events, e)
+		default:
+			e, err := sd.message(s, st.line)
+			if err != nil {
+				return nil, err
+			}
+			if autonumber > 0 {
+				e.lines[0] = strings.TrimSpace(strconv.Itoa(autonumber) + ". " + e.lines[0])
+				autonumber++
+			}
+			sd.events = append(sd.events, e)
+		}
+	}
+	if len(stack) > 0 {
+		return nil, errorf(Syntax, "a block is not closed with end")
+	}
+	if len(sd.parts) == 0 {
+		return nil, errorf(Syntax, "this sequence diagram has no participants")
+	}
+	return sd, nil
+}
+
+// participant returns the index of the participant id, adding it.
+func (sd *sequence) participant(id string) (int, error) {
+	if i, ok := sd.index[id]; ok {
+		return i, nil
+	}
+	if len(sd.parts) == MaxParticipants {
+		return 0, errorf(TooLarge, "sequence diagrams of more than %d participants are shown as source", MaxParticipants)
+	}
+	sd.index[id] = len(sd.parts)
+	sd.parts = append(sd.parts, participant{id: id, lines: labelLines(id)})
+	return len(sd.parts) - 1, nil
+}
+
+// note reads `left of A: text`, `right of A: text` or `over A[, B]: text`.
+func (sd *sequence) note(rest string, line int, s string) (event, error) {
+	e := event{kind: note}
+	where, text, ok := strings.Cut(rest, ":")
+	if !ok {
+		return e, syntaxError(line, s, "a note needs a colon before its text")
+	}
+	where = strings.TrimSpace(where)
+	lower := strings.ToLower(where)
+	switch {
+	case strings.HasPrefix(lower, "right of "):
+		e.pos, where = rightOf, where[len("right of "):]
+	case strings.HasPrefix(lower, "left of "):
+		e.pos, where = leftOf, where[len("left of "):]
+	case strings.HasPrefix(lower, "over "):
+		e.pos, where = over, where[len("over "):]
+	default:
+		return e, syntaxError(line, s, "a note is left of, right of or over a participant")
+	}
+	a, b, two := strings.Cut(where, ",")
+	var err error
+	if e.from, err = sd.participant(strings.TrimSpace(a)); err != nil {
+		return e, err
+	}
+	e.to = e.from
+	if two {
+		if e.to, err = sd.participant(strings.TrimSpace(b)); err != nil {
+			return e, err
+		}
+		if e.from > e.to {
+			e.from, e.to = e.to, e.from
+		}
+	}
+	if strings.TrimSpace(a) == "" || two && strings.TrimSpace(b) == "" {
+		return e, syntaxError(line, s, "a note needs a participant")
+	}
+	e.lines = labelLines(text)
+	return e, nil
+}
+
+// message reads `A ->> B: text`.
+func (sd *sequence) message(s string, line int) (event, error) {
+	e := event{kind: message}
+	i := strings.IndexAny(s, "-<")
+	if i <= 0 {
+		return e, syntaxError(line, s, "cannot read")
+	}
+	k := slices.IndexFunc(arrows, func(a struct {
+		op    string
+		style lineStyle
+		head  string
+	}) bool {
+		return strings.HasPrefix(s[i:], a.op)
+	})
+	if k < 0 {
+		return e, syntaxError(line, s, "cannot read the arrow")
+	}
+	e.style, e.head = arrows[k].style, arrows[k].head
+	rest := strings.TrimLeft(s[i+len(arrows[k].op):], "+- ")
+	to, text, _ := strings.Cut(rest, ":")
+	from := strings.TrimSpace(s[:i])
+	to = strings.TrimSpace(to)
+	if to == "" {
+		return e, syntaxError(line, s, "a message needs a receiver")
+	}
+	var err error
+	if e.from, err = sd.participant(from); err != nil {
+		return e, err
+	}
+	if e.to, err = sd.participant(to); err != nil {
+		return e, err
+	}
+	e.lines = labelLines(text)
+	return e, nil
+}
+
+// constraint asks for at least d columns between the lifelines of
+// participants i < j.
+type constraint struct{ i, j, d int }
+
+// drawSequence lays sd out in at most width columns and draws it.
+func drawSequence(sd *sequence, width int) ([]Line, error) {
+	n := len(sd.parts)
+	boxW := make([]int, n)
+	boxH := 0
+	for i, p := range sd.parts {
+		boxW[i] = widest(p.lines) + 4
+		boxH = max(boxH, len(p.lines)+2)
+	}
+	leftNeed, rightNeed := make([]int, n), make([]int, n)
+	var cs []constraint
+	need := func(i, j, d int) { cs = append(cs, constraint{i, j, d}) }
+	for i := range n {
+		leftNeed[i], rightNeed[i] = boxW[i]/2, boxW[i]-boxW[i]/2-1
+		if i > 0 {
+			need(i-1, i, boxW[i-1]-boxW[i-1]/2+boxW[i]/2+1)
+		}
+	}
+	// side asks for d columns right (or left) of participant i's lifeline.
+	side := func(i, d int, toRight bool) {
+		switch {
+		case toRight && i+1 < n:
+			need(i, i+1, d+1)
+		case toRight:
+			rightNeed[i] = max(rightNeed[i], d)
+		case i > 0:
+			need(i-1, i, d+1)
+		default:
+			leftNeed[i] = max(leftNeed[i], d)
+		}
+	}
+	for _, e := range sd.events {
+		tw := widest(e.lines)
+		switch e.kind {
+		case message:
+			if e.from == e.to {
+				side(e.from, tw+6, true)
+				continue
+			}
+			need(min(e.from, e.to), max(e.from, e.to), max(tw+4, 6))
+		case note:
+			nw := tw + 4
+			switch {
+			case e.pos == rightOf:
+				side(e.from, nw+2, true)
+			case e.pos == leftOf:
+				side(e.from, nw+2, false)
+			case e.from == e.to:
+				side(e.from, nw/2+1, false)
+				side(e.from, nw-nw/2+1, true)
+			default:
+				need(e.from, e.to, nw-4)
+				leftNeed[e.from] = max(leftNeed[e.from], 3)
+				rightNeed[e.to] = max(rightNeed[e.to], 3)
+			}
+		}
+	}
+	gaps := make([]int, max(n-1, 0))
+	slices.SortStableFunc(cs, func(a, b constraint) int { return cmp.Compare(a.j-a.i, b.j-b.i) })
+	for _, c := range cs {
+		cur := 0
+		for k := c.i; k < c.j; k++ {
+			cur += gaps[k]
+		}
+		if short := c.d - cur; short > 0 {
+			span := c.j - c.i
+			for k := c.i; k < c.j; k++ {
+				gaps[k] += short / span
+				if k >= c.j-short%span {
+					gaps[k]++
+				}
+			}
+		}
+	}
+	centre := make([]int, n)
+	centre[0] = sd.depth + leftNeed[0]
+	for i := 1; i < n; i++ {
+		centre[i] = centre[i-1] + gaps[i-1]
+	}
+	w := 0
+	for i := range n {
+		w = max(w, centre[i]+rightNeed[i]+1+sd.depth)
+	}
+	for _, e := range sd.events {
+		if e.kind == blockStart || e.kind == blockElse {
+			w = max(w, widest(e.lines)+6+2*e.depth)
+		}
+	}
+	if w > width {
+		return nil, tooWide("sequence diagram", w, width)
+	}
+	h := boxH + 1
+	for _, e := range sd.events {
+		h += e.rows()
+	}
+	if h > MaxHeight {
+		return nil, tooTall("sequence diagram", h)
+	}
+	g := newGrid(w, h)
+	for i, p := range sd.parts {
+		x := centre[i] - boxW[i]/2
+		drawBox(g, x, 0, boxW[i], boxH, rect, p.lines)
+		g.vline(centre[i], boxH-1, h-1, solid, Border)
+		g.put(centre[i], boxH-1, "┬", Border)
+	}
+	type open struct{ row, depth int }
+	var frames []open
+	y := boxH
+	for _, e := range sd.events {
+		switch e.kind {
+		case message:
+			drawMessage(g, e, centre, y)
+		case note:
+			drawNote(g, e, centre, y)
+		case blockStart:
+			frames = append(frames, open{y, e.depth})
+			g.hline(e.depth, w-1-e.depth, y, solid, Border)
+			if e.lines[0] != "" {
+				g.text(e.depth+2, y, " "+e.lines[0]+" ", Label)
+			}
+		case blockElse:
+			g.hline(e.depth, w-1-e.depth, y, dotted, Border)
+			g.text(e.depth+2, y, " "+e.lines[0]+" ", Label)
+		case blockEnd:
+			f := frames[len(frames)-1]
+			frames = frames[:len(frames)-1]
+			g.hline(e.depth, w-1-e.depth, y, solid, Border)
+			g.vline(e.depth, f.row, y, solid, Border)
+			g.vline(w-1-e.depth, f.row, y, solid, Border)
+		}
+		y += e.rows()
+	}
+	return g.lines(), nil
+}
+
+// rows is how many rows an event takes.
+func (e event) rows() int {
+	switch e.kind {
+	case message:
+		if e.from == e.to {
+			return max(2, len(e.lines))
+		}
+		if len(e.lines) == 1 && e.lines[0] == "" {
+			return 1
+		}
+		return len(e.lines) + 1
+	case note:
+		return len(e.lines) + 2
+	}
+	return 1
+}
+
+// mirror is the arrowhead pointing left.
+var mirror = map[string]string{"►": "◄", "▷": "◁", "×": "×"}
+
+// drawMessage draws a message from row y.
+func drawMessage(g *grid, e event, centre []int, y int) {
+	a, b := centre[e.from], centre[e.to]
+	if a == b {
+		g.hline(a, a+3, y, e.style, Edge)
+		g.vline(a+3, y, y+1, e.style, Edge)
+		g.hline(a, a+3, y+1, e.style, Edge)
+		if e.head != "" {
+			g.put(a+1, y+1, mirror[e.head], Edge)
+		}
+		for i, l := range e.lines {
+			g.text(a+5, y+i, l, Label)
+		}
+		return
+	}
+	lo, hi := min(a, b), max(a, b)
+	row := y + e.rows() - 1
+	for i, l := range e.lines {
+		if row == y {
+			break
+		}
+		tw := widest([]string{l})
+		g.text(lo+max((hi-lo-tw+1)/2, 2), y+i, l, Label)
+	}
+	g.hline(lo+1, hi-1, row, e.style, Edge)
+	if e.head != "" {
+		if b > a {
+			g.put(b-1, row, e.head, Edge)
+		} else {
+			g.put(b+1, row, mirror[e.head], Edge)
+		}
+	}
+}
+
+// drawNote draws a note from row y.
+func drawNote(g *grid, e event, centre []int, y int) {
+	nw := widest(e.lines) + 4
+	a, b := centre[e.from], centre[e.to]
+	var x int
+	switch {
+	case e.pos == rightOf:
+		x = a + 2
+	case e.pos == leftOf:
+		x = a - 1 - nw
+	case e.from == e.to:
+		x = a - nw/2
+	default:
+		nw = max(nw, b-a+5)
+		x = (a+b)/2 - nw/2
+	}
+	h := len(e.lines) + 2
+	for j := y + 1; j < y+h-1; j++ {
+		for i := x + 1; i < x+nw-1; i++ {
+			g.put(i, j, " ", Text)
+		}
+	}
+	drawBox(g, x, y, nw, h, rect, e.lines)
+}
