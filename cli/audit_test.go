@@ -74,6 +74,9 @@ func TestAuditShowsATerminalRun(t *testing.T) {
 	r.typeKeys("y\n")
 	if out := r.finish(); !strings.Contains(out, "exit 0") || posts.Load() != 1 || !strings.Contains(out, "signed by alice@example.org") {
 		t.Fatalf("the run: %d posts\n%s", posts.Load(), out)
+	} else if q := strings.Join(strings.Fields(out[:strings.Index(out, "[y/N]")]), " "); !strings.HasPrefix(q, "Signed by alice@example.org. A signature grants nothing. This note's scripts") {
+		// The question opens with the signature status.
+		t.Fatalf("the question: %q", q)
 	}
 	code, out, errs := markiiIn(t, home, "audit")
 	if code != 0 {

@@ -13,7 +13,7 @@ import (
 // TestGrantDialogInTmux opens the weather note's pattern (its host a local
 // server) in markii view at 120×40, 80×24 and 20×5 and presses r. Where
 // the question fits, the dialog's rows are the question's words, whole and
-// in order, the host is on screen in full and the status bar says a
+// in order after the signature line, the host is on screen in full and the status bar says a
 // question waits; y grants it and the request goes out. At 20×5 the dialog
 // says the terminal is too small, y is refused (no request), and after a
 // resize to 80×24 the question shows and y is heard.
@@ -21,7 +21,9 @@ func TestGrantDialogInTmux(t *testing.T) {
 	srv, hits := countingServer(t)
 	src := "# Weather\n\nNow: :value[temp].\n\n```lua {name=temp}\nlocal params = {\"latitude=52.5\", \"current=temperature_2m\"}\n" +
 		"local url = \"" + srv.URL + "/v1/forecast?\" .. table.concat(params, \"&\")\nreturn net.fetch_json(url).v\n```\n"
-	var words []string
+	// The dialog opens with the note's signature status (this note is
+	// unsigned), then the question.
+	words := []string{"Unsigned."}
 	for _, l := range grants.QuestionLines(grants.Question([]string{"127.0.0.1"}, true, false)) {
 		words = append(words, strings.Fields(l)...)
 	}

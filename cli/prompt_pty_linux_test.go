@@ -234,7 +234,9 @@ func TestPromptOneQuestionForBuiltAddresses(t *testing.T) {
 			t.Fatalf("the question lacks %q:\n%s", want, question)
 		}
 	}
-	words := strings.Fields(grants.Question([]string{"127.0.0.1"}, true, false))
+	// The question opens with the note's signature status (this note is
+	// unsigned), then asks.
+	words := append([]string{"Unsigned."}, strings.Fields(grants.Question([]string{"127.0.0.1"}, true, false))...)
 	if got := strings.Fields(question); strings.Join(got, " ") != strings.Join(words, " ") {
 		t.Fatalf("the question's words were split or lost:\n%q\nwant\n%q", got, words)
 	}

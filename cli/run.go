@@ -10,7 +10,6 @@ import (
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/run"
 	"github.com/markii/markii/runtime/script"
-	"github.com/markii/markii/runtime/signature"
 	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/value"
 )
@@ -71,15 +70,20 @@ func runNote(c *invocation, o *runOptions) error {
 	}
 	rn := runnable(n, render.Parse(n.Source))
 	sig := c.signatureStatus(n, rn, false)
-	if sig.State != signature.Unsigned || o.verbose {
-		fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
-	}
 	res, err := svc.Run(context.Background(), run.Request{
 		Note:      rn,
 		Signature: sig,
 		Trigger:   script.Manual,
-		Prompter:  consentPrompter(c.stdio.In, c.stdio.Err),
+		Prompter:  consentPrompter(c.stdio.In, c.stdio.Err, sig),
 		Notices:   c.stdio.Err,
+		// The signature status is said once the scripts are about to
+		// run (a question has said it already): a run that cannot start
+		// says why in one line, and a note with no scripts says so.
+		OnPlan: func(run.Plan) {
+			if len(rn.Scripts) > 0 {
+				fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
+			}
+		},
 	})
 	if res == nil {
 		return notStarted(err)

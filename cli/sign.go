@@ -248,24 +248,44 @@ func hasSignature(n *note) bool {
 	return ok
 }
 
-// signLibrary checks the signature of each library entry that may have
-// one: a note or bundle folder with a signature file beside or in it, and
-// a .mkz small enough for the list to open.
+// signLibrary checks the signature of each library entry: a note or
+// bundle folder with no signature file beside or in it is unsigned without
+// being read; any other entry is opened and checked, except a .mkz too
+// large for the list to open, whose status stays not checked.
 func (c *invocation) signLibrary(lib *viewer.Library) {
+	unsigned := signature.Status{State: signature.Unsigned}
 	for i := range lib.Entries {
 		e := &lib.Entries[i]
-		if !mayBeSigned(e) {
+		switch mayBeSigned(e) {
+		case sigAbsent:
+			e.Signature = &unsigned
+			continue
+		case sigUnknown:
 			continue
 		}
 		n, err := loadNote(e.Path, nil)
 		if err != nil {
 			continue
 		}
-		e.Signature = c.noteSignature(n)
+		st := c.noteSignature(n)
+		e.Signature = &st
 	}
 }
 
-func mayBeSigned(e *viewer.LibraryEntry) bool {
+// sigPresence is what the list knows of an entry's signature before it
+// reads the entry.
+type sigPresence int
+
+const (
+	// sigMaybe: the entry is read and checked.
+	sigMaybe sigPresence = iota
+	// sigAbsent: there is no signature file; the entry is unsigned.
+	sigAbsent
+	// sigUnknown: the entry is too large for the list to open.
+	sigUnknown
+)
+
+func mayBeSigned(e *viewer.LibraryEntry) sigPresence {
 	var err error
 	switch e.Kind {
 	case viewer.NoteFile:
@@ -273,10 +293,14 @@ func mayBeSigned(e *viewer.LibraryEntry) bool {
 	case viewer.BundleFolder:
 		_, err = os.Lstat(filepath.Join(e.Path, signature.FileName))
 	default:
-		var fi os.FileInfo
-		if fi, err = os.Stat(e.Path); err == nil && fi.Size() > viewer.DefaultLibraryLimits.ArchiveBytes {
-			return false
+		fi, err := os.Stat(e.Path)
+		if err != nil || fi.Size() > viewer.DefaultLibraryLimits.ArchiveBytes {
+			return sigUnknown
 		}
+		return sigMaybe
 	}
-	return err == nil
+	if errors.Is(err, fs.ErrNotExist) {
+		return sigAbsent
+	}
+	return sigMaybe
 }

@@ -214,8 +214,8 @@ func TestSignRefusals(t *testing.T) {
 	}
 }
 
-// TestLibraryListNamesSigners: the list of a folder's notes says which
-// are signed and by whom; unsigned notes are listed as before.
+// TestLibraryListNamesSigners: the list of a folder's notes says of each
+// whether it is signed and by whom, or unsigned.
 func TestLibraryListNamesSigners(t *testing.T) {
 	env := newTestEnv(t)
 	dir := t.TempDir()
@@ -230,8 +230,74 @@ func TestLibraryListNamesSigners(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("%d %s", code, errs)
 	}
-	want := "a.mk.md\tAlpha\nb.mk.md\tSigned\tsigned: carol@example.org\n"
+	want := "a.mk.md\tAlpha\tunsigned\nb.mk.md\tSigned\tsigned: carol@example.org\n"
 	if out != want {
 		t.Fatalf("list:\n%q\nwant:\n%q", out, want)
+	}
+}
+
+// TestSignatureStatusShowsEverywhere: plain markii run, render --verbose
+// and the list of a folder say each of the four answers, unsigned too.
+func TestSignatureStatusShowsEverywhere(t *testing.T) {
+	const scriptedNote = "# Signed\n\n```lua {name=one}\nreturn 1\n```\n"
+	env := newTestEnv(t)
+	dir := t.TempDir()
+	trustedKey, trustedPub := signingKey(t, t.TempDir(), "ed25519")
+	otherKey, otherPub := signingKey(t, t.TempDir(), "ed25519")
+	env.trustKey(t, "alice@example.org", trustedPub)
+	write := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(scriptedNote), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sign := func(p, key string) {
+		if code, _, errs := env.run("sign", p, "--key", key); code != 0 {
+			t.Fatalf("sign %s: %s", p, errs)
+		}
+	}
+	unsigned := write("u.mk.md")
+	trusted := write("t.mk.md")
+	sign(trusted, trustedKey)
+	unknown := write("k.mk.md")
+	sign(unknown, otherKey)
+	changed := write("m.mk.md")
+	sign(changed, trustedKey)
+	os.WriteFile(changed, []byte(strings.Replace(scriptedNote, "return 1", "return 2", 1)), 0o644)
+
+	cases := []struct{ note, line, short string }{
+		{unsigned, "u.mk.md: unsigned", "unsigned"},
+		{trusted, "t.mk.md: signed by alice@example.org", "signed: alice@example.org"},
+		{unknown, "k.mk.md: signed by an unknown key (" + ssh.FingerprintSHA256(otherPub) + ")", "signed: unknown key SHA256:"},
+		{changed, "m.mk.md: signature does not match", "signature does not match"},
+	}
+	for _, c := range cases {
+		if code, out, errs := env.run("run", c.note); code != 0 || !strings.Contains(errs, "markii: "+c.line) || out != "one: ok\n" {
+			t.Errorf("run %s: %d %q %q", c.note, code, out, errs)
+		}
+		if code, _, errs := env.run("render", "--verbose", "--color", "never", c.note); code != 0 || !strings.Contains(errs, "markii: "+c.line) {
+			t.Errorf("render --verbose %s: %d %q", c.note, code, errs)
+		}
+	}
+	code, out, errs := env.run("view", dir)
+	if code != 0 {
+		t.Fatalf("view: %d %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(cases) {
+		t.Fatalf("list:\n%s", out)
+	}
+	for _, c := range cases {
+		name := filepath.Base(c.note)
+		found := false
+		for _, l := range lines {
+			if strings.HasPrefix(l, name+"\t") {
+				found = strings.Contains(l, "\t"+c.short)
+			}
+		}
+		if !found {
+			t.Errorf("the list's line for %s lacks %q:\n%s", name, c.short, out)
+		}
 	}
 }

@@ -300,9 +300,7 @@ func writeLibrary(w io.Writer, lib *viewer.Library) error {
 		if e.Title != "" {
 			line += "\t" + sanitize.Line(e.Title)
 		}
-		if e.Signature.State != signature.Unsigned {
-			line += "\t" + e.Signature.Short()
-		}
+		line += "\t" + viewer.LibrarySignature(e.Signature)
 		bw.WriteString(line + "\n")
 	}
 	if err := bw.Flush(); err != nil {

@@ -29,7 +29,7 @@ func TestViewFolderListsNotesInTerminal(t *testing.T) {
 	}
 	s := viewInTmux(t, dir, notes)
 	p := s.wait("3 notes")
-	for _, want := range []string{"Alpha report  alpha.mk.md", "Beta plans  sub/beta.mk.md", "Evil  evil[2Jname.mk.md"} {
+	for _, want := range []string{"Alpha report  alpha.mk.md  · unsigned", "Beta plans  sub/beta.mk.md  · unsigned", "Evil  evil[2Jname.mk.md  · unsigned"} {
 		if !strings.Contains(p, want) {
 			t.Fatalf("the list lacks %q:\n%s", want, p)
 		}
@@ -68,7 +68,7 @@ func TestViewFolderNotOnTerminalPrintsTheList(t *testing.T) {
 	if code := Main([]string{"view", dir}, env.stdio(&out, &errOut)); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	if got, want := out.String(), "a]0;x.mk.md\tA [1mtitle\n"; got != want {
+	if got, want := out.String(), "a]0;x.mk.md\tA [1mtitle\tunsigned\n"; got != want {
 		t.Fatalf("listing %q, want %q", got, want)
 	}
 }

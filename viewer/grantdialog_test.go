@@ -118,12 +118,14 @@ func TestGrantDialogIsDrawnOverAnOpenPane(t *testing.T) {
 // names a host and builds addresses at run time at three sizes. Where it
 // fits, every row of the box is whole words (each row's words are the
 // question's words in order, none split), the host shows in full and the
-// legend keeps its spacing; at 20×5 the dialog says the terminal is too
+// legend keeps its spacing, after the signature line; at 20×5 the dialog says the terminal is too
 // small and a yes is refused until a resize lets the whole question show.
 // While it waits, the status bar says so instead of "running 0/0".
 func TestGrantDialogFitsOrRefusesYes(t *testing.T) {
 	q := grants.Question([]string{"api.open-meteo.example"}, true, false)
-	var words []string
+	// The dialog opens with the note's signature status (this note is
+	// unsigned), then the question.
+	words := []string{"Unsigned."}
 	for _, l := range grants.QuestionLines(q) {
 		words = append(words, strings.Fields(l)...)
 	}

@@ -41,9 +41,10 @@ type LibraryEntry struct {
 	// or its document could not be read.
 	Title string
 	// Signature is the note's signature status as the caller checked it
-	// against the reader's trust file (zero: unsigned, or not checked).
-	// It is shown beside the entry and read by nothing else.
-	Signature signature.Status
+	// against the reader's trust file; nil when it was not checked (an
+	// archive too large for the list to open, or an entry that could not
+	// be read). It is shown beside the entry and read by nothing else.
+	Signature *signature.Status
 }
 
 // Library is a folder of notes: `markii view DIR` lists it.

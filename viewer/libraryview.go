@@ -78,6 +78,15 @@ type libraryList struct {
 	message string
 }
 
+// LibrarySignature is an entry's signature segment in the list: its
+// status (see signature.Status.Short), or that it was not checked.
+func LibrarySignature(s *signature.Status) string {
+	if s == nil {
+		return "signature not checked"
+	}
+	return s.Short()
+}
+
 func newLibraryList(lib *Library) *libraryList {
 	l := &libraryList{lib: lib}
 	for _, e := range lib.Entries {
@@ -86,9 +95,7 @@ func newLibraryList(lib *Library) *libraryList {
 			title := sanitize.Visible(e.Title)
 			label, at = title+"  "+label, len(title)+2
 		}
-		if e.Signature.State != signature.Unsigned {
-			label += "  · " + e.Signature.Short()
-		}
+		label += "  · " + LibrarySignature(e.Signature)
 		l.labels = append(l.labels, label)
 		l.titleEnd = append(l.titleEnd, at)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
 	"github.com/markii/markii/runtime/signature"
+	"github.com/markii/markii/sanitize"
 	"github.com/markii/markii/value"
 )
 
@@ -727,14 +728,25 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	if rd.earlierValues(ran) {
 		right = append(right, "values from earlier")
 	}
-	if rd.note.Signature.State != signature.Unsigned {
-		right = append(right, rd.note.Signature.Short())
-	}
+	sig := rd.note.Signature
+	var tail []string
 	if cols := rd.columns(); cols != "" {
-		right = append(right, cols)
+		tail = append(tail, cols)
 	}
-	right = append(right, rd.position())
-	return rd.chrome.status(rd.note.Name, left, strings.Join(right, "  ")+" ", rd.width)
+	tail = append(tail, rd.position())
+	withSig := strings.Join(append(append(right, sig.Short()), tail...), "  ") + " "
+	if sig.State == signature.Unsigned && !fitsStatus(rd.note.Name, left, withSig, rd.width) {
+		// A signed note's signer always shows; "unsigned" gives way to
+		// the name, the message and the position when they need the room.
+		return rd.chrome.status(rd.note.Name, left, strings.Join(append(right, tail...), "  ")+" ", rd.width)
+	}
+	return rd.chrome.status(rd.note.Name, left, withSig, rd.width)
+}
+
+// fitsStatus reports whether a status bar of name, rest and right shows
+// all of them, uncut, in width cells.
+func fitsStatus(name, rest, right string, width int) bool {
+	return 1+ansi.Width(sanitize.Inline(name))+ansi.Width(sanitize.Inline(rest))+1+ansi.Width(sanitize.Inline(right)) <= width
 }
 
 func (rd *reader) matchCount() string {

@@ -49,8 +49,8 @@ func (r *runState) active() bool { return r.cancel != nil }
 type question struct {
 	text  string
 	reply chan bool
-	// signature is the note's signature status, shown above the question
-	// when the note is signed; the answer does not depend on it.
+	// signature is the note's signature status, the question's first
+	// line; the answer does not depend on it.
 	signature signature.Status
 	// drawn is set once a frame has shown the dialog; armed once, after
 	// that, dialogArmDelay has passed, from when on keys answer it.
@@ -81,10 +81,8 @@ func armDialog(q *question) tea.Cmd {
 const dialogLegend = "y allow    n or esc deny"
 
 func (q *question) lines() []string {
-	out := append(grants.QuestionLines(q.text), "", dialogLegend)
-	if q.signature.State != signature.Unsigned {
-		out = append([]string{"This note is " + q.signature.String() + ". A signature grants nothing.", ""}, out...)
-	}
+	out := append([]string{q.signature.Sentence(), ""}, grants.QuestionLines(q.text)...)
+	out = append(out, "", dialogLegend)
 	if q.dropped > 0 {
 		out = append(out, "(keys typed before this question was shown were ignored)")
 	}

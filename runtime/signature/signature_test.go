@@ -376,3 +376,20 @@ func TestSSHKeygenInterop(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusWords: the four answers in each of the forms markii shows.
+func TestStatusWords(t *testing.T) {
+	for _, c := range []struct {
+		s                     Status
+		text, short, sentence string
+	}{
+		{Status{}, "unsigned", "unsigned", "Unsigned."},
+		{Status{State: Trusted, Principal: "alice@example.org"}, "signed by alice@example.org", "signed: alice@example.org", "Signed by alice@example.org. A signature grants nothing."},
+		{Status{State: UnknownKey, Fingerprint: "SHA256:0123456789abcdefghij"}, "signed by an unknown key (SHA256:0123456789abcdefghij)", "signed: unknown key SHA256:01234567…", "Signed by an unknown key (SHA256:0123456789abcdefghij). A signature grants nothing."},
+		{Status{State: Mismatch, Problem: Revoked}, "signature does not match: the signing key is revoked in the trust file", "signature does not match", "Signature does not match."},
+	} {
+		if c.s.String() != c.text || c.s.Short() != c.short || c.s.Sentence() != c.sentence {
+			t.Errorf("%+v: %q %q %q", c.s, c.s.String(), c.s.Short(), c.s.Sentence())
+		}
+	}
+}

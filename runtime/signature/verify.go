@@ -106,18 +106,44 @@ func (s Status) String() string {
 	return "unsigned"
 }
 
-// Short is the status bar's word: "signed: alice@example.org",
-// "signed: unknown key", "signature mismatch" or "unsigned".
+// Short is the status bar's and the library list's segment:
+// "signed: alice@example.org", "signed: unknown key SHA256:AbCdEfGh…",
+// "signature does not match" or "unsigned".
 func (s Status) Short() string {
 	switch s.State {
 	case Trusted:
 		return "signed: " + s.Principal
 	case UnknownKey:
-		return "signed: unknown key"
+		return "signed: unknown key " + shortFingerprint(s.Fingerprint)
 	case Mismatch:
-		return "signature mismatch"
+		return "signature does not match"
 	}
 	return "unsigned"
+}
+
+// Sentence is the status as the one line the consent question opens
+// with: "Signed by alice@example.org. A signature grants nothing.",
+// "Signed by an unknown key (SHA256:…). A signature grants nothing.",
+// "Signature does not match." or "Unsigned.".
+func (s Status) Sentence() string {
+	switch s.State {
+	case Trusted:
+		return "Signed by " + s.Principal + ". A signature grants nothing."
+	case UnknownKey:
+		return "Signed by an unknown key (" + s.Fingerprint + "). A signature grants nothing."
+	case Mismatch:
+		return "Signature does not match."
+	}
+	return "Unsigned."
+}
+
+// shortFingerprint is fp cut to its first eight characters of hash.
+func shortFingerprint(fp string) string {
+	const keep = len("SHA256:") + 8
+	if len(fp) <= keep+1 {
+		return fp
+	}
+	return fp[:keep] + "…"
 }
 
 // Code is the status's stable machine name for records and JSON:
