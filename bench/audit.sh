@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# What the audit trail and signatures cost, in one run:
+# What the audit trail and signatures cost, in one hyperfine run:
 #   - markii run on a one-script note with an empty state directory and
-#     with a 100 MB audit.jsonl beside it (the run only appends to it);
+#     with a 100 MB audit.jsonl beside it (the run only appends to it and
+#     never reads it: the chain head gives it the hash to chain to);
 #   - markii verify on a signed 10 MB bundle, against markii render of
 #     the same bundle (the floor: reading and hashing the files).
-# Runs are interleaved (A B A B …) so load on the machine hits both alike;
-# the medians and the ratio are printed.
+# The medians and the ratios are printed.
 #
 #   bench/audit.sh            # 21 runs each
 #   RUNS=41 bench/audit.sh
 #
-# Needs python3 and ssh-keygen (openssh-client).
+# Needs hyperfine, python3 and ssh-keygen (openssh-client).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -53,27 +53,21 @@ run_in "$homeC" "$m" verify "$b" >/dev/null
 run_in "$homeA" "$m" run "$work/note.mk.md" >/dev/null
 run_in "$homeB" "$m" run "$work/note.mk.md" >/dev/null
 
-# ms prints a command's wall time in milliseconds.
-ms() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
-
-declare -a A B V R
-for i in $(seq "$RUNS"); do
-	# Which of the two goes first alternates, so neither always follows
-	# the 10 MB render.
-	if (( i % 2 )); then
-		A+=("$(ms run_in "$homeA" "$m" run "$work/note.mk.md")")
-		B+=("$(ms run_in "$homeB" "$m" run "$work/note.mk.md")")
-	else
-		B+=("$(ms run_in "$homeB" "$m" run "$work/note.mk.md")")
-		A+=("$(ms run_in "$homeA" "$m" run "$work/note.mk.md")")
-	fi
-	V+=("$(ms run_in "$homeC" "$m" verify "$b")")
-	R+=("$(ms run_in "$homeC" "$m" render --color never "$b")")
-done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-ma=$(median "${A[@]}") mb=$(median "${B[@]}") mv=$(median "${V[@]}") mr=$(median "${R[@]}")
+e() { echo env HOME="$1" XDG_CONFIG_HOME="$1/config" XDG_STATE_HOME="$1/state" "${@:2}"; }
+hyperfine -N --style basic --warmup 2 --runs "$RUNS" --export-json "$work/times.json" \
+	-n "run, empty state" "$(e "$homeA" "$m" run "$work/note.mk.md")" \
+	-n "run, 100 MB audit.jsonl" "$(e "$homeB" "$m" run "$work/note.mk.md")" \
+	-n "verify, signed 10 MB bundle" "$(e "$homeC" "$m" verify "$b")" \
+	-n "render, same bundle (floor)" "$(e "$homeC" "$m" render --color never "$b")" >&2
 size=$(du -m "$homeB/state/markii/audit.jsonl" | cut -f1)
-echo "markii run, one script, empty state:          ${ma} ms (median of $RUNS)"
-echo "markii run, one script, ${size} MB audit.jsonl:     ${mb} ms  ratio $(python3 -c "print(f'{$mb/$ma:.3f}')")"
-echo "markii verify, signed 10 MB bundle:           ${mv} ms"
-echo "markii render, same bundle (floor):           ${mr} ms  ratio verify/render $(python3 -c "print(f'{$mv/$mr:.3f}')")"
+python3 - "$work/times.json" "$size" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+med = lambda n: r[n]["median"] * 1000
+a, b = med("run, empty state"), med("run, 100 MB audit.jsonl")
+v, f = med("verify, signed 10 MB bundle"), med("render, same bundle (floor)")
+print(f"markii run, one script, empty state:        {a:7.1f} ms (median)")
+print(f"markii run, one script, {sys.argv[2]} MB audit.jsonl:  {b:7.1f} ms  ratio {b/a:.3f}")
+print(f"markii verify, signed 10 MB bundle:         {v:7.1f} ms")
+print(f"markii render, same bundle (floor):         {f:7.1f} ms  ratio verify/render {v/f:.3f}")
+PY
