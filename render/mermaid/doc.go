@@ -11,7 +11,7 @@
 //     the other slants, with "quoted" labels, <br> line breaks and
 //     #quot;-style codes; a :::class suffix is ignored;
 //   - edges -->, ---, -.->, -.-, ==>, ===, --o and --x (drawn as plain
-//     arrows), <--> and longer dashes, labelled -->|text| or -- text -->
+//     arrows), <--> and longer dashes, ~~~ (not drawn), labelled -->|text| or -- text -->
 //     (-. text .->, == text ==>); chains A --> B --> C and groups
 //     A & B --> C & D; ; between statements; an edge from a node to
 //     itself is a ↻ line in its box;

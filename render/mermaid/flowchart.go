@@ -50,6 +50,8 @@ type edge struct {
 	style    lineStyle
 	// headTo and headFrom are arrowheads at the edge's ends.
 	headTo, headFrom bool
+	// invisible is a ~~~ link, which places nodes but is not drawn.
+	invisible bool
 }
 
 // flowchart is a parsed graph or flowchart.
@@ -126,7 +128,7 @@ func splitStatements(s string) []string {
 var ignored = map[string]bool{
 	"subgraph": true, "end": true, "direction": true, "classDef": true, "class": true,
 	"style": true, "linkStyle": true, "click": true, "accTitle": true, "accDescr": true,
-	"accTitle:": true, "accDescr:": true, "title": true,
+	"accTitle:": true, "accDescr:": true, "title": true, "title:": true,
 }
 
 // statement reads one statement: a chain of node groups joined by edges.
@@ -149,6 +151,9 @@ func (fc *flowchart) statement(s string, line int) error {
 			return fc.wrap(err, line, s)
 		}
 		for _, a := range prev {
+			if pending.invisible {
+				break
+			}
 			for _, b := range ids {
 				if len(fc.edges) == MaxEdges {
 					return errorf(TooLarge, "flowcharts of more than %d edges are shown as source", MaxEdges)
@@ -392,8 +397,8 @@ func (p *flowParser) head() bool {
 }
 
 // edge reads an edge operator with its optional label: -->, ---, -.->,
-// -.-, ==>, ===, --o, --x, <-->, -- text -->, -. text .->, == text ==>
-// and a |label| after any of them.
+// -.-, ==>, ===, --o, --x, <-->, ~~~, -- text -->, -. text .->,
+// == text ==> and a |label| after any of them.
 func (p *flowParser) edge() (edge, bool) {
 	var e edge
 	if p.peek(0) == '<' {
@@ -462,6 +467,11 @@ func (p *flowParser) edge() (edge, bool) {
 		p.i += k
 		p.count('=')
 		e.headTo = p.head()
+	case '~':
+		if p.count('~') < 3 {
+			return e, false
+		}
+		e.invisible = true
 	default:
 		return e, false
 	}

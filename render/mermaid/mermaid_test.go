@@ -160,6 +160,7 @@ flowchart TB
     linkStyle 0 stroke:#f00
     click A "https://example.com"
     A --> A
+    A ~~~ G
 `)
 	var ids []string
 	for _, n := range fc.nodes {

@@ -73,7 +73,7 @@ var dividers = map[string]bool{"else": true, "and": true, "option": true}
 
 // seqIgnored are statements that change nothing drawn.
 var seqIgnored = map[string]bool{
-	"activate": true, "deactivate": true, "title": true, "accTitle": true, "accDescr": true,
+	"activate": true, "deactivate": true, "title": true, "title:": true, "accTitle": true, "accDescr": true,
 	"accTitle:": true, "accDescr:": true, "link": true, "links": true, "properties": true,
 	"details": true, "destroy": true,
 }
