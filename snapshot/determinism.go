@@ -15,14 +15,15 @@ import (
 // check: every variable terminals and tools read for color, width,
 // language and time zone, set to what would change output that depended
 // on them.
-var scrambled = map[string]string{
-	"TERM":           "dumb",
-	"COLORTERM":      "",
-	"NO_COLOR":       "1",
-	"CLICOLOR_FORCE": "1",
-	"LANG":           "tr_TR.UTF-8",
-	"COLUMNS":        "17",
-	"TZ":             "Pacific/Chatham",
+// An array of constants, laid out by the linker.
+var scrambled = [...]struct{ name, value string }{
+	{"TERM", "dumb"},
+	{"COLORTERM", ""},
+	{"NO_COLOR", "1"},
+	{"CLICOLOR_FORCE", "1"},
+	{"LANG", "tr_TR.UTF-8"},
+	{"COLUMNS", "17"},
+	{"TZ", "Pacific/Chatham"},
 }
 
 // scramble sets the scrambled environment and a far time zone as the
@@ -33,7 +34,8 @@ func scramble() (restore func()) {
 		ok bool
 	}
 	old := map[string]was{}
-	for k, v := range scrambled {
+	for _, kv := range scrambled {
+		k, v := kv.name, kv.value
 		ov, ok := os.LookupEnv(k)
 		old[k] = was{ov, ok}
 		os.Setenv(k, v)

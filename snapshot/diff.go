@@ -143,16 +143,45 @@ func sgrToken(params string) string {
 	return "⟨" + strings.Join(words, " ") + "⟩"
 }
 
-// sgrNames are the SGR attributes markii writes.
-var sgrNames = map[int]string{
-	0: "reset", 1: "bold", 2: "dim", 3: "italic", 4: "underline", 7: "inverse", 9: "strike",
-	22: "/bold", 23: "/italic", 24: "/underline", 27: "/inverse", 29: "/strike", 39: "fg default", 49: "bg default",
+// sgrName names the SGR attributes markii writes.
+func sgrName(n int) (string, bool) {
+	switch n {
+	case 0:
+		return "reset", true
+	case 1:
+		return "bold", true
+	case 2:
+		return "dim", true
+	case 3:
+		return "italic", true
+	case 4:
+		return "underline", true
+	case 7:
+		return "inverse", true
+	case 9:
+		return "strike", true
+	case 22:
+		return "/bold", true
+	case 23:
+		return "/italic", true
+	case 24:
+		return "/underline", true
+	case 27:
+		return "/inverse", true
+	case 29:
+		return "/strike", true
+	case 39:
+		return "fg default", true
+	case 49:
+		return "bg default", true
+	}
+	return "", false
 }
 
 // sgrWord names one SGR parameter; used is how many of the following
 // parameters it took (the parts of a 256-color or RGB color).
 func sgrWord(n int, rest []string) (string, int) {
-	if w, ok := sgrNames[n]; ok {
+	if w, ok := sgrName(n); ok {
 		return w, 0
 	}
 	side := "fg"

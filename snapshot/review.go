@@ -258,15 +258,28 @@ func decodeLine(s string) ansi.Line {
 	return line
 }
 
-// sgrAttrs set the attributes of the SGR codes markii writes.
-var sgrAttrs = map[int]func(*ansi.Style){
-	0: func(st *ansi.Style) { *st = ansi.Style{} },
-	1: func(st *ansi.Style) { st.Bold = true },
-	2: func(st *ansi.Style) { st.Dim = true },
-	3: func(st *ansi.Style) { st.Italic = true },
-	4: func(st *ansi.Style) { st.Underline = true },
-	7: func(st *ansi.Style) { st.Inverse = true },
-	9: func(st *ansi.Style) { st.Strikethru = true },
+// setSGRAttr applies SGR code n to st when it is one of the attribute
+// codes markii writes, and reports whether it was.
+func setSGRAttr(st *ansi.Style, n int) bool {
+	switch n {
+	case 0:
+		*st = ansi.Style{}
+	case 1:
+		st.Bold = true
+	case 2:
+		st.Dim = true
+	case 3:
+		st.Italic = true
+	case 4:
+		st.Underline = true
+	case 7:
+		st.Inverse = true
+	case 9:
+		st.Strikethru = true
+	default:
+		return false
+	}
+	return true
 }
 
 // applySGR is st after an SGR's parameters.
@@ -274,8 +287,7 @@ func applySGR(st ansi.Style, params string) ansi.Style {
 	ps := strings.Split(params, ";")
 	for i := 0; i < len(ps); i++ {
 		n, _ := strconv.Atoi(ps[i])
-		if set, ok := sgrAttrs[n]; ok {
-			set(&st)
+		if setSGRAttr(&st, n) {
 			continue
 		}
 		switch {

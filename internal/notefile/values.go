@@ -17,10 +17,16 @@ import (
 // MaxValuesFile is the largest --values file markii reads.
 const MaxValuesFile = 16 << 20
 
-// entryKeys are the keys of a stored entry object; an object that has a
+// isEntryKey reports whether k is a key of a stored entry object; an object that has a
 // "status" key and no key outside this set is read as an entry rather than
 // as a bare value.
-var entryKeys = map[string]bool{"value": true, "status": true, "failureKind": true, "error": true, "ranAt": true}
+func isEntryKey(k string) bool {
+	switch k {
+	case "value", "status", "failureKind", "error", "ranAt":
+		return true
+	}
+	return false
+}
 
 // ReadValues reads a values file (--values): a JSON object mapping each script name
 // to either its value, or to an entry {"value": …, "status": …,
@@ -103,7 +109,7 @@ func parseEntry(raw json.RawMessage) (value.Entry, error) {
 
 func onlyEntryKeys(fields map[string]json.RawMessage) bool {
 	for k := range fields {
-		if !entryKeys[k] {
+		if !isEntryKey(k) {
 			return false
 		}
 	}

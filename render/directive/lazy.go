@@ -4,6 +4,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"sync"
 )
 
 // lazyStop ends a container directive at a lazy continuation line.
@@ -34,15 +35,19 @@ func NewLazyStop() parser.BlockParser { return lazyStop{parser.NewParagraphParse
 
 // Trigger lists every byte: goldmark tries only the parsers registered for
 // a line's first byte, and any line may be lazy.
-func (lazyStop) Trigger() []byte { return everyByte }
+func (lazyStop) Trigger() []byte {
+	everyByteOnce.Do(func() {
+		for i := range everyByte {
+			everyByte[i] = byte(i)
+		}
+	})
+	return everyByte[:]
+}
 
-var everyByte = func() []byte {
-	b := make([]byte, 256)
-	for i := range b {
-		b[i] = byte(i)
-	}
-	return b
-}()
+var (
+	everyByteOnce sync.Once
+	everyByte     [256]byte
+)
 
 func (l lazyStop) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	last := pc.LastOpenedBlock().Node

@@ -82,14 +82,23 @@ func InvalidMessage(file string, problems []string) string {
 // The manifest's patterns are compiled on first use, not at package init:
 // every markii process, script workers included, links this package.
 var (
-	semverPattern   = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
-	hostLabel       = lazyRegexp(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
-	packNamePattern = lazyRegexp(`^[A-Za-z0-9_][A-Za-z0-9._-]*$`)
+	semverPattern   = &lazyRegexp{expr: `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*))*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`}
+	hostLabel       = &lazyRegexp{expr: `^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`}
+	packNamePattern = &lazyRegexp{expr: `^[A-Za-z0-9_][A-Za-z0-9._-]*$`}
 )
 
-// lazyRegexp returns a function that compiles expr once, when first called.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+// lazyRegexp is a regular expression compiled on first use; a package
+// variable of it costs nothing when the process starts.
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// get is the compiled expression.
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
 }
 
 // ValidHostname reports whether h is a bare hostname: dot-separated labels
@@ -100,7 +109,7 @@ func ValidHostname(h string) bool {
 		return false
 	}
 	for _, l := range strings.Split(h, ".") {
-		if !hostLabel().MatchString(l) {
+		if !hostLabel.get().MatchString(l) {
 			return false
 		}
 	}
@@ -222,7 +231,7 @@ func (v *manifestValidator) spec(fields map[string]json.RawMessage) {
 		return
 	}
 	var s string
-	if json.Unmarshal(raw, &s) != nil || !semverPattern().MatchString(s) {
+	if json.Unmarshal(raw, &s) != nil || !semverPattern.get().MatchString(s) {
 		v.Fail("%q must be a version string such as \"0.1.0\"", name)
 		return
 	}
@@ -328,7 +337,7 @@ func (v *manifestValidator) names(where string, raw json.RawMessage) []string {
 	var out []string
 	for i, item := range list {
 		var s string
-		if json.Unmarshal(item, &s) != nil || !packNamePattern().MatchString(s) {
+		if json.Unmarshal(item, &s) != nil || !packNamePattern.get().MatchString(s) {
 			v.Fail("%s[%d] must be a pack name such as \"charts\"", where, i)
 			continue
 		}

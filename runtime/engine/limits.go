@@ -11,8 +11,20 @@ import (
 	"github.com/markii/markii/runtime/script"
 )
 
-// closedChan is returned by meter.Done once a limit has been breached.
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+// closedChan is returned by meter.Done once a limit has been breached;
+// it is made on first use.
+func closedChan() chan struct{} {
+	closedOnce.Do(func() {
+		closed = make(chan struct{})
+		close(closed)
+	})
+	return closed
+}
+
+var (
+	closedOnce sync.Once
+	closed     chan struct{}
+)
 
 // meter is the context a curated Lua state runs under. gopher-lua calls
 // Done exactly once before every VM instruction, so Done counts
@@ -71,7 +83,7 @@ func (m *meter) Done() <-chan struct{} {
 		m.trip(script.LimitInstructions)
 	}
 	if m.tripped.Load() {
-		return closedChan
+		return closedChan()
 	}
 	return nil
 }

@@ -28,7 +28,15 @@ type library struct {
 // library openers: the members every curated state starts from, with the
 // removed ones already left out. It holds Go function values and immutable
 // Lua values only; each state gets its own tables and function objects.
-var curatedLibraries = sync.OnceValue(buildLibraries)
+func curatedLibraries() []library {
+	librariesOnce.Do(func() { libraries = buildLibraries() })
+	return libraries
+}
+
+var (
+	librariesOnce sync.Once
+	libraries     []library
+)
 
 // removedMembers are the members of library lib left out of every curated
 // state (SPEC §3.3); removedGlobals are the base library's.

@@ -423,11 +423,11 @@ func (s *session) record(block int, c *call, err error) *reply {
 
 // capabilityOf names the capability a call operation uses.
 func capabilityOf(op string) script.Capability {
-	return capabilities[op].capability
+	return capabilities()[op].capability
 }
 
 func (s *session) perform(c *call) (*reply, error) {
-	op, ok := capabilities[c.Op]
+	op, ok := capabilities()[c.Op]
 	if !ok {
 		return nil, fmt.Errorf("unknown capability %q", c.Op)
 	}

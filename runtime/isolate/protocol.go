@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/markii/markii/runtime/script"
@@ -130,23 +131,37 @@ type kindInfo struct {
 	fields     *structFields
 }
 
-// kinds is the one table of message kinds.
-var kinds = map[string]kindInfo{
-	msgReady:     {fromWorker: true, new: func() payload { return &readyMsg{} }},
-	msgHeartbeat: {fromWorker: true, new: func() payload { return &heartbeatMsg{} }},
-	msgCall:      {fromWorker: true, new: func() payload { return &callMsg{} }},
-	msgOutcome:   {fromWorker: true, new: func() payload { return &outcomeMsg{} }},
-	msgBreach:    {fromWorker: true, new: func() payload { return &breachMsg{} }},
-	msgDone:      {fromWorker: true, new: func() payload { return &doneMsg{} }},
-	msgRun:       {new: func() payload { return &runMsg{} }},
-	msgReply:     {new: func() payload { return &replyMsg{} }},
+// kinds is the one table of message kinds, built on first use (a process
+// that runs no script never needs it).
+func kinds() map[string]kindInfo {
+	kindsOnce.Do(func() {
+		kindsTable = buildKinds()
+	})
+	return kindsTable
 }
 
-func init() {
+var (
+	kindsOnce  sync.Once
+	kindsTable map[string]kindInfo
+)
+
+// buildKinds is the table of message kinds, each with its fields.
+func buildKinds() map[string]kindInfo {
+	kinds := map[string]kindInfo{
+		msgReady:     {fromWorker: true, new: func() payload { return &readyMsg{} }},
+		msgHeartbeat: {fromWorker: true, new: func() payload { return &heartbeatMsg{} }},
+		msgCall:      {fromWorker: true, new: func() payload { return &callMsg{} }},
+		msgOutcome:   {fromWorker: true, new: func() payload { return &outcomeMsg{} }},
+		msgBreach:    {fromWorker: true, new: func() payload { return &breachMsg{} }},
+		msgDone:      {fromWorker: true, new: func() payload { return &doneMsg{} }},
+		msgRun:       {new: func() payload { return &runMsg{} }},
+		msgReply:     {new: func() payload { return &replyMsg{} }},
+	}
 	for k, info := range kinds {
 		info.fields = fieldsOf(info.new())
 		kinds[k] = info
 	}
+	return kinds
 }
 
 // Capability operations a worker can ask the host to perform.
@@ -170,15 +185,29 @@ type capabilityOp struct {
 
 // capabilities is the one table of capability calls: the wire's key
 // allowlist of each call, the capability a refusal names, and what the
-// host does, all come from it.
-var capabilities = map[string]capabilityOp{
-	opFetch:        {script.CapNet, keySet{required: []string{"op", "fetch"}}, performFetch},
-	opBundleRead:   {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path"}}, performBundleRead},
-	opBundleExists: {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path"}}, performBundleExists},
-	opBundleWrite:  {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path", "data"}}, performBundleWrite},
-	opCacheGet:     {script.CapCache, keySet{required: []string{"op"}, optional: []string{"key"}}, performCacheGet},
-	opCachePut:     {script.CapCache, keySet{required: []string{"op"}, optional: []string{"key", "value"}}, performCachePut},
-	opRequire:      {script.CapRequire, keySet{required: []string{"op"}, optional: []string{"name"}}, performRequire},
+// host does, all come from it. It is built on first use.
+func capabilities() map[string]capabilityOp {
+	capabilitiesOnce.Do(func() {
+		capabilitiesTable = buildCapabilities()
+	})
+	return capabilitiesTable
+}
+
+var (
+	capabilitiesOnce  sync.Once
+	capabilitiesTable map[string]capabilityOp
+)
+
+func buildCapabilities() map[string]capabilityOp {
+	return map[string]capabilityOp{
+		opFetch:        {script.CapNet, keySet{required: []string{"op", "fetch"}}, performFetch},
+		opBundleRead:   {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path"}}, performBundleRead},
+		opBundleExists: {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path"}}, performBundleExists},
+		opBundleWrite:  {script.CapBundle, keySet{required: []string{"op"}, optional: []string{"path", "data"}}, performBundleWrite},
+		opCacheGet:     {script.CapCache, keySet{required: []string{"op"}, optional: []string{"key"}}, performCacheGet},
+		opCachePut:     {script.CapCache, keySet{required: []string{"op"}, optional: []string{"key", "value"}}, performCachePut},
+		opRequire:      {script.CapRequire, keySet{required: []string{"op"}, optional: []string{"name"}}, performRequire},
+	}
 }
 
 func performFetch(ctx context.Context, h script.Host, c *call) (*reply, error) {

@@ -32,7 +32,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if kinds[m.kind()].fromWorker != fromWorker {
+		if kinds()[m.kind()].fromWorker != fromWorker {
 			t.Fatalf("a %s message decoded from the wrong side", m.kind())
 		}
 		r, ok := m.Body.(*runMsg)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/markii/markii/runtime/script"
 )
@@ -98,7 +99,7 @@ func writeBody(w io.Writer, typ string, frame []byte, tail []string) error {
 // writeWorkerFrame writes a worker's message m like writeFrame. A message
 // of a kind only the host sends (a run request or a reply) is an error.
 func writeWorkerFrame(w io.Writer, m *message) error {
-	if !kinds[m.kind()].fromWorker {
+	if !kinds()[m.kind()].fromWorker {
 		return protocolErrorf("a worker cannot send a %s message", m.kind())
 	}
 	return writeFrame(w, m)
@@ -169,7 +170,7 @@ type envelopeState struct {
 
 // envelopeKey reads the value of one top-level key.
 func (d *frameDecoder) envelopeKey(e *envelopeState, key string) error {
-	if bit, ok := envelopeBits[key]; ok && !e.seen.add(bit) {
+	if bit, ok := envelopeBit(key); ok && !e.seen.add(bit) {
 		return protocolErrorf("message has key %q twice", key)
 	}
 	switch {
@@ -221,7 +222,18 @@ const (
 	bitType = 63
 )
 
-var envelopeBits = map[string]uint{"v": bitV, "run": bitRun, "type": bitType}
+// envelopeBit is the bit of an envelope key, or false for a payload's key.
+func envelopeBit(key string) (uint, bool) {
+	switch key {
+	case "v":
+		return bitV, true
+	case "run":
+		return bitRun, true
+	case "type":
+		return bitType, true
+	}
+	return 0, false
+}
 
 // seenSet is the set of an object's keys read so far, by field index (a
 // struct decoded key by key has fewer than 61 fields).
@@ -286,7 +298,7 @@ func (d *frameDecoder) kind(m *message, fromWorker bool) (kindInfo, error) {
 	if err := d.dec.Decode(&typ); err != nil {
 		return kindInfo{}, protocolErrorf("message has no type")
 	}
-	info, ok := kinds[typ]
+	info, ok := kinds()[typ]
 	if !ok || info.fromWorker != fromWorker {
 		return kindInfo{}, protocolErrorf("message type %q is not allowed in this direction", typ)
 	}
@@ -326,11 +338,11 @@ func (d *frameDecoder) value(body payload, fields *structFields, key string) err
 		return d.call(*t)
 	case **reply:
 		*t = new(reply)
-		return d.object(*t, replyFields, "reply", nil)
+		return d.object(*t, wireFields().reply, "reply", nil)
 	case **script.Outcome:
 		*t = new(script.Outcome)
 		shape := &body.(*outcomeMsg).shape
-		return d.object(*t, outcomeFields, body.kind(), shape)
+		return d.object(*t, wireFields().outcome, body.kind(), shape)
 	}
 	return d.decode(target, body.kind())
 }
@@ -339,10 +351,11 @@ func (d *frameDecoder) value(body payload, fields *structFields, key string) err
 // operation's allowlist in the capability table.
 func (d *frameDecoder) call(c *call) error {
 	var seen seenSet
+	callFields := wireFields().call
 	if err := d.objectSeen(c, callFields, "call", nil, &seen); err != nil {
 		return err
 	}
-	op, ok := capabilities[c.Op]
+	op, ok := capabilities()[c.Op]
 	if !seen.has(callFields.index["op"].index) {
 		return protocolErrorf("call has no operation")
 	}
@@ -446,11 +459,25 @@ type structFields struct {
 
 type fieldInfo struct{ index uint }
 
-// The field tables of the structs decoded key by key.
+// wireFields are the field tables of the structs decoded key by key,
+// built on first use.
+func wireFields() *wireFieldTables {
+	wireFieldsOnce.Do(func() {
+		wireFieldsTable = wireFieldTables{
+			call:    fieldsOf(&call{}),
+			reply:   fieldsOf(&reply{}),
+			outcome: fieldsOf(&script.Outcome{}),
+		}
+	})
+	return &wireFieldsTable
+}
+
+// wireFieldTables are the field tables of a call, a reply and an outcome.
+type wireFieldTables struct{ call, reply, outcome *structFields }
+
 var (
-	callFields    = fieldsOf(&call{})
-	replyFields   = fieldsOf(&reply{})
-	outcomeFields = fieldsOf(&script.Outcome{})
+	wireFieldsOnce  sync.Once
+	wireFieldsTable wireFieldTables
 )
 
 // fieldsOf reads the JSON keys of the struct v points to from its tags.

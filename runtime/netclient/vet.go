@@ -3,6 +3,7 @@ package netclient
 import (
 	"fmt"
 	"net/netip"
+	"sync"
 
 	"code.dny.dev/ssrf"
 )
@@ -11,7 +12,16 @@ import (
 // special-purpose registries for IPv4 and everything outside IPv6 global
 // unicast plus the special-purpose blocks inside it. Ports are not its
 // business: a grant covers every port on a host.
-var guardian = ssrf.New(ssrf.WithAnyPort(), ssrf.WithAnyNetwork())
+// It is built on first use.
+func guardian() *ssrf.Guardian {
+	guardianOnce.Do(func() { guardianPolicy = ssrf.New(ssrf.WithAnyPort(), ssrf.WithAnyNetwork()) })
+	return guardianPolicy
+}
+
+var (
+	guardianOnce   sync.Once
+	guardianPolicy *ssrf.Guardian
+)
 
 var (
 	metadataV4 = netip.MustParseAddr("169.254.169.254")
@@ -95,7 +105,7 @@ func Vet(a netip.Addr, allowPrivate bool) error {
 		}
 		return nil
 	}
-	if err := guardian.SafeAddr(a); err != nil {
+	if err := guardian().SafeAddr(a); err != nil {
 		return fmt.Errorf("%s is not a public address", a)
 	}
 	return nil
