@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -707,10 +708,13 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	} else if rd.listed {
 		left += " (backspace: the list)"
 	}
+	says := false
 	if rd.message != "" {
 		left += " · " + rd.message
+		says = true
 	} else if t := rd.focusLabel(); t != "" {
 		left += " · " + t
+		says = true
 	}
 	var right []string
 	if rd.counted {
@@ -731,7 +735,16 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	sig := rd.note.Signature
 	var tail []string
 	if cols := rd.columns(); cols != "" {
-		tail = append(tail, cols)
+		// The sideways position goes before the focus target or a
+		// message would lose anything (the name's middle goes first).
+		with := slices.Clone(right)
+		if sig.State != signature.Unsigned {
+			with = append(with, sig.Short())
+		}
+		with = append(with, cols, rd.position())
+		if !says || 2+min(ansi.Width(rd.note.Name), minName)+ansi.Width(left)+ansi.Width(strings.Join(with, "  "))+1 <= rd.width {
+			tail = append(tail, cols)
+		}
 	}
 	tail = append(tail, rd.position())
 	withSig := strings.Join(append(append(right, sig.Short()), tail...), "  ") + " "

@@ -153,3 +153,18 @@ func TestSidewaysInATinyPane(t *testing.T) {
 	}
 	_ = screen(m)
 }
+
+// TestSidewaysPositionGivesWayToTheFocus: the status bar's sideways
+// position is dropped before the focused link's target loses anything.
+func TestSidewaysPositionGivesWayToTheFocus(t *testing.T) {
+	src := "See [the guide](https://ex.com/g) first.\n\n" + sidewaysNote
+	m := newTest(t, src, 60, 30, nil)
+	if !strings.Contains(status(m), "cols 1-60/") {
+		t.Fatalf("no sideways position: %q", status(m))
+	}
+	press(m, "tab")
+	bar := status(m)
+	if !strings.Contains(bar, "link → https://ex.com/g") || strings.Contains(bar, "cols") {
+		t.Fatalf("the focused link's target is cut for the sideways position: %q", bar)
+	}
+}

@@ -37,6 +37,9 @@ func childViewer(path string) int {
 		}
 		path = string(b)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return childLibrary(path)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "markii: cannot read %s\n", path)
@@ -61,6 +64,25 @@ func childViewer(path string) int {
 		Load:   load,
 		Watch:  true,
 	}, os.Stdin, os.Stdout)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "markii: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(os.Stderr, "viewer closed")
+	return 0
+}
+
+// childLibrary runs the viewer on a folder's list, as markii view DIR
+// does.
+func childLibrary(dir string) int {
+	lib, err := ScanLibrary(dir, DefaultLibraryLimits)
+	if err == nil {
+		load := func(p string) (*Note, error) {
+			b, err := os.ReadFile(p)
+			return &Note{Name: filepath.Base(p), Path: p, Source: b}, err
+		}
+		_, err = Run(Options{Library: lib, Open: openFile(nil), Load: load, Level: ansi.TrueColor, Theme: theme.Dark}, os.Stdin, os.Stdout)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "markii: %v\n", err)
 		return 1
