@@ -5,7 +5,9 @@
 #     never reads it: the chain head gives it the hash to chain to);
 #   - markii verify on a signed 10 MB bundle, against markii render of
 #     the same bundle (the floor: reading and hashing the files).
-# The medians and the ratios are printed.
+# The median, the fastest run and the CPU time (user + system) of each,
+# and their ratios, are printed: on a loaded machine the wall-clock
+# figures wander and the CPU time and the fastest run say more.
 #
 #   bench/audit.sh            # 21 runs each
 #   RUNS=41 bench/audit.sh
@@ -64,10 +66,13 @@ python3 - "$work/times.json" "$size" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
 med = lambda n: r[n]["median"] * 1000
-a, b = med("run, empty state"), med("run, 100 MB audit.jsonl")
-v, f = med("verify, signed 10 MB bundle"), med("render, same bundle (floor)")
-print(f"markii run, one script, empty state:        {a:7.1f} ms (median)")
-print(f"markii run, one script, {sys.argv[2]} MB audit.jsonl:  {b:7.1f} ms  ratio {b/a:.3f}")
-print(f"markii verify, signed 10 MB bundle:         {v:7.1f} ms")
-print(f"markii render, same bundle (floor):         {f:7.1f} ms  ratio verify/render {v/f:.3f}")
+low = lambda n: r[n]["min"] * 1000
+cpu = lambda n: (r[n]["user"] + r[n]["system"]) * 1000
+a, b = "run, empty state", "run, 100 MB audit.jsonl"
+v, f = "verify, signed 10 MB bundle", "render, same bundle (floor)"
+print(f"{'':40} {'median':>9} {'min':>9} {'cpu':>9}")
+for n in (a, b, v, f):
+    print(f"{n:40} {med(n):7.1f}ms {low(n):7.1f}ms {cpu(n):7.1f}ms")
+print(f"run with a {sys.argv[2]} MB trail / without: median {med(b)/med(a):.3f}, min {low(b)/low(a):.3f}, cpu {cpu(b)/cpu(a):.3f}")
+print(f"verify / render of the bundle:        median {med(v)/med(f):.3f}, min {low(v)/low(f):.3f}, cpu {cpu(v)/cpu(f):.3f}")
 PY

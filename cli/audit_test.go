@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -255,5 +256,56 @@ func TestConcurrentRunsLoseNoRecord(t *testing.T) {
 	}
 	if problems, _, _ := l.Verify(); len(problems) != 0 {
 		t.Fatalf("verify: %v", problems)
+	}
+}
+
+// TestConcurrentRunsKeepEveryAuditRecord: 40 markii run processes at once
+// on one state directory: every run's records are in the trail, whole,
+// each run under its own id, and the chain (head included) verifies.
+func TestConcurrentRunsKeepEveryAuditRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds markii and runs 40 processes")
+	}
+	bin := markiiBinary(t)
+	home := t.TempDir()
+	note := writeNote(t, "```lua {name=v}\nreturn 6 * 7\n```\n")
+	const procs = 40
+	errs := make(chan error, procs)
+	var wg sync.WaitGroup
+	for i := 0; i < procs; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(bin, "run", note)
+			cmd.Env = homeEnv(home)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("%v: %s", err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	l := audit.ForStore(state.Open(filepath.Join(home, "state", "markii"), state.Options{}), audit.Options{})
+	recs, damaged, err := l.Read(nil)
+	if err != nil || len(damaged) != 0 {
+		t.Fatalf("damaged %v, %v", damaged, err)
+	}
+	runs := map[string][]audit.Event{}
+	for _, r := range recs {
+		runs[r.Run] = append(runs[r.Run], r.Event)
+	}
+	if len(runs) != procs {
+		t.Fatalf("%d runs in the trail, want %d", len(runs), procs)
+	}
+	for id, events := range runs {
+		if fmt.Sprint(events) != "[run outcome end]" {
+			t.Fatalf("run %s: %v", id, events)
+		}
+	}
+	if problems, n, err := l.Verify(); err != nil || len(problems) != 0 || n != 3*procs {
+		t.Fatalf("verify: %v, %d lines, %v", problems, n, err)
 	}
 }

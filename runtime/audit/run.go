@@ -1,9 +1,22 @@
 package audit
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"strconv"
 	"sync"
+	"time"
 )
+
+// NewRunID returns a run id for the trail: the start time in base 36
+// (so ids sort by time) and four random bytes, so that runs started in the
+// same instant by different markii processes never share one.
+func NewRunID(start time.Time) string {
+	var b [4]byte
+	rand.Read(b[:])
+	return strconv.FormatInt(start.UnixNano(), 36) + "-" + hex.EncodeToString(b[:])
+}
 
 // Run records one run's trail: the capability host and the run service
 // call it, from their own records, as decisions are made. A nil *Run

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"sync"
 	"time"
 
@@ -250,7 +249,7 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 		}
 	}
 	p.runID = uint64(s.now().UnixNano())
-	p.audit = audit.NewRun(s.Audit, strconv.FormatUint(p.runID, 36), docKey, prep.Key, req.Trigger == script.Manual)
+	p.audit = audit.NewRun(s.Audit, audit.NewRunID(time.Unix(0, int64(p.runID))), docKey, prep.Key, req.Trigger == script.Manual)
 	p.granted = prep.Decision.Hosts
 	opts := s.hostOptions(req.Trigger, tier, settings, prep, p.cache, packs, n.Bundle)
 	opts.Audit = p.audit
