@@ -165,6 +165,12 @@ func TestWidth(t *testing.T) {
 		"ｆｕｌｌ":          8,
 		"한국어":           6,
 		"e\u0301\u0302": 1,
+		// Box drawing is measured without segmentation, unless a mark
+		// or selector joins a character of it.
+		"┆ ┌╌┐ ┆":  7,
+		"─\u0301─": 2,
+		"┆\ufe0f":  2,
+		"┆\u200d┆": 2,
 	} {
 		if got := Width(s); got != want {
 			t.Errorf("Width(%q) = %d, want %d", s, got, want)

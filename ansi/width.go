@@ -12,12 +12,31 @@ import (
 // zero-width characters 0, ZWJ sequences as one cluster. s must not contain
 // escape sequences (document text never does).
 func Width(s string) int {
+	w := 0
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		switch {
+		case s[i] < 0x80:
+			w++
+		case boxDrawing(s[i:]):
+			// U+2500–U+257F, one cell each: the frames and rules
+			// markii draws, measured without grapheme segmentation.
+			w++
+			i += 2
+		default:
 			return xansi.StringWidth(s)
 		}
 	}
-	return len(s)
+	return w
+}
+
+// boxDrawing reports whether s starts with a character of the Box
+// Drawing block (U+2500–U+257F, encoded E2 94 80 to E2 95 BF) that no
+// combining mark or variation selector follows.
+func boxDrawing(s string) bool {
+	if len(s) < 3 || s[0] != 0xe2 || s[1] != 0x94 && s[1] != 0x95 || s[2] < 0x80 || s[2] > 0xbf {
+		return false
+	}
+	return len(s) == 3 || s[3] < 0x80 || s[3] == 0xe2 && (len(s) < 5 || s[4] == 0x94 || s[4] == 0x95)
 }
 
 // keycap is the combining enclosing keycap (U+20E3), which is zero width

@@ -432,6 +432,11 @@ func (l *layouter) plainDirective(d *Directive, width int) []ansi.Line {
 	if len(out) > 0 && len(body) > 0 {
 		out = append(out, nil)
 	}
+	if len(out) == 0 {
+		// No label: the body as it is, not a copy, so that directives
+		// nested many deep take linear time.
+		return body
+	}
 	l.shift(m, len(out))
 	return append(out, body...)
 }

@@ -139,12 +139,31 @@ func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (line
 	edge := strings.Repeat("╌", width-2)
 	out := make([]ansi.Line, 0, len(titleLines)+len(content)+3)
 	out = append(out, ansi.Line{{Text: "┌" + edge + "┐", Style: dim}})
+	// Boxes nested many deep frame each line once per level. A line of
+	// the box inside is framed in place, its frame joined to that box's
+	// frame (the encoder merges spans of one style anyway), and frames
+	// of up to maxJoinedFrames levels are cut from one string: this keeps
+	// nesting linear in time and memory. Other lines are cut from one
+	// backing array.
+	var slab []ansi.Span
 	side := func(ln ansi.Line) ansi.Line {
-		nl := make(ansi.Line, 0, len(ln)+3)
-		nl = append(nl, ansi.Span{Text: "┆ ", Style: dim})
-		nl = append(nl, ln...)
-		nl = append(nl, ansi.Span{Text: blank(inner - ln.Width())}, ansi.Span{Text: " ┆", Style: dim})
-		return nl
+		pad := blank(inner - ln.Width())
+		if n := len(ln); n > 1 && pad == "" && plainSpan(ln[0], dim) && plainSpan(ln[n-1], dim) {
+			ln[0].Text = joinFrame(leftFrames, "┆ ", ln[0].Text, true)
+			ln[n-1].Text = joinFrame(rightFrames, " ┆", ln[n-1].Text, false)
+			return ln
+		}
+		if cap(slab)-len(slab) < len(ln)+3 {
+			slab = make([]ansi.Span, 0, max(len(ln)+3, 512))
+		}
+		start := len(slab)
+		slab = append(slab, ansi.Span{Text: "┆ ", Style: dim})
+		slab = append(slab, ln...)
+		if pad != "" {
+			slab = append(slab, ansi.Span{Text: pad})
+		}
+		slab = append(slab, ansi.Span{Text: " ┆", Style: dim})
+		return ansi.Line(slab[start:len(slab):len(slab)])
 	}
 	for _, t := range titleLines {
 		out = append(out, side(t))
@@ -159,6 +178,36 @@ func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (line
 		}
 	}
 	return append(out, ansi.Line{{Text: "└" + edge + "┘", Style: dim}}), at
+}
+
+// maxJoinedFrames is how many levels of nested frames joinFrame cuts
+// from one string.
+const maxJoinedFrames = 64
+
+// leftFrames and rightFrames are maxJoinedFrames edges of dashed frames
+// (constants, so that nothing is built when the package starts).
+const (
+	leftFrames  = "┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ "
+	rightFrames = " ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆"
+)
+
+// joinFrame returns text with one more frame edge (left before it, or
+// right after it): a cut of frames when text is edges alone, else a new
+// string.
+func joinFrame(frames, edge, text string, left bool) string {
+	if len(text)+len(edge) <= len(frames) && frames[:len(text)] == text {
+		return frames[:len(text)+len(edge)]
+	}
+	if left {
+		return edge + text
+	}
+	return text + edge
+}
+
+// plainSpan reports whether sp is text in style st with no link, image
+// or target, so that text of st beside it can join it.
+func plainSpan(sp ansi.Span, st ansi.Style) bool {
+	return sp.Style == st && sp.Link == "" && sp.Image == nil && sp.Target == 0
 }
 
 // maxEmoticonName is the longest name a bare text directive may have and

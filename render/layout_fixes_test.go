@@ -198,3 +198,11 @@ func TestCenterFitKeepsCalloutStraight(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestJoinedFramesHoldMaxJoinedFrames: the frame constants are as long
+// as joinFrame takes them to be.
+func TestJoinedFramesHoldMaxJoinedFrames(t *testing.T) {
+	if leftFrames != strings.Repeat("┆ ", maxJoinedFrames) || rightFrames != strings.Repeat(" ┆", maxJoinedFrames) {
+		t.Error("leftFrames or rightFrames is not maxJoinedFrames edges")
+	}
+}

@@ -112,6 +112,24 @@ var Inputs = []Input{
 		b.WriteString("```\n")
 		return b.String()
 	}},
+	// Container directives nested n deep whose fences grow by one colon a
+	// level: the note has about n² bytes, so n here is the byte count and
+	// the levels are its square root. Cmark is 1,500 levels (2.25 MB).
+	{"nested directive fences growing", 2250000, func(n int) string {
+		levels := 1
+		for (levels+1)*(levels+1) <= n {
+			levels++
+		}
+		var b strings.Builder
+		for i := range levels {
+			b.WriteString(strings.Repeat(":", 3+i) + "note\n")
+		}
+		b.WriteString("x\n")
+		for i := levels - 1; i >= 0; i-- {
+			b.WriteString(strings.Repeat(":", 3+i) + "\n")
+		}
+		return b.String()
+	}},
 	{"wikilink openers", 50000, func(n int) string { return strings.Repeat("[[a ", n) + "\n\n" + strings.Repeat("[[a]] ", n) + "\n" }},
 	{"reference collisions", 50000, func(n int) string {
 		var b strings.Builder

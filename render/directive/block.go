@@ -85,21 +85,47 @@ func parseFenceLine(reader text.Reader, pc parser.Context, minColons, maxColons 
 
 // bareFence reports whether the reader's current line is only a run of at
 // least min colons with surrounding blanks (indented less than four
-// columns), and returns the source range of the colons.
-func bareFence(reader text.Reader, min int) (start, stop int, ok bool) {
+// columns), and returns the source range of the colons. Every open
+// container asks this of every line, so the line's colons are counted
+// once and kept in pc: containers nested n deep on lines of n colons
+// then take time linear in the note's size.
+func bareFence(reader text.Reader, pc parser.Context, min int) (start, stop int, ok bool) {
 	line, seg := reader.PeekLine()
-	w, pos := util.IndentWidth(line, reader.LineOffset())
-	if w > 3 || pos >= len(line) || line[pos] != ':' {
+	f, _ := pc.Get(fenceScanKey).(*fenceScan)
+	if f == nil {
+		f = &fenceScan{}
+		pc.Set(fenceScanKey, f)
+	}
+	if !f.valid || f.seg != seg || f.offset != reader.LineOffset() {
+		*f = fenceScan{valid: true, seg: seg, offset: reader.LineOffset()}
+		w, pos := util.IndentWidth(line, reader.LineOffset())
+		if w <= 3 && pos < len(line) && line[pos] == ':' {
+			i := pos
+			for i < len(line) && line[i] == ':' {
+				i++
+			}
+			if util.IsBlank(line[i:]) {
+				f.bare = true
+				f.start, f.stop = seg.Start+pos-seg.Padding, seg.Start+i-seg.Padding
+			}
+		}
+	}
+	if !f.bare || f.stop-f.start < min {
 		return 0, 0, false
 	}
-	i := pos
-	for i < len(line) && line[i] == ':' {
-		i++
-	}
-	if i-pos < min || !util.IsBlank(line[i:]) {
-		return 0, 0, false
-	}
-	return seg.Start + pos - seg.Padding, seg.Start + i - seg.Padding, true
+	return f.start, f.stop, true
+}
+
+// fenceScanKey holds the *fenceScan of the line bareFence read last.
+var fenceScanKey = parser.NewContextKey()
+
+// fenceScan is what bareFence found on the line of segment seg.
+type fenceScan struct {
+	valid       bool
+	seg         text.Segment
+	offset      int
+	bare        bool
+	start, stop int
 }
 
 type containerParser struct{}
@@ -134,7 +160,7 @@ func (containerParser) Open(parent ast.Node, reader text.Reader, pc parser.Conte
 // closes, and everything open inside it closes with it (fixture 24).
 func (containerParser) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
 	n := node.(*Container)
-	if start, stop, ok := bareFence(reader, n.FenceLen); ok {
+	if start, stop, ok := bareFence(reader, pc, n.FenceLen); ok {
 		n.CloseStart, n.CloseStop = start, stop
 		reader.AdvanceToEOL()
 		return parser.Close
