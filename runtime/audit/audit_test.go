@@ -437,7 +437,7 @@ func TestAppendNeverReadsTheTrail(t *testing.T) {
 	}
 	f.Close()
 	const want = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-	if err := l.writeHead(head{Size: size, Hash: want}, false); err != nil {
+	if err := l.writeHead(head{Size: size, Hash: want}); err != nil {
 		t.Fatal(err)
 	}
 	appendN(t, l, "r", 3)

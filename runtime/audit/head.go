@@ -43,9 +43,10 @@ func (l *Log) readHead() (h head, ok bool) {
 	return h, true
 }
 
-// writeHead rewrites the chain head in place (it is one short line; a
-// torn head is only a head the next append and Verify do not trust).
-func (l *Log) writeHead(h head, sync bool) error {
+// writeHead rewrites the chain head in place, unsynced (it is one short
+// line; a torn or lagging head is only a head the next append does not
+// trust and Verify names).
+func (l *Log) writeHead(h head) error {
 	h.V = Version
 	data, err := json.Marshal(h)
 	if err != nil {
@@ -67,9 +68,6 @@ func (l *Log) writeHead(h head, sync bool) error {
 	}
 	if err == nil {
 		_, err = f.WriteAt(data, 0)
-	}
-	if err == nil && sync {
-		err = f.Sync()
 	}
 	if err != nil {
 		return fmt.Errorf("cannot write the audit trail's head %s: %w", path, err)

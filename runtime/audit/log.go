@@ -124,7 +124,10 @@ func (l *Log) appendLocked(sync bool, recs []Record) error {
 			return fmt.Errorf("cannot sync the audit trail %s: %w", l.Path(), err)
 		}
 	}
-	return l.writeHead(head{Size: prev.size + int64(buf.Len()), Hash: last}, sync)
+	// The head is not synced: after a crash it may lag the synced trail,
+	// which the next append notices (it reads the trail's end instead)
+	// and Verify names until then.
+	return l.writeHead(head{Size: prev.size + int64(buf.Len()), Hash: last})
 }
 
 // tail is where an append goes on from: the hash of the last line, the
