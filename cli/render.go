@@ -136,7 +136,7 @@ func runRender(c *invocation, o *renderOptions) error {
 		return failf("cannot write the output: %s", osReason(r.writeErr))
 	}
 	if o.verbose {
-		fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
+		fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sanitize.Line(sig.String()))
 	}
 	if !o.layout.quiet {
 		c.printDiagnostics(append(n.Warnings, r.diagnostics...))

@@ -81,7 +81,7 @@ func runNote(c *invocation, o *runOptions) error {
 		// says why in one line, and a note with no scripts says so.
 		OnPlan: func(run.Plan) {
 			if len(rn.Scripts) > 0 {
-				fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sig)
+				fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sanitize.Line(sig.String()))
 			}
 		},
 	})

@@ -300,7 +300,7 @@ func writeLibrary(w io.Writer, lib *viewer.Library) error {
 		if e.Title != "" {
 			line += "\t" + sanitize.Line(e.Title)
 		}
-		line += "\t" + viewer.LibrarySignature(e.Signature)
+		line += "\t" + sanitize.Line(viewer.LibrarySignature(e.Signature))
 		bw.WriteString(line + "\n")
 	}
 	if err := bw.Flush(); err != nil {

@@ -95,7 +95,7 @@ func newLibraryList(lib *Library) *libraryList {
 			title := sanitize.Visible(e.Title)
 			label, at = title+"  "+label, len(title)+2
 		}
-		label += "  · " + LibrarySignature(e.Signature)
+		label += "  · " + sanitize.Visible(LibrarySignature(e.Signature))
 		l.labels = append(l.labels, label)
 		l.titleEnd = append(l.titleEnd, at)
 	}
