@@ -94,8 +94,14 @@ func request(r Record) string {
 	}
 	s := strings.TrimSpace(v(r.Capability+" "+r.Method) + " " + v(target))
 	s += " " + string(r.Decision)
-	if r.Decision == Denied && r.Reason != "" {
-		return s + ": " + v(r.Reason)
+	if r.Decision == Denied {
+		if r.Reason != "" {
+			s += ": " + v(r.Reason)
+		}
+		if r.Failure == FailClaimed {
+			s += " (its earlier claim is still open: outcome unknown)"
+		}
+		return s
 	}
 	return s + " → " + result(r)
 }

@@ -290,6 +290,9 @@ func TestLostPostStaysClaimed(t *testing.T) {
 		if r.Method != "POST" || r.Host != "127.0.0.1" || r.Path != "/order" || r.Failure != audit.FailClaimed || !strings.Contains(r.Reason, "manual run") {
 			t.Fatalf("refused request %+v", r)
 		}
+		if line := audit.Line(r); !strings.Contains(line, "denied: a POST request is only available on a manual run (its earlier claim is still open") {
+			t.Fatalf("listed as %q", line)
+		}
 	}
 	if open, _ := l.OpenClaims(); len(open) != 1 {
 		t.Fatalf("the claim did not stay: %v", open)
