@@ -92,8 +92,13 @@ func request(r Record) string {
 	if r.Query != "" {
 		target += "?⟨" + r.Query + "⟩"
 	}
-	s := strings.TrimSpace(v(r.Capability+" "+r.Method) + " " + v(target))
-	s += " " + string(r.Decision)
+	var parts []string
+	for _, p := range []string{r.Capability, r.Method, target} {
+		if p != "" {
+			parts = append(parts, v(p))
+		}
+	}
+	s := strings.Join(parts, " ") + " " + string(r.Decision)
 	if r.Decision == Denied {
 		if r.Reason != "" {
 			s += ": " + v(r.Reason)

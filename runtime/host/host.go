@@ -144,29 +144,36 @@ func (h *Host) Diagnostics() []string {
 
 // deny keeps a refusal of a network request (Fetch records it in the
 // audit trail with the request).
-func (h *Host) deny(d script.Denial) *script.Denial { return h.denyOp("", d) }
+func (h *Host) deny(d script.Denial) *script.Denial { return h.denyOp("", "", d) }
 
-// denyOp keeps a refusal of the call op (bundle.read, require, ...) and
-// records it in the audit trail.
-func (h *Host) denyOp(op string, d script.Denial) *script.Denial {
+// denyOp keeps a refusal of the call op (bundle.read, require, ...) on
+// path and records it in the audit trail.
+func (h *Host) denyOp(op, path string, d script.Denial) *script.Denial {
 	h.mu.Lock()
 	h.denials = append(h.denials, d)
 	h.mu.Unlock()
-	h.auditDenial(op, d)
+	h.auditDenial(op, path, d)
 	return &d
 }
 
 // auditDenial records a refusal other than a request's (Fetch records
 // those with the request), named by the call that was refused.
-func (h *Host) auditDenial(op string, d script.Denial) {
+func (h *Host) auditDenial(op, path string, d script.Denial) {
 	if d.Capability == script.CapNet {
 		return
 	}
 	if op == "" {
 		op = string(d.Capability)
 	}
-	h.audit.Record(false, audit.Record{Event: audit.EventBundle, Capability: op,
+	h.audit.Record(false, audit.Record{Event: audit.EventBundle, Capability: op, Path: clip(path),
 		Decision: audit.Denied, Failure: audit.FailDenied, Reason: d.Reason})
+}
+
+// auditAllowed records a bundle or module call the host allowed, with
+// how many bytes it handed the script.
+func (h *Host) auditAllowed(op, path string, n int) {
+	h.audit.Record(false, audit.Record{Event: audit.EventBundle, Capability: op, Path: clip(path),
+		Decision: audit.Allowed, BytesIn: int64(n)})
 }
 
 func (h *Host) note(format string, a ...any) {
@@ -346,19 +353,25 @@ func (h *Host) fetchFailure(r script.FetchRequest, ne *netclient.Error) error {
 // BundleRead reads a bundle file through the bundle session.
 func (h *Host) BundleRead(_ context.Context, path string) ([]byte, bool, error) {
 	if h.bundle == nil {
-		return nil, false, h.denyOp("bundle.read", noBundle())
+		return nil, false, h.denyOp("bundle.read", path, noBundle())
 	}
 	data, found, err := h.bundle.Read(path)
-	return data, found, h.record(err, script.CapBundle, "bundle.read")
+	if err == nil {
+		h.auditAllowed("bundle.read", path, len(data))
+	}
+	return data, found, h.record(err, script.CapBundle, "bundle.read", path)
 }
 
 // BundleExists checks a bundle path through the bundle session.
 func (h *Host) BundleExists(_ context.Context, path string) (bool, error) {
 	if h.bundle == nil {
-		return false, h.denyOp("bundle.exists", noBundle())
+		return false, h.denyOp("bundle.exists", path, noBundle())
 	}
 	ok, err := h.bundle.Exists(path)
-	return ok, h.record(err, script.CapBundle, "bundle.exists")
+	if err == nil {
+		h.auditAllowed("bundle.exists", path, 0)
+	}
+	return ok, h.record(err, script.CapBundle, "bundle.exists", path)
 }
 
 // BundleWrite writes a .cache/ file through the bundle session, at the
@@ -371,9 +384,9 @@ func (h *Host) BundleWrite(ctx context.Context, path string, data []byte) error 
 		var claimed *audit.ClaimedError
 		if errors.As(err, &claimed) {
 			rec.Failure = audit.FailClaimed
-			return h.denyOp("bundle.write", script.Denial{Capability: script.CapBundle, Reason: claimed.Error()})
+			return h.denyOp("bundle.write", path, script.Denial{Capability: script.CapBundle, Reason: claimed.Error()})
 		} else if err != nil {
-			return h.denyOp("bundle.write", script.Denial{Capability: script.CapBundle,
+			return h.denyOp("bundle.write", path, script.Denial{Capability: script.CapBundle,
 				Reason: "bundle.write was not done because the audit trail could not record it: " + err.Error()})
 		}
 		rec.Effect = id
@@ -391,13 +404,13 @@ func (h *Host) BundleWrite(ctx context.Context, path string, data []byte) error 
 
 func (h *Host) bundleWrite(_ context.Context, path string, data []byte) error {
 	if h.tier != script.TierManual {
-		return h.denyOp("bundle.write", script.Denial{Capability: script.CapBundle, TierBlocked: true,
+		return h.denyOp("bundle.write", path, script.Denial{Capability: script.CapBundle, TierBlocked: true,
 			Reason: "writing is only available on a manual run"})
 	}
 	if h.bundle == nil {
-		return h.denyOp("bundle.write", noBundle())
+		return h.denyOp("bundle.write", path, noBundle())
 	}
-	return h.record(h.bundle.Write(path, data), script.CapBundle, "bundle.write")
+	return h.record(h.bundle.Write(path, data), script.CapBundle, "bundle.write", path)
 }
 
 // CacheGet returns a stored cache entry.
@@ -427,23 +440,29 @@ func (h *Host) Require(_ context.Context, name string) (string, error) {
 	switch first {
 	case "scripts", "assets", ".cache":
 		if h.bundle == nil {
-			return "", h.denyOp("require", script.Denial{Capability: script.CapRequire,
+			return "", h.denyOp("require", name, script.Denial{Capability: script.CapRequire,
 				Reason: "require of a bundle module is only available in a bundle"})
 		}
 		src, err := h.bundle.Module(name)
-		return src, h.record(err, script.CapRequire, "require")
+		if err == nil {
+			h.auditAllowed("require", name, len(src))
+		}
+		return src, h.record(err, script.CapRequire, "require", name)
 	}
 	if h.packs == nil || rest == "" {
-		return "", h.denyOp("require", script.Denial{Capability: script.CapRequire,
+		return "", h.denyOp("require", name, script.Denial{Capability: script.CapRequire,
 			Reason: fmt.Sprintf("require: no pack provides %q", clip(name))})
 	}
 	src, err := h.packs.Module(first, rest)
-	return src, h.record(err, script.CapRequire, "require")
+	if err == nil {
+		h.auditAllowed("require", name, len(src))
+	}
+	return src, h.record(err, script.CapRequire, "require", name)
 }
 
-// record notes a denial a delegate returned to the call op and passes err
-// through.
-func (h *Host) record(err error, c script.Capability, op string) error {
+// record notes a denial a delegate returned to the call op on path and
+// passes err through.
+func (h *Host) record(err error, c script.Capability, op, path string) error {
 	var d *script.Denial
 	if errors.As(err, &d) {
 		rec := *d
@@ -453,7 +472,7 @@ func (h *Host) record(err error, c script.Capability, op string) error {
 		h.mu.Lock()
 		h.denials = append(h.denials, rec)
 		h.mu.Unlock()
-		h.auditDenial(op, rec)
+		h.auditDenial(op, path, rec)
 	}
 	return err
 }

@@ -2,13 +2,17 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/markii/markii/runtime/audit"
 	"github.com/markii/markii/runtime/bundle"
 	"github.com/markii/markii/runtime/engine"
 	"github.com/markii/markii/runtime/script"
+	"github.com/markii/markii/runtime/state"
 	"github.com/markii/markii/value"
 )
 
@@ -38,6 +42,52 @@ func runWithBundle(t *testing.T, files map[string]string, blocks ...script.Block
 		t.Fatal(err)
 	}
 	return got
+}
+
+// TestBundleCallsAreAudited: the host records each bundle call it
+// allows (with the bytes it handed over) and each it refuses, with why.
+func TestBundleCallsAreAudited(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"manifest.json": `{"spec":"0.1.0","permissions":{"bundle":["read"]}}`,
+		"note.mk.md": "# n\n", "assets/a.txt": "hello", "scripts/m.lua": "return 1"}
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := bundle.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := audit.ForStore(state.Open(t.TempDir(), state.Options{}), audit.Options{})
+	h := New(Options{Trigger: script.Auto, Bundle: b.Session([]bundle.Grant{bundle.GrantRead}, script.TierAuto),
+		Audit: audit.NewRun(l, "r", "file:///n", "k", false)})
+	req := &script.Request{Tier: script.TierAuto, Bundle: true, Blocks: []script.Block{
+		{Name: "read", Source: `return {bundle.read("assets/a.txt"), bundle.exists("assets/none"), require("scripts/m")}`},
+		{Name: "outside", Source: `return bundle.read("../../etc/passwd")`},
+		{Name: "write", Source: `return bundle.write(".cache/x", "y")`},
+	}}
+	if err := engine.Run(context.Background(), req, h, func(script.Outcome) {}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := l.Read(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		got = append(got, fmt.Sprintf("%s %s %s %d", r.Capability, r.Path, r.Decision, r.BytesIn))
+		if r.Decision == audit.Denied && r.Reason == "" {
+			t.Fatalf("a refusal without its reason: %+v", r)
+		}
+	}
+	want := []string{"bundle.read assets/a.txt allowed 5", "bundle.exists assets/none allowed 0", "require scripts/m allowed 8",
+		"bundle.read ../../etc/passwd denied 0", "bundle.write .cache/x denied 0"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("records:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // TestEverySpellingOfAModuleRunsItOnce: scripts/m, scripts/m.lua,
