@@ -15,9 +15,13 @@
 //     (-. text .->, == text ==>); chains A --> B --> C and groups
 //     A & B --> C & D; ; between statements; an edge from a node to
 //     itself is a ↻ line in its box;
-//   - subgraph ... end is drawn flat; direction, classDef, class, style,
-//     linkStyle, click, accTitle and accDescr are ignored, as are %%
-//     comments and front matter.
+//   - subgraph id [title] ... end (nested or not) is a dotted frame with
+//     its title around its nodes; a frame that cannot be drawn clear of
+//     the nodes and frames around it is left out, its nodes drawn as if
+//     it were not there; an edge to a subgraph's id is drawn to a node of
+//     that name; direction, classDef, class, style, linkStyle, click,
+//     accTitle and accDescr are ignored, as are %% comments and front
+//     matter.
 //
 // The layout is layered: a depth first search turns the edges that close
 // cycles, the longest path to a node is its layer, edges across layers
@@ -26,7 +30,9 @@
 // edges are routed orthogonally on tracks between the layers, with
 // arrowheads ▼ ▲ ► ◄ and their labels beside them. Decisions are drawn
 // ╱< >╲, round nodes ╭ ╮, stadiums and circles ( ), subroutines ││ and
-// databases with a second top line. A left-right chart too wide for the
+// databases with a second top line. The nodes of a subgraph are kept
+// together in each layer and the nodes around them moved clear of its
+// frame, whose lines get rows and columns of their own. A left-right chart too wide for the
 // width is drawn top-down, and a top-down one left-right, when that fits.
 //
 // Sequence diagrams (`sequenceDiagram`): participant and actor with

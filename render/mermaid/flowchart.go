@@ -41,6 +41,13 @@ type node struct {
 	lines []string
 	shape shape
 	loops []string // labels of its edges to itself
+	sub   int      // the innermost subgraph it is in, or -1
+}
+
+// subgraph is a group of nodes drawn in a frame with its title.
+type subgraph struct {
+	title  string
+	parent int // the subgraph it is in, or -1
 }
 
 // edge is one flowchart edge between two nodes.
@@ -60,6 +67,8 @@ type flowchart struct {
 	nodes []node
 	edges []edge
 	index map[string]int
+	subs  []subgraph
+	open  []int // the subgraphs open where the parser is
 }
 
 // parseFlowchart reads a flowchart's statements; stmts[0] is its header.
@@ -122,11 +131,20 @@ func splitStatements(s string) []string {
 	return append(out, s[start:])
 }
 
-// ignored are the statements that style, link or group a flowchart,
-// which markii does not draw: the nodes and edges inside a subgraph are
-// drawn as if it were not there.
+// subgraphTitle is the title of `subgraph id`, `subgraph id [title]`
+// or `subgraph "title"`.
+func subgraphTitle(rest string) string {
+	rest = strings.TrimSpace(rest)
+	if i := strings.IndexByte(rest, '['); i > 0 && strings.HasSuffix(rest, "]") {
+		return oneLine(rest[i+1 : len(rest)-1])
+	}
+	return oneLine(rest)
+}
+
+// ignored are the statements that style or link a flowchart, which
+// markii does not draw.
 var ignored = map[string]bool{
-	"subgraph": true, "end": true, "direction": true, "classDef": true, "class": true,
+	"direction": true, "classDef": true, "class": true,
 	"style": true, "linkStyle": true, "click": true, "accTitle": true, "accDescr": true,
 	"accTitle:": true, "accDescr:": true, "title": true, "title:": true,
 }
@@ -137,7 +155,25 @@ func (fc *flowchart) statement(s string, line int) error {
 	if s == "" {
 		return nil
 	}
-	word, _, _ := strings.Cut(s, " ")
+	word, rest, _ := strings.Cut(s, " ")
+	switch word {
+	case "subgraph":
+		if len(fc.subs) == MaxNodes {
+			return errorf(TooLarge, "flowcharts of more than %d subgraphs are shown as source", MaxNodes)
+		}
+		parent := -1
+		if len(fc.open) > 0 {
+			parent = fc.open[len(fc.open)-1]
+		}
+		fc.open = append(fc.open, len(fc.subs))
+		fc.subs = append(fc.subs, subgraph{title: subgraphTitle(rest), parent: parent})
+		return nil
+	case "end":
+		if len(fc.open) > 0 {
+			fc.open = fc.open[:len(fc.open)-1]
+		}
+		return nil
+	}
 	if ignored[word] {
 		return nil
 	}
@@ -320,7 +356,10 @@ func (p *flowParser) node(fc *flowchart) (int, error) {
 		}
 		idx = len(fc.nodes)
 		fc.index[id] = idx
-		fc.nodes = append(fc.nodes, node{id: id, lines: labelLines(id)})
+		fc.nodes = append(fc.nodes, node{id: id, lines: labelLines(id), sub: -1})
+	}
+	if len(fc.open) > 0 {
+		fc.nodes[idx].sub = fc.open[len(fc.open)-1]
 	}
 	for _, sh := range shapes {
 		if !strings.HasPrefix(p.s[p.i:], sh.open) {

@@ -15,6 +15,10 @@ type gapPlan struct {
 	tracks int
 	labels int
 	size   int
+	// bottoms and tops are the rows of frame lines: the bottoms of the
+	// frames that end above, after the arrowheads pointing up, and the
+	// tops of those that start below, before the arrowheads pointing down.
+	bottoms, tops int
 }
 
 // measure routes the edges onto tracks and returns the drawing's width
@@ -29,6 +33,7 @@ func (l *flowLayout) measure() (w, h int) {
 		l.band[nd.layer] = max(l.band[nd.layer], nd.msize)
 	}
 	l.straighten()
+	tops, bottoms := l.frameRows()
 	bySeg := make([][]int, max(n-1, 0))
 	for i, s := range l.segs {
 		k := l.nodes[s.upper].layer
@@ -72,7 +77,8 @@ func (l *flowLayout) measure() (w, h int) {
 		}
 		ends := make([]int, tracks)
 		g.tracks = max(len(ends), 1)
-		g.size = g.tracks + g.labels + 1
+		g.bottoms, g.tops = bottoms[k], tops[k+1]
+		g.size = g.tracks + g.labels + 1 + g.bottoms + g.tops
 		if g.headUp {
 			g.size++
 		}
@@ -80,7 +86,7 @@ func (l *flowLayout) measure() (w, h int) {
 			g.size++ // the stub out of a box's side
 		}
 	}
-	m := 0
+	m := tops[0]
 	for k := range l.layers {
 		l.mpos[k] = m
 		m += l.band[k]
@@ -88,9 +94,27 @@ func (l *flowLayout) measure() (w, h int) {
 			m += l.gaps[k].size
 		}
 	}
+	m += bottoms[len(l.layers)-1]
+	for i := range l.frames {
+		f := &l.frames[i]
+		// Outer tops first, the innermost next to the arrowheads; inner
+		// bottoms first, after any arrowheads pointing up.
+		f.top = l.mpos[f.first] - 1 - (tops[f.first] - f.top)
+		if f.first == 0 {
+			f.top++
+		}
+		f.bottom = l.mpos[f.last] + l.band[f.last] + (bottoms[f.last] - 1 - f.bottom)
+		if f.last < len(l.gaps) && l.gaps[f.last].headUp {
+			f.bottom++
+		}
+	}
+	l.checkFrames()
 	c := 0
 	for _, nd := range l.nodes {
 		c = max(c, nd.cross+nd.csize+nd.extra)
+	}
+	for _, f := range l.frames {
+		c = max(c, f.cHi+1)
 	}
 	if horiz {
 		return m, c
@@ -275,6 +299,7 @@ func (l *flowLayout) cline(g *grid, c0, c1, m int, st lineStyle) {
 func (l *flowLayout) draw(w, h int) *grid {
 	g := newGrid(w, h)
 	horiz := l.dir.horizontal()
+	l.drawFrames(g)
 	for i := range l.nodes {
 		n := &l.nodes[i]
 		if n.real < 0 {
@@ -303,7 +328,7 @@ func (l *flowLayout) draw(w, h int) *grid {
 			start = l.mpos[k] + u.msize - 1
 		}
 		end := l.mpos[k+1]
-		first := l.mpos[k] + l.band[k]
+		first := l.mpos[k] + l.band[k] + gp.bottoms
 		if gp.headUp {
 			first++
 		}
@@ -335,7 +360,7 @@ func (l *flowLayout) draw(w, h int) *grid {
 		if s.label != "" {
 			lw := widest([]string{s.label})
 			if horiz {
-				g.text(end-2-lw, b, s.label, Label)
+				g.text(end-2-gp.tops-lw, b, s.label, Label)
 			} else {
 				g.text(b+2, first+gp.tracks, s.label, Label)
 			}
@@ -346,6 +371,7 @@ func (l *flowLayout) draw(w, h int) *grid {
 			p.glyph = exitMark
 		}
 	}
+	l.drawTitles(g)
 	for _, m := range entries {
 		if p := g.at(m.x, m.y); p != nil && p.glyph == straight {
 			p.glyph = entryMark

@@ -32,6 +32,7 @@ type lnode struct {
 	ups, downs                []int // segments that end at it from above, leave it below
 	upOff, downOff            []int // port offsets along the cross axis
 	style                     lineStyle
+	sub                       int // the innermost subgraph it is in, or -1
 }
 
 // seg is an edge, or a piece of one, between two adjacent layers.
@@ -55,6 +56,10 @@ type flowLayout struct {
 	// gaps are the spaces between layers.
 	band, mpos []int
 	gaps       []gapPlan
+	// subHeight is how deep each subgraph's subgraphs nest; frames are
+	// the subgraphs' frames once placed.
+	subHeight []int
+	frames    []frame
 }
 
 // drawFlowchart draws fc in at most width columns: in its own direction,
@@ -126,7 +131,7 @@ func newFlowLayout(fc *flowchart, dir direction) (*flowLayout, error) {
 				lines = append(lines[:len(lines):len(lines)], "↻ "+lp)
 			}
 		}
-		l.add(lnode{real: i, layer: layer[i], lines: lines, shape: n.shape})
+		l.add(lnode{real: i, layer: layer[i], lines: lines, shape: n.shape, sub: n.sub})
 	}
 	for _, e := range fc.edges {
 		a, b := e.from, e.to
@@ -137,12 +142,13 @@ func newFlowLayout(fc *flowchart, dir direction) (*flowLayout, error) {
 		}
 		prev := a
 		for k := layer[a] + 1; k < layer[b]; k++ {
-			d := l.add(lnode{real: -1, layer: k, style: e.style})
+			d := l.add(lnode{real: -1, layer: k, style: e.style, sub: l.lca(fc.nodes[e.from].sub, fc.nodes[e.to].sub)})
 			l.link(seg{upper: prev, lower: d, headUp: headUp && prev == a, style: e.style})
 			prev = d
 		}
 		l.link(seg{upper: prev, lower: b, headUp: headUp && prev == a, headDown: headDown, label: e.label, style: e.style})
 	}
+	l.subHeights()
 	l.order()
 	l.ports()
 	l.place()
@@ -268,6 +274,10 @@ func (l *flowLayout) order() {
 		for i, v := range l.layers[k] {
 			l.nodes[v].pos = i
 		}
+		l.cluster(k)
+	}
+	for k := range l.layers {
+		l.cluster(k)
 	}
 	for range 4 {
 		for k := 1; k < len(l.layers); k++ {
@@ -406,21 +416,22 @@ func (l *flowLayout) gap() int {
 func (l *flowLayout) place() {
 	for _, layer := range l.layers {
 		c := 0
-		for _, v := range layer {
+		for i, v := range layer {
 			l.nodes[v].cross = c
-			c += l.nodes[v].csize + l.nodes[v].extra + l.gap()
+			c += l.sep(layer, i)
 		}
 	}
 	var desired, sep []int
 	sweep := func(k int, upward bool) {
 		layer := l.layers[k]
 		desired, sep = desired[:0], sep[:0]
-		for _, v := range layer {
+		for i, v := range layer {
 			n := &l.nodes[v]
 			ends := n.ups
 			if upward {
 				ends = n.downs
 			}
+			sep = append(sep, l.sep(layer, i))
 			sum := 0
 			for _, s := range ends {
 				sg := &l.segs[s]
@@ -437,7 +448,6 @@ func (l *flowLayout) place() {
 				d = floorDiv(sum, len(ends))
 			}
 			desired = append(desired, d)
-			sep = append(sep, n.csize+n.extra+l.gap())
 		}
 		for i, x := range isotonic(desired, sep) {
 			l.nodes[layer[i]].cross = x
@@ -454,14 +464,23 @@ func (l *flowLayout) place() {
 	for k := 1; k < len(l.layers); k++ {
 		sweep(k, false)
 	}
+	l.pushFrames()
+	l.placeFrames()
 	lo := 0
 	for i, n := range l.nodes {
 		if i == 0 || n.cross < lo {
 			lo = n.cross
 		}
 	}
+	for _, f := range l.frames {
+		lo = min(lo, f.cLo)
+	}
 	for i := range l.nodes {
 		l.nodes[i].cross -= lo
+	}
+	for i := range l.frames {
+		l.frames[i].cLo -= lo
+		l.frames[i].cHi -= lo
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/sanitize"
+	"github.com/rivo/uniseg"
 )
 
 // Class is what a cell of a drawing shows; the renderer gives each class
@@ -261,6 +262,29 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// fit cuts s to at most w cells, ending in "…" when cut.
+func fit(s string, w int) string {
+	if ansi.Width(s) <= w {
+		return s
+	}
+	if w <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	n, state := 0, -1
+	for rest := s; rest != ""; {
+		var cluster string
+		cluster, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		cw := ansi.Width(cluster)
+		if n+cw > w-1 {
+			break
+		}
+		b.WriteString(cluster)
+		n += cw
+	}
+	return b.String() + "…"
 }
 
 // tooWide is the error of a diagram of w columns drawn in width.

@@ -324,6 +324,65 @@ func TestFlowchartCycleAndBackEdge(t *testing.T) {
 	}
 }
 
+// TestFlowchartSubgraphs: a subgraph is a frame with its title around
+// its nodes and no other; nodes outside it are moved clear of it.
+func TestFlowchartSubgraphs(t *testing.T) {
+	src := `graph TD
+  user[User] --> web
+  subgraph cloud [Cloud services]
+    web[Web server] --> api[API]
+    api --> db[(Database)]
+  end
+  api --> mail[Mail relay]
+`
+	out := mustDraw(t, src, 80)
+	lines := strings.Split(out, "\n")
+	// The title is in the top or the bottom line, wherever no edge
+	// crosses it; the other line is the row of the other corner.
+	top, bottom, left, right := -1, -1, -1, -1
+	for y, ln := range lines {
+		i := strings.Index(ln, "Cloud services")
+		if i < 0 {
+			continue
+		}
+		j := strings.LastIndexAny(ln[:i], "┌└")
+		left = ansi.Width(ln[:j])
+		right = left + ansi.Width(strings.TrimRight(ln[j:], " ")) - 1
+		corner := []rune(ln[j:])[0]
+		for y2, l2 := range lines {
+			r := []rune(l2)
+			if y2 != y && left < len(r) && (corner == '└' && r[left] == '┌' || corner == '┌' && r[left] == '└') {
+				top, bottom = min(y, y2), max(y, y2)
+			}
+		}
+	}
+	if top < 0 || bottom < 0 {
+		t.Fatalf("no frame:\n%s", out)
+	}
+	inside := func(name string) bool {
+		for y, ln := range lines {
+			if i := strings.Index(ln, name); i >= 0 {
+				x := ansi.Width(ln[:i])
+				return y > top && y < bottom && x > left && x < right
+			}
+		}
+		t.Fatalf("no %s:\n%s", name, out)
+		return false
+	}
+	for name, want := range map[string]bool{"Web server": true, "API": true, "Database": true, "User": false, "Mail relay": false} {
+		if inside(name) != want {
+			t.Errorf("%s inside the frame: %v, want %v:\n%s", name, !want, want, out)
+		}
+	}
+	// Nested frames and frames side by side.
+	out = mustDraw(t, "graph LR\nsubgraph outer\nsubgraph a [inner one]\nx --> y\nend\nsubgraph b\nz\nend\nend\nq --> x\n", 80)
+	for _, w := range []string{"┌┄ outer ┄", "┌┄ inner one ┄", "┌┄ b ┄", "│ q ├"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("missing %q:\n%s", w, out)
+		}
+	}
+}
+
 func TestFlowchartWideCharacters(t *testing.T) {
 	out := mustDraw(t, "graph TD\nA[日本語のラベル] --> B[🎉 party]\n", 80)
 	lines := strings.Split(out, "\n")
