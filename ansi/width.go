@@ -52,7 +52,37 @@ const keycap = '\u20e3'
 // spaces to its width when that is narrower: 👩‍💻 becomes 👩, 1️⃣ becomes
 // "1⃣ ", ❤️ becomes "❤ ". Everything else, and all of an ASCII s, is
 // kept as it is.
-func CellSafe(s string) string {
+func CellSafe(s string) string { return cellSafe(s, xansi.StringWidthWc, xansi.StringWidthWc) }
+
+// CellSafeJoined is CellSafe for a terminal that joins a code point after
+// a zero-width joiner into the cell before it and otherwise counts cells
+// code point by code point, as tmux does from version 3.3, drawn by a
+// renderer that counts cells by grapheme cluster: a cluster that terminal
+// gives the cells Width gives it is kept whole (👩‍💻, 👨‍👩‍👧), any
+// other is drawn as CellSafe draws it (a skin tone without its modifier,
+// 1️⃣ as "1⃣ ", 👁️‍🗨️ as "👁 ", whose eye is one cell there).
+func CellSafeJoined(s string) string { return cellSafe(s, JoinedWidth, xansi.StringWidth) }
+
+// JoinedWidth is the cells a terminal that joins what follows a
+// zero-width joiner into the cell before it gives s: the code points'
+// wcwidth, those right after a joiner counting none.
+func JoinedWidth(s string) int {
+	w, joined := 0, false
+	for _, r := range s {
+		if !joined {
+			w += xansi.StringWidthWc(string(r))
+		}
+		joined = r == zwj
+	}
+	return w
+}
+
+// zwj is the zero-width joiner.
+const zwj = '\u200d'
+
+// cellSafe draws s so that each cluster takes the cells Width gives it
+// both by the terminal's count and by the renderer's.
+func cellSafe(s string, terminal, renderer func(string) int) string {
 	ascii := true
 	for i := 0; i < len(s) && ascii; i++ {
 		ascii = s[i] < 0x80
@@ -67,7 +97,7 @@ func CellSafe(s string) string {
 		if cluster == "" {
 			break
 		}
-		if xansi.StringWidthWc(cluster) == w {
+		if terminal(cluster) == w && renderer(cluster) == w {
 			b.WriteString(cluster)
 			continue
 		}
@@ -76,8 +106,8 @@ func CellSafe(s string) string {
 		if strings.ContainsRune(cluster, keycap) {
 			head += string(keycap)
 		}
-		hw := xansi.StringWidthWc(head)
-		if hw > w {
+		hw := terminal(head)
+		if hw > w || renderer(head) != hw {
 			head, hw = "", 0
 		}
 		b.WriteString(head)

@@ -30,6 +30,10 @@ type chrome struct {
 	// declared mode 2027); else every text is drawn cell-safe (see
 	// cellSafe).
 	graphemes bool
+	// joined says the terminal joins ZWJ sequences into one cell and
+	// counts other code points one by one (tmux from 3.3; see
+	// graphemes.go): each text is drawn as ansi.CellSafeJoined says.
+	joined bool
 }
 
 func newChrome(level ansi.Level, t theme.Theme) *chrome {
@@ -70,9 +74,13 @@ func (c *chrome) cellSafe(line ansi.Line) ansi.Line {
 	if c.graphemes {
 		return line
 	}
+	safe := ansi.CellSafe
+	if c.joined {
+		safe = ansi.CellSafeJoined
+	}
 	out := line
 	for i, s := range line {
-		if t := ansi.CellSafe(s.Text); t != s.Text {
+		if t := safe(s.Text); t != s.Text {
 			if &out[0] == &line[0] {
 				out = append(ansi.Line(nil), line...)
 			}

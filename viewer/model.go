@@ -72,7 +72,9 @@ func New(opt Options) *Model {
 // Init starts the unattended runs the user's settings ask for and the
 // file watcher.
 func (m *Model) Init() tea.Cmd {
-	var cmds []tea.Cmd
+	// tmux says which version it is: from 3.3 it draws ZWJ sequences
+	// whole (see terminalVersion).
+	cmds := []tea.Cmd{tea.RequestTerminalVersion}
 	rd := m.reader
 	if rd.loading {
 		// Let the first frame reach the terminal before the whole note
@@ -142,7 +144,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return msg.cmd
 	case changedMsg:
 		return m.reloadUpdate(msg)
+	case tea.TerminalVersionMsg:
+		return m.terminalVersion(msg)
 	case tea.ModeReportMsg:
+		if m.chrome.joined {
+			// The report the viewer sent itself for tmux (see
+			// terminalVersion): cells stay counted as tmux counts them.
+			return nil
+		}
 		if v := msg.Value; msg.Mode == xansi.ModeUnicodeCore && (v == xansi.ModeSet || v == xansi.ModeReset || v == xansi.ModePermanentlySet) {
 			// The terminal counts cells by grapheme cluster: bubbletea's
 			// renderer turns the mode on and counts as the layout does.

@@ -372,7 +372,8 @@ func TestRunnerIsPreparedAfterTheFirstFrame(t *testing.T) {
 	mustContain(t, m, "Stars:")
 	start := time.Now()
 	d := newDriver(m)
-	d.exec(m.Init())
+	// Init's commands start at once, as a program starts them.
+	d.deliver(m.Init()())
 	if n := r.prepared.Load(); n != 0 {
 		t.Fatalf("the runner was prepared %d times before the first frame's head start", n)
 	}

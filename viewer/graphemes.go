@@ -1,0 +1,62 @@
+package viewer
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// How the viewer draws wide graphemes so that they take, on the screen,
+// the cells the layout gave them:
+//
+//   - A terminal that declares grapheme mode (2027, as Ghostty and WezTerm
+//     do) counts cells by grapheme cluster, as markii's layout does:
+//     bubbletea's renderer turns the mode on and every cluster is drawn
+//     as it is.
+//   - tmux from 3.3 joins a ZWJ sequence into one cell but counts other
+//     code points one by one, and says so when asked its version
+//     (XTVERSION). The renderer is then told to count by cluster and each
+//     cluster is drawn as ansi.CellSafeJoined says: a ZWJ sequence whole
+//     when tmux gives it the layout's cells.
+//   - Any other terminal (xterm, an older tmux) counts code point by code
+//     point, as the renderer then does: each cluster is drawn as
+//     ansi.CellSafe says, a ZWJ sequence as its first emoji.
+
+// graphemeModeMsg asks the viewer to count cells by grapheme cluster
+// (see Model.update).
+var graphemeModeMsg = tea.ModeReportMsg{Mode: xansi.ModeUnicodeCore, Value: xansi.ModeSet}
+
+// joinsZWJ reports whether a terminal that names itself so (its XTVERSION
+// reply) joins ZWJ sequences into one cell: tmux from version 3.3.
+func joinsZWJ(name string) bool {
+	v, ok := strings.CutPrefix(name, "tmux ")
+	if !ok {
+		return false
+	}
+	v = strings.TrimPrefix(v, "next-")
+	major, rest, _ := strings.Cut(v, ".")
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	ma, err1 := strconv.Atoi(major)
+	mi, err2 := strconv.Atoi(rest[:end])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return ma > 3 || ma == 3 && mi >= 3
+}
+
+// terminalVersion takes the terminal's XTVERSION reply: a tmux that joins
+// ZWJ sequences gets them whole, its renderer counting by cluster.
+func (m *Model) terminalVersion(msg tea.TerminalVersionMsg) tea.Cmd {
+	if m.chrome.graphemes || m.chrome.joined || !joinsZWJ(msg.Name) {
+		return nil
+	}
+	m.chrome.joined = true
+	// bubbletea's renderer counts by cluster once it hears of mode 2027;
+	// tmux ignores the mode it then sets.
+	return func() tea.Msg { return graphemeModeMsg }
+}
