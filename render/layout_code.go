@@ -2,6 +2,8 @@ package render
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render/highlight"
@@ -265,38 +267,67 @@ func (l *layouter) syntaxStyle(k highlight.Kind) ansi.Style {
 
 // breakLine splits a line of spans between grapheme clusters into a first
 // piece of at most width cells and further pieces of at most rest cells.
-// A line that fits is returned as is.
+// A piece ends where a word does (after a space or a mark, before or
+// after a run of letters, digits and underscores) when the piece has
+// such a place, so that no word is cut in two unless it is longer than a
+// piece. A line that fits is returned as is.
 func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 	if ln.Width() <= width {
 		return []ansi.Line{ln}
 	}
-	var out []ansi.Line
-	var cur ansi.Line
-	curW := 0
-	for _, sp := range ln {
+	type cluster struct {
+		span, start, end, w int
+		word                bool
+	}
+	var cs []cluster
+	for i, sp := range ln {
 		t := sp.Text
-		start, pos, state := 0, 0, -1
+		pos, state := 0, -1
 		for pos < len(t) {
-			cluster, _, _, ns := uniseg.FirstGraphemeClusterInString(t[pos:], state)
+			c, _, _, ns := uniseg.FirstGraphemeClusterInString(t[pos:], state)
 			state = ns
-			cw := ansi.Width(cluster)
-			if curW > 0 && curW+cw > width {
-				if pos > start {
-					cur = append(cur, ansi.Span{Text: t[start:pos], Style: sp.Style, Link: sp.Link, Target: sp.Target})
-				}
-				out = append(out, cur)
-				cur, curW, start = nil, 0, pos
-				width = rest
-			}
-			curW += cw
-			pos += len(cluster)
-		}
-		if pos > start {
-			cur = append(cur, ansi.Span{Text: t[start:pos], Style: sp.Style, Link: sp.Link, Target: sp.Target})
+			r, _ := utf8.DecodeRuneInString(c)
+			cs = append(cs, cluster{span: i, start: pos, end: pos + len(c), w: ansi.Width(c), word: r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)})
+			pos += len(c)
 		}
 	}
-	if len(cur) > 0 {
+	var out []ansi.Line
+	emit := func(from, to int) {
+		var cur ansi.Line
+		for i := from; i < to; {
+			j := i
+			for j < to && cs[j].span == cs[i].span {
+				j++
+			}
+			sp := ln[cs[i].span]
+			cur = append(cur, ansi.Span{Text: sp.Text[cs[i].start:cs[j-1].end], Style: sp.Style, Link: sp.Link, Target: sp.Target})
+			i = j
+		}
 		out = append(out, cur)
+	}
+	from, curW, lastBreak := 0, 0, -1
+	for i := 0; i < len(cs); i++ {
+		if curW > 0 && curW+cs[i].w > width {
+			cut := i
+			if cs[i-1].word && cs[i].word && lastBreak > from {
+				cut = lastBreak
+			}
+			emit(from, cut)
+			from, curW, lastBreak, width = cut, 0, -1, rest
+			for k := cut; k < i; k++ {
+				curW += cs[k].w
+				if k > cut && !(cs[k-1].word && cs[k].word) {
+					lastBreak = k
+				}
+			}
+		}
+		if i > from && !(cs[i-1].word && cs[i].word) {
+			lastBreak = i
+		}
+		curW += cs[i].w
+	}
+	if from < len(cs) {
+		emit(from, len(cs))
 	}
 	return out
 }

@@ -206,3 +206,38 @@ func TestJoinedFramesHoldMaxJoinedFrames(t *testing.T) {
 		t.Error("leftFrames or rightFrames is not maxJoinedFrames edges")
 	}
 }
+
+// TestCodeLinesBreakBetweenWords: a long code line is cut where a word
+// ends, so every word of it reads whole on one line, and a word longer
+// than the line is cut between clusters.
+func TestCodeLinesBreakBetweenWords(t *testing.T) {
+	ln := ansi.Line{{Text: `curl -s https://api.example.com/latest | grep "browser_download_url" | cut -d: -f2`}}
+	parts := breakLine(ln, 30, 26)
+	var joined strings.Builder
+	for i, p := range parts {
+		w := 30
+		if i > 0 {
+			w = 26
+		}
+		if p.Width() > w {
+			t.Errorf("piece %d %q is %d wide, over %d", i, p.Text(), p.Width(), w)
+		}
+		joined.WriteString(p.Text())
+	}
+	if joined.String() != ln.Text() {
+		t.Fatalf("pieces %q lose text", joined.String())
+	}
+	for _, word := range []string{"curl", "https", "api", "example", "latest", "grep", "browser_download_url", "cut", "f2"} {
+		found := false
+		for _, p := range parts {
+			found = found || strings.Contains(p.Text(), word)
+		}
+		if !found {
+			t.Errorf("%q is cut across pieces: %v", word, parts)
+		}
+	}
+	long := breakLine(ansi.Line{{Text: strings.Repeat("x", 70)}}, 30, 26)
+	if len(long) != 3 || long[0].Width() != 30 || long[1].Width() != 26 {
+		t.Errorf("a word longer than the line: %v", long)
+	}
+}
