@@ -91,7 +91,7 @@ var (
 			"for", "fun", "get", "if", "import", "in", "infix", "init", "inline", "inner", "interface",
 			"internal", "is", "lateinit", "noinline", "object", "open", "operator", "out", "override",
 			"package", "private", "protected", "public", "reified", "return", "sealed", "set", "super",
-			"suspend", "tailrec", "this", "throw", "try", "typealias", "val", "value", "var", "vararg",
+			"suspend", "tailrec", "this", "throw", "try", "typealias", "val", "var", "vararg",
 			"when", "where", "while",
 		},
 		constants: []string{
@@ -284,7 +284,7 @@ var (
 			"break", "else", "for", "function", "if", "in", "next", "repeat", "return", "while",
 		},
 		types: []string{
-			"c", "library", "list", "print", "require",
+			"library", "list", "print", "require",
 		},
 		constants: []string{
 			"FALSE", "Inf", "NA", "NA_character_", "NA_integer_", "NA_real_", "NULL", "NaN", "TRUE",
