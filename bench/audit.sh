@@ -55,6 +55,15 @@ run_in "$homeC" "$m" verify "$b" >/dev/null
 run_in "$homeA" "$m" run "$work/note.mk.md" >/dev/null
 run_in "$homeB" "$m" run "$work/note.mk.md" >/dev/null
 
+# A run beside the 100 MB trail opens it write-only and never reads it
+# (strace, when there is one, counts the opens that could read).
+if command -v strace >/dev/null; then
+	run_in "$homeB" strace -f -e trace=openat -o "$work/trace" "$m" run "$work/note.mk.md" >/dev/null 2>&1
+	reads=$(grep 'audit.jsonl"' "$work/trace" | grep -vc 'O_WRONLY' || true)
+	writes=$(grep 'audit.jsonl"' "$work/trace" | grep -c 'O_WRONLY' || true)
+	echo "one run beside the 100 MB trail opened it ${writes} times write-only and ${reads} times readable"
+fi
+
 e() { echo env HOME="$1" XDG_CONFIG_HOME="$1/config" XDG_STATE_HOME="$1/state" "${@:2}"; }
 hyperfine -N --style basic --warmup 2 --runs "$RUNS" --export-json "$work/times.json" \
 	-n "run, empty state" "$(e "$homeA" "$m" run "$work/note.mk.md")" \
