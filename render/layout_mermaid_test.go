@@ -44,6 +44,15 @@ func TestMermaidFlowchartIsDrawn(t *testing.T) {
 	}
 }
 
+// TestMermaidWrapsLongText: a node's text too wide for the width is
+// wrapped, as mermaid wraps it, when that makes the chart fit.
+func TestMermaidWrapsLongText(t *testing.T) {
+	all, _ := mermaidPage(t, "graph TD\n  A --> B["+strings.Repeat("wide ", 20)+"]\n", 60, ansi.None)
+	if strings.Contains(all, "mermaid:") || strings.Count(all, "│ wide wide") < 2 {
+		t.Errorf("long text:\n%s", all)
+	}
+}
+
 // TestMermaidFallsBackToItsSource: a diagram markii does not draw, or one
 // too wide, is its source after one line saying why.
 func TestMermaidFallsBackToItsSource(t *testing.T) {
@@ -53,7 +62,7 @@ func TestMermaidFallsBackToItsSource(t *testing.T) {
 		why   string
 	}{
 		{"gantt\n  title A plan\n", 60, "mermaid: gantt charts are shown as source"},
-		{"graph TD\n  A --> B[" + strings.Repeat("wide ", 20) + "]\n", 60, "mermaid: this flowchart is 103 columns wide, wider than 60"},
+		{"graph TD\n  A --> B[" + strings.Repeat("wide", 25) + "]\n", 60, "mermaid: this flowchart is 104 columns wide, wider than 60"},
 		{"graph TD\n  A --> \n", 60, "mermaid: line 2: an edge leads nowhere"},
 	} {
 		all, _ := mermaidPage(t, c.body, c.width, ansi.None)

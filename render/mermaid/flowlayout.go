@@ -63,49 +63,82 @@ type flowLayout struct {
 }
 
 // drawFlowchart draws fc in at most width columns: in its own direction,
-// or turned a quarter (top-down for left-right) when that is too wide.
+// or turned a quarter (top-down for left-right) when that is too wide,
+// and then with its nodes' text wrapped at 20 and then 12 columns, as
+// mermaid wraps long text in a box.
 func drawFlowchart(fc *flowchart, width int) ([]Line, error) {
 	if len(fc.nodes) == 0 {
 		return nil, errorf(Syntax, "this flowchart has no nodes")
 	}
-	if lines, err := layoutFlow(fc, fc.dir, width); err == nil {
-		return lines, nil
-	} else if e, ok := err.(*Error); ok && e.Reason != TooWide {
-		return nil, err
-	}
-	need := flowWidth(fc, fc.dir)
 	turned := map[direction]direction{topDown: leftRight, leftRight: topDown, bottomUp: rightLeft, rightLeft: bottomUp}[fc.dir]
-	if lines, err := layoutFlow(fc, turned, width); err == nil {
-		return lines, nil
+	need := -1
+	var last error
+	for _, limit := range wrapLimits {
+		g := fc
+		if limit > 0 {
+			var changed bool
+			if g, changed = fc.wrapped(limit); !changed {
+				continue
+			}
+		}
+		for _, dir := range []direction{fc.dir, turned} {
+			lines, w, err := layoutFlow(g, dir, width)
+			if err == nil {
+				return lines, nil
+			}
+			if e, ok := err.(*Error); !ok || e.Reason != TooWide {
+				if g == fc && dir == fc.dir {
+					return nil, err
+				}
+				last = err
+				continue
+			}
+			if need < 0 || w < need {
+				need = w
+			}
+		}
 	}
-	return nil, tooWide("flowchart", min(need, flowWidth(fc, turned)), width)
+	if need < 0 {
+		return nil, last
+	}
+	return nil, tooWide("flowchart", need, width)
 }
 
-// flowWidth is the width of fc laid out in dir.
-func flowWidth(fc *flowchart, dir direction) int {
-	l, err := newFlowLayout(fc, dir)
-	if err != nil {
-		return 0
+// wrapLimits are the widths text is wrapped at when a diagram is too
+// wide, 0 for not wrapped.
+var wrapLimits = []int{0, 20, 12}
+
+// wrapped is fc with its nodes' text wrapped at limit columns, and
+// whether that changed anything.
+func (fc *flowchart) wrapped(limit int) (*flowchart, bool) {
+	out := *fc
+	out.nodes = slices.Clone(fc.nodes)
+	changed := false
+	for i := range out.nodes {
+		n := &out.nodes[i]
+		if widest(n.lines) > limit {
+			n.lines = wrapText(n.lines, limit)
+			changed = true
+		}
 	}
-	w, _ := l.measure()
-	return w
+	return &out, changed
 }
 
 // layoutFlow lays fc out in dir and draws it, or fails with a TooWide
-// error when it is wider than width.
-func layoutFlow(fc *flowchart, dir direction, width int) ([]Line, error) {
+// error and the width it needs when it is wider than width.
+func layoutFlow(fc *flowchart, dir direction, width int) ([]Line, int, error) {
 	l, err := newFlowLayout(fc, dir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	w, h := l.measure()
 	if w > width {
-		return nil, tooWide("flowchart", w, width)
+		return nil, w, tooWide("flowchart", w, width)
 	}
 	if h > MaxHeight {
-		return nil, tooTall("flowchart", h)
+		return nil, w, tooTall("flowchart", h)
 	}
-	return l.draw(w, h).lines(), nil
+	return l.draw(w, h).lines(), w, nil
 }
 
 // newFlowLayout layers, orders and places fc's nodes.

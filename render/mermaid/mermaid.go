@@ -264,6 +264,33 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// wrapText wraps each line wider than limit at spaces, a word wider
+// than limit on a line of its own.
+func wrapText(lines []string, limit int) []string {
+	var out []string
+	for _, ln := range lines {
+		if ansi.Width(ln) <= limit {
+			out = append(out, ln)
+			continue
+		}
+		cur, cw := "", 0
+		for _, word := range strings.Fields(ln) {
+			ww := ansi.Width(word)
+			switch {
+			case cw == 0:
+				cur, cw = word, ww
+			case cw+1+ww <= limit:
+				cur, cw = cur+" "+word, cw+1+ww
+			default:
+				out = append(out, cur)
+				cur, cw = word, ww
+			}
+		}
+		out = append(out, cur)
+	}
+	return out
+}
+
 // fit cuts s to at most w cells, ending in "…" when cut.
 func fit(s string, w int) string {
 	if ansi.Width(s) <= w {

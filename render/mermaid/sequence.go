@@ -265,8 +265,55 @@ func (sd *sequence) message(s string, line int) (event, error) {
 // participants i < j.
 type constraint struct{ i, j, d int }
 
-// drawSequence lays sd out in at most width columns and draws it.
+// drawSequence draws sd in at most width columns, with its text
+// wrapped at 20 and then 12 columns when it is too wide.
 func drawSequence(sd *sequence, width int) ([]Line, error) {
+	need := -1
+	for _, limit := range wrapLimits {
+		s := sd
+		if limit > 0 {
+			var changed bool
+			if s, changed = sd.wrapped(limit); !changed {
+				continue
+			}
+		}
+		lines, w, err := layoutSequence(s, width)
+		if err == nil {
+			return lines, nil
+		}
+		if e, ok := err.(*Error); !ok || e.Reason != TooWide {
+			return nil, err
+		}
+		if need < 0 || w < need {
+			need = w
+		}
+	}
+	return nil, tooWide("sequence diagram", need, width)
+}
+
+// wrapped is sd with the text of its participants, messages and notes
+// wrapped at limit columns, and whether that changed anything.
+func (sd *sequence) wrapped(limit int) (*sequence, bool) {
+	out := *sd
+	out.parts = slices.Clone(sd.parts)
+	out.events = slices.Clone(sd.events)
+	changed := false
+	for i := range out.parts {
+		if p := &out.parts[i]; widest(p.lines) > limit {
+			p.lines, changed = wrapText(p.lines, limit), true
+		}
+	}
+	for i := range out.events {
+		if e := &out.events[i]; (e.kind == message || e.kind == note) && widest(e.lines) > limit {
+			e.lines, changed = wrapText(e.lines, limit), true
+		}
+	}
+	return &out, changed
+}
+
+// layoutSequence lays sd out in at most width columns and draws it, or
+// fails with a TooWide error and the width it needs.
+func layoutSequence(sd *sequence, width int) ([]Line, int, error) {
 	n := len(sd.parts)
 	boxW := make([]int, n)
 	boxH := 0
@@ -354,14 +401,14 @@ func drawSequence(sd *sequence, width int) ([]Line, error) {
 		}
 	}
 	if w > width {
-		return nil, tooWide("sequence diagram", w, width)
+		return nil, w, tooWide("sequence diagram", w, width)
 	}
 	h := boxH + 1
 	for _, e := range sd.events {
 		h += e.rows()
 	}
 	if h > MaxHeight {
-		return nil, tooTall("sequence diagram", h)
+		return nil, w, tooTall("sequence diagram", h)
 	}
 	g := newGrid(w, h)
 	for i, p := range sd.parts {
@@ -397,7 +444,7 @@ func drawSequence(sd *sequence, width int) ([]Line, error) {
 		}
 		y += e.rows()
 	}
-	return g.lines(), nil
+	return g.lines(), w, nil
 }
 
 // rows is how many rows an event takes.
