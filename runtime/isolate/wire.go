@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -113,14 +114,12 @@ func writeWorkerFrame(w io.Writer, m *message) error {
 // valueShape) as it is read. The protocol version must be this one, and
 // after the JSON comes nothing but a run request's sources.
 func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
-	d := &frameDecoder{src: frame, dec: json.NewDecoder(bytes.NewReader(frame))}
-	d.dec.DisallowUnknownFields()
-	d.dec.UseNumber()
+	d := &frameDecoder{src: frame}
 	m, err := d.message(fromWorker)
 	if err != nil {
 		return nil, err
 	}
-	end := int(d.dec.InputOffset())
+	end := d.at
 	if end > MaxFrame {
 		return nil, protocolErrorf("message JSON of %d bytes is over the %d-byte cap", end, MaxFrame)
 	}
@@ -130,33 +129,168 @@ func decodeMessage(frame []byte, fromWorker bool) (*message, error) {
 	return m, nil
 }
 
-// frameDecoder reads one frame's JSON.
+// frameDecoder reads one frame's JSON. It walks the objects it decodes
+// key by key itself and hands each value's bytes to encoding/json, so a
+// frame is read once and no token is made for a key or a scalar.
 type frameDecoder struct {
 	src []byte
-	dec *json.Decoder
+	at  int
 }
 
 // message reads the top-level object. Keys that come before "type" (which
 // a well-behaved sender never writes) are kept raw until the kind is
 // known.
 func (d *frameDecoder) message(fromWorker bool) (*message, error) {
-	if tok, err := d.dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, protocolErrorf("message is not a JSON object")
-	}
 	e := &envelopeState{fromWorker: fromWorker}
-	for d.dec.More() {
-		key, err := d.key("message")
-		if err == nil {
-			err = d.envelopeKey(e, key)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if _, err := d.dec.Token(); err != nil {
-		return nil, protocolErrorf("message is not a JSON object")
+	err := d.each("message", func(key string) error { return d.envelopeKey(e, key) })
+	if err != nil {
+		return nil, err
 	}
 	return e.finish()
+}
+
+// each reads a JSON object, calling read for each key with the decoder at
+// the key's value, which read must consume.
+func (d *frameDecoder) each(what string, read func(key string) error) error {
+	if !d.consume('{') {
+		return protocolErrorf("%s is not a JSON object", what)
+	}
+	if d.consume('}') {
+		return nil
+	}
+	for {
+		key, err := d.key(what)
+		if err != nil {
+			return err
+		}
+		if err := read(key); err != nil {
+			return err
+		}
+		if d.consume('}') {
+			return nil
+		}
+		if !d.consume(',') {
+			return protocolErrorf("%s is not a JSON object", what)
+		}
+	}
+}
+
+// consume skips white space and then c, reporting whether c was there.
+func (d *frameDecoder) consume(c byte) bool {
+	for d.at < len(d.src) && isJSONSpace(d.src[d.at]) {
+		d.at++
+	}
+	if d.at < len(d.src) && d.src[d.at] == c {
+		d.at++
+		return true
+	}
+	return false
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// wireKeys are the keys of every object the decoder reads key by key,
+// so that a key it knows costs no allocation.
+var wireKeys = func() map[string]string {
+	keys := map[string]string{}
+	for k := range envelopeBits {
+		keys[k] = k
+	}
+	tables := []*structFields{callFields, replyFields, outcomeFields}
+	for _, info := range kinds {
+		tables = append(tables, fieldsOf(info.new()))
+	}
+	for _, t := range tables {
+		for k := range t.index {
+			keys[k] = k
+		}
+	}
+	return keys
+}()
+
+// key reads an object's next key and the colon after it.
+func (d *frameDecoder) key(what string) (string, error) {
+	raw, err := d.next()
+	if err != nil || len(raw) < 2 || raw[0] != '"' || !d.consume(':') {
+		return "", protocolErrorf("%s is not a JSON object", what)
+	}
+	if k, ok := wireKeys[string(raw[1:len(raw)-1])]; ok {
+		return k, nil
+	}
+	var key string
+	if err := json.Unmarshal(raw, &key); err != nil {
+		return "", protocolErrorf("%s is not a JSON object", what)
+	}
+	return key, nil
+}
+
+// next returns the bytes of the next JSON value (after white space) and
+// moves past them. It finds only where the value ends: whoever decodes
+// the bytes checks that they are JSON.
+func (d *frameDecoder) next() ([]byte, error) {
+	for d.at < len(d.src) && isJSONSpace(d.src[d.at]) {
+		d.at++
+	}
+	start := d.at
+	if start >= len(d.src) {
+		return nil, io.ErrUnexpectedEOF
+	}
+	switch d.src[start] {
+	case '"':
+		d.at = stringEnd(d.src, start)
+	case '{', '[':
+		d.at = nestedEnd(d.src, start)
+	default:
+		for d.at < len(d.src) && !endsScalar(d.src[d.at]) {
+			d.at++
+		}
+	}
+	if d.at < 0 {
+		d.at = len(d.src)
+		return nil, io.ErrUnexpectedEOF
+	}
+	return d.src[start:d.at], nil
+}
+
+// endsScalar reports whether c ends a number or a literal.
+func endsScalar(c byte) bool {
+	return isJSONSpace(c) || c == ',' || c == ':' || c == ']' || c == '}'
+}
+
+// stringEnd returns the offset after the string that starts at src[i],
+// or -1 when it does not end.
+func stringEnd(src []byte, i int) int {
+	for i++; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// nestedEnd returns the offset after the object or array that starts at
+// src[i], or -1 when it does not end.
+func nestedEnd(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			if i = stringEnd(src, i); i < 0 {
+				return -1
+			}
+			i--
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
 
 // envelopeState is a message while its top-level keys are read.
@@ -276,26 +410,14 @@ type rawField struct {
 
 // decodeRawField decodes one early payload key into body.
 func decodeRawField(body payload, info kindInfo, f rawField) error {
-	d := &frameDecoder{src: f.raw, dec: json.NewDecoder(bytes.NewReader(f.raw))}
-	d.dec.DisallowUnknownFields()
-	d.dec.UseNumber()
+	d := &frameDecoder{src: f.raw}
 	return d.value(body, info.fields, f.key)
-}
-
-// key reads an object's next key.
-func (d *frameDecoder) key(what string) (string, error) {
-	tok, err := d.dec.Token()
-	key, ok := tok.(string)
-	if err != nil || !ok {
-		return "", protocolErrorf("%s is not a JSON object", what)
-	}
-	return key, nil
 }
 
 // kind reads the message's tag and gives m the payload of that kind.
 func (d *frameDecoder) kind(m *message, fromWorker bool) (kindInfo, error) {
 	var typ string
-	if err := d.dec.Decode(&typ); err != nil {
+	if raw, err := d.next(); err != nil || json.Unmarshal(raw, &typ) != nil {
 		return kindInfo{}, protocolErrorf("message has no type")
 	}
 	info, ok := kinds()[typ]
@@ -308,10 +430,51 @@ func (d *frameDecoder) kind(m *message, fromWorker bool) (kindInfo, error) {
 
 // decode reads the next value into v.
 func (d *frameDecoder) decode(v any, what string) error {
-	if err := d.dec.Decode(v); err != nil {
+	raw, err := d.next()
+	if err == nil {
+		err = unmarshalStrict(raw, v)
+	}
+	if err != nil {
 		return &ProtocolError{Reason: fmt.Sprintf("%s message does not decode: %v", what, err), Err: err}
 	}
 	return nil
+}
+
+// unmarshalStrict decodes the JSON value raw into v, refusing an unknown
+// key at any depth and keeping numbers as json.Number, with nothing after
+// the value.
+func unmarshalStrict(raw []byte, v any) error {
+	if plainTarget(v) {
+		// No key, no interface: json.Unmarshal reads it the same, and
+		// checks the whole of raw.
+		return json.Unmarshal(raw, v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.InputOffset() != int64(len(raw)) {
+		return errors.New("invalid JSON after the value")
+	}
+	return nil
+}
+
+// plainTarget reports whether v points to a value with no keys and no
+// interface inside: a scalar, a byte slice or raw JSON.
+func plainTarget(v any) bool {
+	switch v.(type) {
+	case *json.RawMessage, *[]byte:
+		return true
+	}
+	switch reflect.TypeOf(v).Elem().Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	}
+	return false
 }
 
 // field reads payload key into its field of body, or refuses a key the
@@ -387,15 +550,8 @@ func (d *frameDecoder) object(v any, fields *structFields, what string, shape *v
 }
 
 func (d *frameDecoder) objectSeen(v any, fields *structFields, what string, shape *valueShape, seen *seenSet) error {
-	if tok, err := d.dec.Token(); err != nil || tok != json.Delim('{') {
-		return protocolErrorf("%s is not an object", what)
-	}
 	rv := reflect.ValueOf(v).Elem()
-	for d.dec.More() {
-		key, err := d.key(what)
-		if err != nil {
-			return err
-		}
+	return d.each(what, func(key string) error {
 		f, ok := fields.index[key]
 		if !ok {
 			return protocolErrorf("%s message has unexpected key %q", what, key)
@@ -405,37 +561,24 @@ func (d *frameDecoder) objectSeen(v any, fields *structFields, what string, shap
 		}
 		target := rv.Field(int(f.index)).Addr().Interface()
 		if raw, ok := target.(*json.RawMessage); ok && shape != nil {
-			err = d.measured(raw, shape)
-		} else {
-			err = d.decode(target, what)
+			return d.measured(raw, shape)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	if _, err := d.dec.Token(); err != nil {
-		return protocolErrorf("%s is not an object", what)
-	}
-	return nil
+		return d.decode(target, what)
+	})
 }
 
-// measured reads one JSON value token by token into raw (the value's own
-// bytes in the frame), measuring it into shape as it goes: the one time
-// the host reads a script's value.
+// measured reads one JSON value into raw (the value's own bytes in the
+// frame), measuring it into shape: the one time the host reads a
+// script's value.
 func (d *frameDecoder) measured(raw *json.RawMessage, shape *valueShape) error {
-	start := d.dec.InputOffset()
-	depth := 0
-	for {
-		tok, err := d.dec.Token()
-		if err != nil {
-			return &ProtocolError{Reason: fmt.Sprintf("outcome message does not decode: %v", err), Err: err}
-		}
-		depth = shape.add(tok, depth)
-		if depth == 0 {
-			break
-		}
+	v, err := d.next()
+	if err == nil && !json.Valid(v) {
+		err = json.Unmarshal(v, new(any))
 	}
-	v := bytes.TrimLeft(d.src[start:d.dec.InputOffset()], " \t\r\n:")
+	if err != nil {
+		return &ProtocolError{Reason: fmt.Sprintf("outcome message does not decode: %v", err), Err: err}
+	}
+	shape.measure(v)
 	*raw = json.RawMessage(v)
 	return nil
 }
@@ -550,24 +693,42 @@ type valueShape struct {
 	badNumberAt int
 }
 
-// add counts one token at depth and returns the depth after it.
-func (s *valueShape) add(tok json.Token, depth int) int {
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '}' || t == ']' {
-			return depth - 1
-		}
-		depth++
-		if depth <= maxMeasuredDepth && s.depthAt[depth] == 0 {
-			s.depthAt[depth] = s.tokens + 1
-		}
-	case json.Number:
-		if _, err := strconv.ParseFloat(string(t), 64); err != nil && s.badNumberAt == 0 {
-			s.badNumberAt = s.tokens + 1
+// measure counts the tokens of the valid JSON value v as a decoder that
+// reads it token by token meets them: an object's keys count beside its
+// values, and a closing bracket is no token.
+func (s *valueShape) measure(v []byte) {
+	depth := 0
+	for i := 0; i >= 0 && i < len(v); {
+		switch c := v[i]; {
+		case c == '{' || c == '[':
+			depth++
+			if depth <= maxMeasuredDepth && s.depthAt[depth] == 0 {
+				s.depthAt[depth] = s.tokens + 1
+			}
+			s.tokens++
+			i++
+		case c == '}' || c == ']':
+			depth--
+			i++
+		case c == '"':
+			i = stringEnd(v, i)
+			s.tokens++
+		case c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
+			j := i
+			for j < len(v) && !endsScalar(v[j]) {
+				j++
+			}
+			if c != 't' && c != 'f' && c != 'n' && s.badNumberAt == 0 {
+				if _, err := strconv.ParseFloat(string(v[i:j]), 64); err != nil {
+					s.badNumberAt = s.tokens + 1
+				}
+			}
+			s.tokens++
+			i = j
+		default: // white space, ':' and ','
+			i++
 		}
 	}
-	s.tokens++
-	return depth
 }
 
 // check bounds the value by the run's marshal limits: nesting depth and
