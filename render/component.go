@@ -159,7 +159,7 @@ func (l *layouter) anchorChild(lines []ansi.Line, from marks) (childLayout, bool
 			k++
 			if line >= 0 && line < len(lines) {
 				ln := lines[line]
-				nl := l.slab.line(len(ln) + 1)
+				nl := l.mem.line(len(ln) + 1)
 				nl = append(nl, ansi.Span{Target: t})
 				lines[line] = append(nl, ln...)
 			}
@@ -515,7 +515,7 @@ func (l *layouter) placeChildren(ctx *Context, out []ansi.Line) {
 			}
 		}
 		if anchors > 0 {
-			nl := l.slab.line(len(ln) - anchors)
+			nl := l.mem.line(len(ln) - anchors)
 			for _, s := range ln {
 				if anchorOf(s) < 0 {
 					nl = append(nl, s)

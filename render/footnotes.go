@@ -33,7 +33,7 @@ func (l *layouter) footnotes(f *Footnotes, width int) []ansi.Line {
 	}
 	hang := markW + 1
 	indent := width-hang >= minIndentWidth
-	out := l.borrowLines()
+	out := l.mem.borrowLines()
 	out = append(out, ansi.Line{{Text: strings.Repeat("─", width), Style: l.st.Rule}})
 	for _, fn := range f.Notes {
 		mark := footnoteMarker(fn.Number)
@@ -55,7 +55,7 @@ func (l *layouter) footnotes(f *Footnotes, width int) []ansi.Line {
 		l.shift(m, len(out))
 		out = append(out, body...)
 	}
-	return l.keepLines(out)
+	return l.mem.keepLines(out)
 }
 
 // mayDefineFootnote reports whether body may hold a footnote definition:

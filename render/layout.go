@@ -81,14 +81,14 @@ func (s *Streamer) Add(doc *Document) error {
 	for i, b := range doc.Blocks {
 		// Every line handed out so far has been emitted, so the line
 		// storage is drawn from again.
-		l.slab.recycle()
+		l.mem.reset()
 		lines := l.block(b, l.opt.Width)
 		doc.Blocks[i] = nil
 		if len(lines) == 0 {
 			continue
 		}
 		if s.started {
-			if err := s.emit(append(l.slab.lines(1), nil)); err != nil {
+			if err := s.emit(append(l.mem.lines(1), nil)); err != nil {
 				return err
 			}
 		}
@@ -140,14 +140,9 @@ type layouter struct {
 	ids map[FocusKind]int
 	// highlighted counts the bytes of code highlighted so far.
 	highlighted int
-	// slab holds the spans of the page's lines.
-	slab spanSlab
-	// scratch is a reusable run buffer; it is nil while borrowed.
-	scratch []run
-	// lineBufs are line buffers free for borrowLines.
-	lineBufs [][]ansi.Line
-	// spanScratch collects the spans of a line being built.
-	spanScratch ansi.Line
+	// mem holds the spans of the page's lines and the layout's scratch
+	// buffers (see arena).
+	mem arena
 	// cellEnds is a table's reusable cell index; nil while borrowed.
 	cellEnds []int
 	// wide is the width of the widest line of the top-level block being
@@ -254,7 +249,7 @@ func (l *layouter) blocksSep(bs []Block, width int, blankBetween bool) []ansi.Li
 		}
 		if !collecting {
 			collecting = true
-			out = append(l.borrowLines(), single...)
+			out = append(l.mem.borrowLines(), single...)
 			single = nil
 		}
 		if blankBetween && len(out) > 0 {
@@ -269,36 +264,7 @@ func (l *layouter) blocksSep(bs []Block, width int, blankBetween bool) []ansi.Li
 	case long:
 		return out
 	}
-	return l.keepLines(out)
-}
-
-// borrowLines returns an empty line buffer to collect a block's lines in;
-// keepLines hands it back.
-func (l *layouter) borrowLines() []ansi.Line {
-	n := len(l.lineBufs)
-	if n == 0 {
-		return nil
-	}
-	buf := l.lineBufs[n-1]
-	l.lineBufs = l.lineBufs[:n-1]
-	return buf
-}
-
-// keepLines returns the lines collected in buf in exactly sized storage
-// and takes buf back for reuse.
-func (l *layouter) keepLines(buf []ansi.Line) []ansi.Line {
-	lines := l.slab.copyLines(buf)
-	l.returnLines(buf)
-	return lines
-}
-
-// returnLines takes back a buffer from borrowLines whose lines are no
-// longer needed.
-func (l *layouter) returnLines(buf []ansi.Line) {
-	clear(buf)
-	if cap(buf) <= 1<<16 {
-		l.lineBufs = append(l.lineBufs, buf[:0])
-	}
+	return l.mem.keepLines(out)
 }
 
 // block lays out one block at width. A top-level block laid out wider
@@ -355,12 +321,12 @@ func (l *layouter) blockAt(b Block, width int) []ansi.Line {
 
 // paragraph wraps inline content at width.
 func (l *layouter) paragraph(content []Inline, st ansi.Style, width int) []ansi.Line {
-	runs := l.scratch[:0]
-	l.scratch = nil
+	runs := l.mem.scratch[:0]
+	l.mem.scratch = nil
 	runs = l.flatten(runs, content, st, "")
-	lines := wrapRunsSlab(runs, width, nil, &l.slab)
+	lines := wrapRunsIn(runs, width, nil, &l.mem)
 	clear(runs)
-	l.scratch = runs[:0]
+	l.mem.scratch = runs[:0]
 	return lines
 }
 
@@ -471,11 +437,11 @@ func (l *layouter) prefixLines(lines []ansi.Line, width int, first, rest ansi.Sp
 				continue
 			}
 		}
-		if nl, ok := l.slab.prepend(ln, p); ok {
+		if nl, ok := l.mem.prepend(ln, p); ok {
 			lines[i] = nl
 			continue
 		}
-		nl := l.slab.roomyLine(len(ln)+1, room)
+		nl := l.mem.roomyLine(len(ln)+1, room)
 		nl = append(nl, p)
 		lines[i] = append(nl, ln...)
 	}
@@ -523,7 +489,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 	if ls.Ordered {
 		numbers, ends = orderedMarkers(ls.Start, len(ls.Items), markW, delim)
 	}
-	out := l.borrowLines()
+	out := l.mem.borrowLines()
 	for i, it := range ls.Items {
 		var marker string
 		markStyle := l.st.Accent
@@ -533,7 +499,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		} else {
 			marker = bullets[(l.lists-1)%len(bullets)]
 		}
-		first := l.slab.line(3)
+		first := l.mem.line(3)
 		first = append(first, ansi.Span{Text: marker, Style: markStyle})
 		hang := ansi.Width(marker)
 		if it.Task != nil {
@@ -558,7 +524,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		if indent {
 			pad := ansi.Span{Text: blank(hang)}
 			body = l.prefixLines(body, width, pad, pad)
-			nl := l.slab.line(len(body[0]) + len(first))
+			nl := l.mem.line(len(body[0]) + len(first))
 			nl = append(nl, first...)
 			if len(body[0]) > 0 {
 				nl = append(nl, body[0][1:]...)
@@ -571,7 +537,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		l.shift(m, len(out))
 		out = append(out, body...)
 	}
-	return l.keepLines(out)
+	return l.mem.keepLines(out)
 }
 
 // orderedMarkers writes the markers of count ordered items from start,

@@ -48,11 +48,11 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 		indent = 0
 	}
 	avail := max(width-indent, 1)
-	out := l.borrowLines()
+	out := l.mem.borrowLines()
 	if c.Lang != "" {
 		// The leading space and the name are two spans of one style, which
 		// the encoder writes as one run.
-		out = append(out, append(l.slab.line(2), ansi.Span{Text: " ", Style: l.st.CodeLang}, ansi.Span{Text: c.Lang, Style: l.st.CodeLang}))
+		out = append(out, append(l.mem.line(2), ansi.Span{Text: " ", Style: l.st.CodeLang}, ansi.Span{Text: c.Lang, Style: l.st.CodeLang}))
 	}
 	code := l.codeLines(c)
 	pad := ansi.Span{Text: blank(indent)}
@@ -69,15 +69,15 @@ func (l *layouter) codeBlock(c *CodeBlock, width int) []ansi.Line {
 		cont.Text = blank(indent-2) + "↪ "
 	}
 	out = l.gutterLines(out, code, pad, cont, avail, contAvail, false)
-	l.returnLines(code)
-	return l.keepLines(out)
+	l.mem.returnLines(code)
+	return l.mem.keepLines(out)
 }
 
 // framedCode draws a code block in its frame at width (more than
 // 2*codeIndent columns), or wider for a viewer that scrolls sideways
 // (Options.ScrollWidth).
 func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
-	out := l.borrowLines()
+	out := l.mem.borrowLines()
 	frame := l.st.Frame
 	code := l.codeLines(c)
 	if l.scrollable(width) {
@@ -92,7 +92,7 @@ func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
 			l.laidWide(w)
 		}
 	}
-	top := append(l.slab.line(3), ansi.Span{Text: "╭", Style: frame})
+	top := append(l.mem.line(3), ansi.Span{Text: "╭", Style: frame})
 	if c.Lang != "" {
 		// The language sits in the top rule; a name too long for it is
 		// cut to leave the rule's corner and ends visible.
@@ -107,9 +107,9 @@ func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
 	cont := ansi.Span{Text: codeWrapMark, Style: l.st.Dim}
 	avail := width - ansi.Width(codeGutter)
 	out = l.gutterLines(out, code, gutter, cont, avail, avail-ansi.Width(codeWrapMark), true)
-	l.returnLines(code)
-	out = append(out, append(l.slab.line(1), ansi.Span{Text: "╰" + strings.Repeat("─", width-1), Style: frame}))
-	return l.keepLines(out)
+	l.mem.returnLines(code)
+	out = append(out, append(l.mem.line(1), ansi.Span{Text: "╰" + strings.Repeat("─", width-1), Style: frame}))
+	return l.mem.keepLines(out)
 }
 
 // codeLines splits a code block's text into lines of spans, highlighted
@@ -124,13 +124,13 @@ func (l *layouter) codeLines(c *CodeBlock) []ansi.Line {
 		}
 	}
 	if code == nil {
-		code = l.borrowLines()
+		code = l.mem.borrowLines()
 		for rest := text; ; {
 			ln, tail, more := strings.Cut(rest, "\n")
 			if ln == "" {
 				code = append(code, nil)
 			} else {
-				code = append(code, append(l.slab.line(1), ansi.Span{Text: ln}))
+				code = append(code, append(l.mem.line(1), ansi.Span{Text: ln}))
 			}
 			if !more {
 				break
@@ -149,7 +149,7 @@ func (l *layouter) gutterLines(out, code []ansi.Line, pad, cont ansi.Span, avail
 	for _, ln := range code {
 		if len(ln) == 0 {
 			if framed {
-				out = append(out, append(l.slab.line(1), ansi.Span{Text: strings.TrimRight(pad.Text, " "), Style: pad.Style}))
+				out = append(out, append(l.mem.line(1), ansi.Span{Text: strings.TrimRight(pad.Text, " "), Style: pad.Style}))
 			} else {
 				out = append(out, nil)
 			}
@@ -158,7 +158,7 @@ func (l *layouter) gutterLines(out, code []ansi.Line, pad, cont ansi.Span, avail
 		if ln.Width() <= avail {
 			// The usual case: the line fits and is only indented.
 			if pad.Text != "" {
-				ln = append(append(l.slab.line(len(ln)+1), pad), ln...)
+				ln = append(append(l.mem.line(len(ln)+1), pad), ln...)
 			}
 			out = append(out, ln)
 			continue
@@ -177,7 +177,7 @@ func (l *layouter) gutterLines(out, code []ansi.Line, pad, cont ansi.Span, avail
 				pre = pre[1:]
 			}
 			if len(pre) > 0 {
-				part = append(append(l.slab.line(len(part)+len(pre)), pre...), part...)
+				part = append(append(l.mem.line(len(part)+len(pre)), pre...), part...)
 			}
 			out = append(out, part)
 		}
@@ -198,14 +198,14 @@ func (l *layouter) highlightAllowed(lang, text string) bool {
 // tokenLines splits highlighted tokens into lines of styled spans, in a
 // borrowed line buffer (see borrowLines).
 func (l *layouter) tokenLines(toks []highlight.Token) []ansi.Line {
-	out := l.borrowLines()
+	out := l.mem.borrowLines()
 	// cur collects a line's spans; each finished line is copied into
 	// exactly sized storage.
-	cur := l.spanScratch[:0]
+	cur := l.mem.spanScratch[:0]
 	end := func() {
 		var ln ansi.Line
 		if len(cur) > 0 {
-			ln = append(l.slab.line(len(cur)), cur...)
+			ln = append(l.mem.line(len(cur)), cur...)
 		}
 		out = append(out, ln)
 		cur = cur[:0]
@@ -234,7 +234,7 @@ func (l *layouter) tokenLines(toks []highlight.Token) []ansi.Line {
 		cur = nil
 	}
 	clear(cur[:cap(cur)])
-	l.spanScratch = cur[:0]
+	l.mem.spanScratch = cur[:0]
 	return out
 }
 

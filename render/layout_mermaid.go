@@ -12,12 +12,12 @@ func (l *layouter) diagram(b *CodeBlock, width int) []ansi.Line {
 	drawn, err := mermaid.Draw(b.Text, width)
 	if err != nil {
 		why := []run{{text: err.Error(), style: l.st.Dim}}
-		out := wrapRunsSlab(why, width, nil, &l.slab)
+		out := wrapRunsIn(why, width, nil, &l.mem)
 		return append(out, l.codeBlock(b, width)...)
 	}
 	out := make([]ansi.Line, len(drawn))
 	for i, ln := range drawn {
-		spans := l.slab.line(len(ln))
+		spans := l.mem.line(len(ln))
 		for _, sp := range ln {
 			spans = append(spans, ansi.Span{Text: sp.Text, Style: l.diagramStyle(sp.Class)})
 		}

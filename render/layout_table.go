@@ -26,8 +26,8 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	headStyle := Over(l.st.Strong, ansi.Style{})
 	// Every cell is flattened once into one run buffer; cell c of the grid
 	// (header first, row by row) is runs[ends[c-1]:ends[c]].
-	runs := l.scratch[:0]
-	l.scratch = nil
+	runs := l.mem.scratch[:0]
+	l.mem.scratch = nil
 	ends := l.cellEnds[:0]
 	l.cellEnds = nil
 	flat := func(row [][]Inline, st ansi.Style) {
@@ -67,7 +67,7 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	}
 	if !wide && unreadable(widths, natural, width-(3*cols+1)) {
 		clear(runs)
-		l.scratch = runs[:0]
+		l.mem.scratch = runs[:0]
 		l.cellEnds = ends[:0]
 		return l.stackedTable(t, cols, width)
 	}
@@ -77,7 +77,7 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	// it is sliced from constants rather than built; the encoder joins
 	// the spans back into one run.
 	rule := func(left, mid, right string) ansi.Line {
-		ln := l.slab.line(2*cols + 1)
+		ln := l.mem.line(2*cols + 1)
 		ln = append(ln, ansi.Span{Text: left, Style: frame})
 		for i, w := range widths {
 			if i > 0 {
@@ -93,17 +93,17 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 		}
 		return AlignNone
 	}
-	out := append(l.borrowLines(), rule("┌", "┬", "┐"))
+	out := append(l.mem.borrowLines(), rule("┌", "┬", "┐"))
 	// wrapped holds the wrapped lines of a row's cells, cell i's lines
 	// being wrapped[from[i]:from[i+1]].
-	wrapped := l.borrowLines()
+	wrapped := l.mem.borrowLines()
 	from := make([]int, cols+1)
 	emitRow := func(first int) {
 		wrapped = wrapped[:0]
 		height := 1
 		for i := range cols {
 			from[i] = len(wrapped)
-			wrapped = wrapRunsSlab(cellRuns(first+i), widths[i], wrapped, &l.slab)
+			wrapped = wrapRunsIn(cellRuns(first+i), widths[i], wrapped, &l.mem)
 			height = max(height, len(wrapped)-from[i])
 		}
 		from[cols] = len(wrapped)
@@ -115,7 +115,7 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 					spans += len(wrapped[from[i]+k])
 				}
 			}
-			ln := l.slab.line(spans)
+			ln := l.mem.line(spans)
 			ln = append(ln, ansi.Span{Text: "│", Style: frame})
 			for i := range cols {
 				var text ansi.Line
@@ -153,10 +153,10 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 		l.laidWide(total)
 	}
 	clear(runs)
-	l.scratch = runs[:0]
+	l.mem.scratch = runs[:0]
 	l.cellEnds = ends[:0]
-	l.returnLines(wrapped)
-	return l.keepLines(out)
+	l.mem.returnLines(wrapped)
+	return l.mem.keepLines(out)
 }
 
 // horizontals is sliced for the horizontal runs of table rules: 128
@@ -369,7 +369,7 @@ func (l *layouter) stackedTable(t *Table, cols, width int) []ansi.Line {
 			if i < len(row) {
 				runs = l.flatten(runs, row[i], ansi.Style{}, "")
 			}
-			out = wrapRunsSlab(runs, width, out, &l.slab)
+			out = wrapRunsIn(runs, width, out, &l.mem)
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -382,7 +382,7 @@ func (l *layouter) stackedTable(t *Table, cols, width int) []ansi.Line {
 				runs = l.flatten(runs, t.Header[i], headStyle, "")
 			}
 		}
-		out = wrapRunsSlab(runs, width, out, &l.slab)
+		out = wrapRunsIn(runs, width, out, &l.mem)
 	}
 	return out
 }

@@ -41,7 +41,7 @@ func (p *Packer) Add(doc *Document) {
 	for _, b := range doc.Blocks {
 		// Every line made so far is packed, so the span storage is
 		// drawn from again.
-		l.slab.recycle()
+		l.mem.reset()
 		m := l.mark()
 		lines := l.block(b, l.opt.Width)
 		if len(lines) == 0 {

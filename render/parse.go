@@ -187,28 +187,9 @@ type converter struct {
 	cellStack   [][]Inline
 	attrStack   []Attr
 
-	inlineSlices sliceSlab[Inline]
-	blockSlices  sliceSlab[Block]
-	cellSlices   sliceSlab[[]Inline]
-	attrSlices   sliceSlab[Attr]
-
-	texts       slab[Text]
-	paragraphs  slab[Paragraph]
-	headings    slab[Heading]
-	codeBlocks  slab[CodeBlock]
-	quotes      slab[Quote]
-	lists       slab[List]
-	listItems   slab[ListItem]
-	tasks       slab[bool]
-	tables      slab[Table]
-	directives  slab[Directive]
-	emphases    slab[Emphasis]
-	strongs     slab[Strong]
-	strikes     slab[Strikethrough]
-	codeSpans   slab[CodeSpan]
-	links       slab[Link]
-	inlineDirs  slab[InlineDirective]
-	scriptNodes slab[ScriptBlock]
+	// The tree's nodes and child slices are carved from the converter's
+	// arena.
+	arena
 }
 
 // source returns src[start:stop] as a string without copying it again.

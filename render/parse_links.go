@@ -15,7 +15,7 @@ import (
 // replaces every bracket left open with a new text node: a paragraph of
 // `![[]()` repeated spends most of its render allocating and collecting
 // those. markii's parser puts each opening bracket in the tree as the text
-// it stays when nothing closes it (a text node carved from a slab, which
+// it stays when nothing closes it (a text node carved from the parse's arena, which
 // the text after the bracket is merged into as usual) and keeps the open
 // brackets on a stack of its own. A `]` pops the innermost; when a link
 // forms, the nodes after the bracket become its text, and the bracket's
@@ -35,9 +35,8 @@ type links struct{}
 type bracketStack struct {
 	block ast.Node
 	open  []*ast.Text
-	texts slab[ast.Text]
-	// spare holds the nodes of brackets that became links, for reuse.
-	spare []*ast.Text
+	// mem holds the brackets' text nodes (see arena).
+	mem arena
 }
 
 // bracketEnd returns the source offset after the bracket that starts t.
@@ -92,12 +91,7 @@ func (l links) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.
 // as text and on the stack.
 func (links) open(parent ast.Node, block text.Reader, pc parser.Context, start, n int) ast.Node {
 	s := bracketsOf(parent, pc)
-	var t *ast.Text
-	if n := len(s.spare); n > 0 {
-		t, s.spare = s.spare[n-1], s.spare[:n-1]
-	} else {
-		t = s.texts.new()
-	}
+	t := s.mem.bracketText()
 	t.Segment = text.NewSegment(start, start+n)
 	s.open = append(s.open, t)
 	block.Advance(n)
@@ -155,8 +149,7 @@ func (links) close(parent ast.Node, block text.Reader, pc parser.Context, at int
 		link = referenced(ref, ast.ReferenceLinkShortcut, label)
 	}
 	if !takeText(op, stop, link) {
-		*op = ast.Text{}
-		s.spare = append(s.spare, op)
+		s.mem.spareBracketText(op)
 	}
 	var n ast.Node = link
 	if image {

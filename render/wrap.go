@@ -2,7 +2,6 @@ package render
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/markii/markii/ansi"
 	"github.com/rivo/uniseg"
@@ -41,7 +40,7 @@ type wrapper struct {
 	runs  []run
 	width int
 	out   []ansi.Line
-	slab  *spanSlab
+	mem   *arena
 
 	// line collects the current line's spans; a finished line is copied
 	// into exactly sized storage, so the buffer is reused line after line.
@@ -70,134 +69,20 @@ type wrapper struct {
 	wordW int
 }
 
-// wrappers recycles wrappers and their buffers: a paragraph or table cell
-// is wrapped by every layout, often more than once.
-var wrappers = sync.Pool{New: func() any { return &wrapper{word: make([]piece, 0, 16)} }}
-
-// getWrapper returns a pooled wrapper set up to wrap runs at width.
-func getWrapper(runs []run, width int, slab *spanSlab) *wrapper {
-	w := wrappers.Get().(*wrapper)
-	*w = wrapper{runs: runs, width: width, slab: slab, lastRun: -1, gapRun: -1,
-		word: w.word[:0], line: w.line[:0], lines: w.lines[:0]}
-	return w
-}
-
-// putWrapper returns w to the pool, dropping its references to the runs
-// and the caller's lines. Its buffers keep stale spans and lines until
-// they are overwritten; oversized buffers are dropped instead.
-func putWrapper(w *wrapper) {
-	line, lines := w.line, w.lines
-	if cap(line) > 256 {
-		line = nil
-	}
-	if cap(lines) > 4096 {
-		lines = nil
-	}
-	*w = wrapper{word: w.word[:0], line: line[:0], lines: lines[:0]}
-	wrappers.Put(w)
-}
-
-// spanSlab hands out the span storage of lines, and the storage of line
-// lists, in large blocks, so that laying out a long note does not
-// allocate once per line. Each request gets a capped window; a line or
-// list that outgrows it moves to its own array.
-type spanSlab struct {
-	buf  []ansi.Span
-	rows []ansi.Line
-	// roomy holds the last span of the storage of every line made by
-	// roomyLine: only such a line is known to have no other holder, so
-	// only it may have spans prepended in place.
-	roomy map[*ansi.Span]struct{}
-}
-
-// roomyLine returns an empty line with room for n spans and for room more
-// that prepend may later put in front of them without copying the line.
-func (s *spanSlab) roomyLine(n, room int) ansi.Line {
-	ln := s.line(n + room)
-	if room > 0 {
-		if s.roomy == nil {
-			s.roomy = make(map[*ansi.Span]struct{})
-		}
-		s.roomy[&ln[:cap(ln)][cap(ln)-1]] = struct{}{}
-	}
-	return ln
-}
-
-// prepend puts sp in front of ln's spans in place and returns the longer
-// line, when ln was made by roomyLine and has room left; otherwise it
-// returns ln unchanged and false.
-func (s *spanSlab) prepend(ln ansi.Line, sp ansi.Span) (ansi.Line, bool) {
-	if len(ln) == cap(ln) {
-		return ln, false
-	}
-	if _, ok := s.roomy[&ln[:cap(ln)][cap(ln)-1]]; !ok {
-		return ln, false
-	}
-	ln = append(ln, ansi.Span{})
-	copy(ln[1:], ln)
-	ln[0] = sp
-	return ln, true
-}
-
-// line returns an empty line with room for n spans.
-func (s *spanSlab) line(n int) ansi.Line {
-	if s == nil || n > 64 {
-		return make(ansi.Line, 0, n)
-	}
-	if len(s.buf)+n > cap(s.buf) {
-		// Blocks grow from small to large, so a short note does not
-		// touch memory it never fills.
-		s.buf = make([]ansi.Span, 0, min(max(2*cap(s.buf), 128), 2048))
-	}
-	start := len(s.buf)
-	s.buf = s.buf[:start+n]
-	return s.buf[start : start : start+n]
-}
-
-// lines returns an empty line list with room for n lines.
-func (s *spanSlab) lines(n int) []ansi.Line {
-	if s == nil || n > 256 {
-		return make([]ansi.Line, 0, n)
-	}
-	if len(s.rows)+n > cap(s.rows) {
-		s.rows = make([]ansi.Line, 0, max(min(2*cap(s.rows), 1024), 64, n))
-	}
-	start := len(s.rows)
-	s.rows = s.rows[:start+n]
-	return s.rows[start : start : start+n]
-}
-
-// copyLines returns lines copied into exactly sized storage from s.
-func (s *spanSlab) copyLines(lines []ansi.Line) []ansi.Line {
-	if len(lines) == 0 {
-		return nil
-	}
-	return append(s.lines(len(lines)), lines...)
-}
-
-// recycle lets s hand out its current blocks again from the start. Only
-// a caller that no longer holds any line or list s handed out may call
-// it; what the blocks still reference is overwritten as they refill.
-func (s *spanSlab) recycle() {
-	s.buf = s.buf[:0]
-	s.rows = s.rows[:0]
-	clear(s.roomy)
-}
-
 // piece is a word fragment: runs[r].text[start:end], w cells wide.
 type piece struct{ r, start, end, w int }
 
 // wrapRuns wraps runs at width and appends the lines to out.
 func wrapRuns(runs []run, width int, out []ansi.Line) []ansi.Line {
-	return wrapRunsSlab(runs, width, out, nil)
+	return wrapRunsIn(runs, width, out, nil)
 }
 
-// wrapRunsSlab is wrapRuns taking line storage from slab (nil for none).
-func wrapRunsSlab(runs []run, width int, out []ansi.Line, slab *spanSlab) []ansi.Line {
+// wrapRunsIn is wrapRuns taking line storage from mem (nil for none).
+func wrapRunsIn(runs []run, width int, out []ansi.Line, mem *arena) []ansi.Line {
 	if width < 1 {
 		width = 1
 	}
-	w := getWrapper(runs, width, slab)
+	w := getWrapper(runs, width, mem)
 	defer putWrapper(w)
 	own := out == nil
 	if own {
@@ -211,7 +96,7 @@ func wrapRunsSlab(runs []run, width int, out []ansi.Line, slab *spanSlab) []ansi
 	if len(w.out) == 0 {
 		return []ansi.Line{}
 	}
-	lines := slab.copyLines(w.out)
+	lines := mem.copyLines(w.out)
 	clear(w.out)
 	w.lines = w.out[:0]
 	return lines
@@ -298,7 +183,7 @@ func (w *wrapper) emit() {
 	} else {
 		var ln ansi.Line
 		if len(w.line) > 0 {
-			ln = append(w.slab.line(len(w.line)), w.line...)
+			ln = append(w.mem.line(len(w.line)), w.line...)
 			w.line = w.line[:0]
 		}
 		w.out = append(w.out, ln)
