@@ -12,61 +12,79 @@ import (
 // directive writes a block directive: a structural component as its
 // semantic element, anything else as render's layout of it.
 func (w *writer) directive(d *render.Directive) {
-	container := d.Form == render.FormContainer
-	switch {
-	case d.Name == "callout" && container:
-		w.callout(d)
-	case d.Name == "card" && container:
-		w.open("section", "class", "card")
-		if title, _ := d.Attrs.Get("title"); title != "" {
-			w.open("header", "class", "card-title")
-			w.text(title)
-			w.close("header")
-		}
-		w.blocks(d.Blocks)
-		w.close("section")
-	case d.Name == "details" && container:
-		title, _ := d.Attrs.Get("title")
-		if title == "" {
-			title = "Details"
-		}
-		// Open, as the terminal's static form shows it; the reader can
-		// close it without any script.
-		w.b.WriteString("<details open>")
-		w.open("summary")
-		w.text(title)
-		w.close("summary")
-		w.blocks(d.Blocks)
-		w.close("details")
-	case d.Name == "tabs" && container:
-		w.open("div", "class", "tabs")
-		w.panels(d.Blocks)
-		w.close("div")
-	case d.Name == "tab" && container:
-		w.panels([]render.Block{d})
-	case d.Name == "figure" && container:
-		w.figure(d)
-	case d.Name == "row" && container:
-		w.open("div", "class", "row")
-		w.blocks(d.Blocks)
-		w.close("div")
-	case d.Name == "cell" && container:
-		w.open("div", "class", "cell")
-		w.blocks(d.Blocks)
-		w.close("div")
-	case (d.Name == "center" || d.Name == "left" || d.Name == "right") && container:
-		w.open("div", "class", "align-"+d.Name)
-		w.blocks(d.Blocks)
-		w.close("div")
-	case (d.Name == "wide" || d.Name == "full" || d.Name == "narrow" || d.Name == "fit") && container:
-		w.open("div", "class", "width-"+d.Name)
-		w.blocks(d.Blocks)
-		w.close("div")
-	case d.Name == "divider" && d.Form == render.FormLeaf:
-		w.b.WriteString(`<hr class="divider">`)
-	default:
-		w.laidOut(d)
+	if write, ok := containers[d.Name]; ok && d.Form == render.FormContainer {
+		write(w, d)
+		return
 	}
+	if d.Name == "divider" && d.Form == render.FormLeaf {
+		w.b.WriteString(`<hr class="divider">`)
+		return
+	}
+	w.laidOut(d)
+}
+
+// containers writes each structural container directive, by name, as its
+// semantic element. It is filled in init: its writers write blocks, which
+// may be directives again.
+var containers map[string]func(*writer, *render.Directive)
+
+func init() {
+	containers = map[string]func(*writer, *render.Directive){
+		"callout": (*writer).callout,
+		"card":    (*writer).card,
+		"details": (*writer).details,
+		"tabs": func(w *writer, d *render.Directive) {
+			w.open("div", "class", "tabs")
+			w.panels(d.Blocks)
+			w.close("div")
+		},
+		"tab":    func(w *writer, d *render.Directive) { w.panels([]render.Block{d}) },
+		"figure": (*writer).figure,
+		"row":    classDiv("row"),
+		"cell":   classDiv("cell"),
+	}
+	for _, name := range []string{"center", "left", "right"} {
+		containers[name] = classDiv("align-" + name)
+	}
+	for _, name := range []string{"wide", "full", "narrow", "fit"} {
+		containers[name] = classDiv("width-" + name)
+	}
+}
+
+// classDiv writes a container as a div of class around its blocks.
+func classDiv(class string) func(*writer, *render.Directive) {
+	return func(w *writer, d *render.Directive) {
+		w.open("div", "class", class)
+		w.blocks(d.Blocks)
+		w.close("div")
+	}
+}
+
+// card writes a card as a section with its title as a header.
+func (w *writer) card(d *render.Directive) {
+	w.open("section", "class", "card")
+	if title, _ := d.Attrs.Get("title"); title != "" {
+		w.open("header", "class", "card-title")
+		w.text(title)
+		w.close("header")
+	}
+	w.blocks(d.Blocks)
+	w.close("section")
+}
+
+// details writes a details block open, as the terminal's static form
+// shows it; the reader can close it without any script.
+func (w *writer) details(d *render.Directive) {
+	title, _ := d.Attrs.Get("title")
+	if title == "" {
+		title = "Details"
+	}
+	w.b.WriteString("<details open>")
+	w.open("summary")
+	w.text(title)
+	w.close("summary")
+	w.blocks(d.Blocks)
+	w.close("details")
 }
 
 // callout writes an aside in its type's color with the terminal's head.
