@@ -1,6 +1,7 @@
 package ansi
 
 import (
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
@@ -20,58 +21,85 @@ import (
 // slipped past the sanitizer) is still caught unless it forms a perfectly
 // balanced run.
 func Validate(b []byte) error {
-	var sgrOpen, linkOpen, kittyMore bool
+	var v validator
 	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '\n':
-			if sgrOpen || linkOpen || kittyMore {
-				return fmt.Errorf("offset %d: a style, hyperlink or image is still open at the end of the line", i)
-			}
-			i++
-		case c == 0x1b && i+1 < len(b) && (b[i+1] == '_' || hasPrefix(b[i:], "\x1b]1337;")):
-			n, more, cont, err := validateImage(b[i:])
-			if err != nil {
-				return fmt.Errorf("offset %d: %w", i, err)
-			}
-			if sgrOpen || linkOpen {
-				return fmt.Errorf("offset %d: an image inside a style or hyperlink", i)
-			}
-			if cont != kittyMore {
-				return fmt.Errorf("offset %d: a kitty image chunk out of order", i)
-			}
-			kittyMore = more
-			i += n
-		case kittyMore:
-			return fmt.Errorf("offset %d: a kitty image is cut off", i)
-		case c == 0x1b:
-			n, err := validateEscape(b[i:])
-			if err != nil {
-				return fmt.Errorf("offset %d: %w", i, err)
-			}
-			if err := balance(b[i:i+n], &sgrOpen, &linkOpen); err != nil {
-				return fmt.Errorf("offset %d: %w", i, err)
-			}
-			i += n
-		case c < 0x20 || c == 0x7f:
-			return fmt.Errorf("offset %d: control byte 0x%02x", i, c)
-		case c < 0x80:
-			i++
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size <= 1 {
-				return fmt.Errorf("offset %d: invalid UTF-8", i)
-			}
-			if r >= 0x80 && r <= 0x9f {
-				return fmt.Errorf("offset %d: C1 control U+%04X", i, r)
-			}
-			i += size
+		n, err := v.step(b[i:])
+		if err != nil {
+			return fmt.Errorf("offset %d: %w", i, err)
 		}
+		i += n
 	}
-	if sgrOpen || linkOpen || kittyMore {
+	if v.open() {
 		return fmt.Errorf("offset %d: a style, hyperlink or image is still open at the end of the output", len(b))
 	}
 	return nil
+}
+
+// validator is what Validate knows of the output read so far: whether a
+// style, a hyperlink or a chunked kitty image is open.
+type validator struct {
+	sgrOpen, linkOpen, kittyMore bool
+}
+
+func (v *validator) open() bool { return v.sgrOpen || v.linkOpen || v.kittyMore }
+
+// step checks the line end, sequence, character or byte b starts with
+// and returns its length.
+func (v *validator) step(b []byte) (int, error) {
+	c := b[0]
+	switch {
+	case c == '\n':
+		if v.open() {
+			return 0, errors.New("a style, hyperlink or image is still open at the end of the line")
+		}
+		return 1, nil
+	case c == 0x1b && len(b) > 1 && (b[1] == '_' || hasPrefix(b, "\x1b]1337;")):
+		return v.image(b)
+	case v.kittyMore:
+		return 0, errors.New("a kitty image is cut off")
+	case c == 0x1b:
+		n, err := validateEscape(b)
+		if err == nil {
+			err = balance(b[:n], &v.sgrOpen, &v.linkOpen)
+		}
+		return n, err
+	}
+	return validateChar(b)
+}
+
+// image checks the inline image b starts with and where it stands.
+func (v *validator) image(b []byte) (int, error) {
+	n, more, cont, err := validateImage(b)
+	if err != nil {
+		return 0, err
+	}
+	if v.sgrOpen || v.linkOpen {
+		return 0, errors.New("an image inside a style or hyperlink")
+	}
+	if cont != v.kittyMore {
+		return 0, errors.New("a kitty image chunk out of order")
+	}
+	v.kittyMore = more
+	return n, nil
+}
+
+// validateChar checks the character b starts with, no control byte nor
+// C1 control and valid UTF-8, and returns its length.
+func validateChar(b []byte) (int, error) {
+	switch c := b[0]; {
+	case c < 0x20 || c == 0x7f:
+		return 0, fmt.Errorf("control byte 0x%02x", c)
+	case c < 0x80:
+		return 1, nil
+	}
+	r, size := utf8.DecodeRune(b)
+	if r == utf8.RuneError && size <= 1 {
+		return 0, errors.New("invalid UTF-8")
+	}
+	if r >= 0x80 && r <= 0x9f {
+		return 0, fmt.Errorf("C1 control U+%04X", r)
+	}
+	return size, nil
 }
 
 // balance tracks what the well-formed sequence seq opens and closes: Encode
