@@ -118,89 +118,111 @@ func (m *marshaller) table(t *lua.LTable, depth int, path string) error {
 	m.onPath[t] = true
 	defer delete(m.onPath, t)
 
-	count := 0
-	allIndex := true
-	allString := true
-	var keys []string
-	var bad lua.LValue
+	sh := shapeOf(t)
+	if sh.count+m.nodes > m.maxNodes {
+		return &MarshalError{ReasonNodes, path, fmt.Sprintf("more than %d values", m.maxNodes)}
+	}
+	switch {
+	case sh.count == 0 || sh.allIndex:
+		return m.array(t, sh.count, depth, path)
+	case sh.allString:
+		return m.object(t, sh.keys, depth, path)
+	}
+	what := "a table mixing number and string keys, or with gaps, is neither an array nor an object"
+	if sh.bad != nil {
+		what = fmt.Sprintf("a %s key is not data", sh.bad.Type().String())
+	}
+	return &MarshalError{ReasonKeyType, path, what}
+}
+
+// tableShape is what a table's keys make it: an array (keys exactly
+// 1..count), an object (string keys) or neither, with its first key that
+// is neither a number nor a string.
+type tableShape struct {
+	count               int
+	allIndex, allString bool
+	keys                []string
+	bad                 lua.LValue
+}
+
+// shapeOf reads the keys of t.
+func shapeOf(t *lua.LTable) tableShape {
+	sh := tableShape{allIndex: true, allString: true}
 	t.ForEach(func(k, _ lua.LValue) {
-		count++
+		sh.count++
 		switch kk := k.(type) {
 		case lua.LNumber:
-			allString = false
-			if bad == nil && (float64(kk) != math.Trunc(float64(kk)) || kk < 1) {
-				allIndex = false
+			sh.allString = false
+			if sh.bad == nil && (float64(kk) != math.Trunc(float64(kk)) || kk < 1) {
+				sh.allIndex = false
 			}
 		case lua.LString:
-			allIndex = false
-			keys = append(keys, string(kk))
+			sh.allIndex = false
+			sh.keys = append(sh.keys, string(kk))
 		default:
-			allIndex, allString = false, false
-			if bad == nil {
-				bad = k
+			sh.allIndex, sh.allString = false, false
+			if sh.bad == nil {
+				sh.bad = k
 			}
 		}
 	})
-	if count+m.nodes > m.maxNodes {
-		return &MarshalError{ReasonNodes, path, fmt.Sprintf("more than %d values", m.maxNodes)}
-	}
-	if allIndex {
+	if sh.allIndex {
 		// Keys are distinct positive integers; they are exactly 1..n iff
 		// each is at most the count.
-		for i := 1; i <= count; i++ {
+		for i := 1; i <= sh.count; i++ {
 			if t.RawGetInt(i) == lua.LNil {
-				allIndex = false
+				sh.allIndex = false
 				break
 			}
 		}
 	}
-	switch {
-	case count == 0 || allIndex:
-		m.buf.WriteByte('[')
-		for i := 1; i <= count; i++ {
-			if i > 1 {
-				m.buf.WriteByte(',')
-			}
-			if err := m.value(t.RawGetInt(i), depth, fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
+	return sh
+}
+
+// array writes t's values 1..count as a JSON array.
+func (m *marshaller) array(t *lua.LTable, count, depth int, path string) error {
+	m.buf.WriteByte('[')
+	for i := 1; i <= count; i++ {
+		if i > 1 {
+			m.buf.WriteByte(',')
 		}
-		m.buf.WriteByte(']')
-	case allString:
-		// Keys are sorted and compared as they will be written (invalid
-		// UTF-8 replaced), so the object is canonical and two keys that
-		// would be written alike are refused rather than both written.
-		written := make(map[string]string, len(keys))
-		for _, k := range keys {
-			w := validUTF8(k)
-			if prev, dup := written[w]; dup {
-				return &MarshalError{ReasonKeyType, path, fmt.Sprintf("the keys %s and %s are the same text once invalid UTF-8 is replaced", strconv.Quote(prev), strconv.Quote(k))}
-			}
-			written[w] = k
+		if err := m.value(t.RawGetInt(i), depth, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			return err
 		}
-		sort.Slice(keys, func(i, j int) bool { return validUTF8(keys[i]) < validUTF8(keys[j]) })
-		m.buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				m.buf.WriteByte(',')
-			}
-			if strings.IndexByte(k, 0) >= 0 {
-				return &MarshalError{ReasonNulByte, path, "a key with a NUL byte is not data"}
-			}
-			writeJSONString(&m.buf, k)
-			m.buf.WriteByte(':')
-			if err := m.value(t.RawGetString(k), depth, keyPath(path, k)); err != nil {
-				return err
-			}
-		}
-		m.buf.WriteByte('}')
-	default:
-		what := "a table mixing number and string keys, or with gaps, is neither an array nor an object"
-		if bad != nil {
-			what = fmt.Sprintf("a %s key is not data", bad.Type().String())
-		}
-		return &MarshalError{ReasonKeyType, path, what}
 	}
+	m.buf.WriteByte(']')
+	return nil
+}
+
+// object writes t's string keys as a JSON object. Keys are sorted and
+// compared as they will be written (invalid UTF-8 replaced), so the
+// object is canonical and two keys that would be written alike are
+// refused rather than both written.
+func (m *marshaller) object(t *lua.LTable, keys []string, depth int, path string) error {
+	written := make(map[string]string, len(keys))
+	for _, k := range keys {
+		w := validUTF8(k)
+		if prev, dup := written[w]; dup {
+			return &MarshalError{ReasonKeyType, path, fmt.Sprintf("the keys %s and %s are the same text once invalid UTF-8 is replaced", strconv.Quote(prev), strconv.Quote(k))}
+		}
+		written[w] = k
+	}
+	sort.Slice(keys, func(i, j int) bool { return validUTF8(keys[i]) < validUTF8(keys[j]) })
+	m.buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			m.buf.WriteByte(',')
+		}
+		if strings.IndexByte(k, 0) >= 0 {
+			return &MarshalError{ReasonNulByte, path, "a key with a NUL byte is not data"}
+		}
+		writeJSONString(&m.buf, k)
+		m.buf.WriteByte(':')
+		if err := m.value(t.RawGetString(k), depth, keyPath(path, k)); err != nil {
+			return err
+		}
+	}
+	m.buf.WriteByte('}')
 	return nil
 }
 
