@@ -228,10 +228,7 @@ func (d *decoder) str() (string, error) {
 		if c == '"' {
 			s := d.data[start:d.pos]
 			d.pos++
-			if utf8.Valid(s) {
-				return string(s), nil
-			}
-			return strings.ToValidUTF8(string(s), "\uFFFD"), nil
+			return validUTF8(string(s)), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -245,56 +242,12 @@ func (d *decoder) str() (string, error) {
 		switch {
 		case c == '"':
 			d.pos++
-			s := b.String()
-			if !utf8.ValidString(s) {
-				s = strings.ToValidUTF8(s, "\uFFFD")
-			}
-			return s, nil
+			return validUTF8(b.String()), nil
 		case c < 0x20:
 			return "", d.fail("in a string (control characters must be escaped)")
 		case c == '\\':
-			d.pos++
-			if d.pos >= len(d.data) {
-				return "", d.fail("")
-			}
-			e := d.data[d.pos]
-			d.pos++
-			switch e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-			case 'b':
-				b.WriteByte('\b')
-			case 'f':
-				b.WriteByte('\f')
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case 'u':
-				r, ok := d.hex4()
-				if !ok {
-					return "", d.fail("in a \\u escape")
-				}
-				if utf16.IsSurrogate(r) {
-					save := d.pos
-					if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
-						d.pos += 2
-						if r2, ok := d.hex4(); ok {
-							if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-								b.WriteRune(dec)
-								continue
-							}
-						}
-					}
-					d.pos = save
-					r = utf8.RuneError
-				}
-				b.WriteRune(r)
-			default:
-				d.pos--
-				return "", d.fail("in a string escape")
+			if err := d.escape(&b); err != nil {
+				return "", err
 			}
 		default:
 			b.WriteByte(c)
@@ -302,6 +255,61 @@ func (d *decoder) str() (string, error) {
 		}
 	}
 	return "", errors.New("unexpected end of JSON input")
+}
+
+// validUTF8 returns s with each invalid UTF-8 sequence replaced by U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// escapes are the characters of JSON's one-letter escapes, by letter.
+var escapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escape reads the escape at the backslash at d.pos into b.
+func (d *decoder) escape(b *strings.Builder) error {
+	d.pos++
+	if d.pos >= len(d.data) {
+		return d.fail("")
+	}
+	e := d.data[d.pos]
+	d.pos++
+	if c := escapes[e]; c != 0 {
+		b.WriteByte(c)
+		return nil
+	}
+	if e != 'u' {
+		d.pos--
+		return d.fail("in a string escape")
+	}
+	r, ok := d.hex4()
+	if !ok {
+		return d.fail("in a \\u escape")
+	}
+	b.WriteRune(d.surrogate(r))
+	return nil
+}
+
+// surrogate returns r, or, when r is the first half of a surrogate pair
+// and the second follows as a \u escape, the character they make (read
+// past); a lone half is U+FFFD.
+func (d *decoder) surrogate(r rune) rune {
+	if !utf16.IsSurrogate(r) {
+		return r
+	}
+	save := d.pos
+	if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+		d.pos += 2
+		if r2, ok := d.hex4(); ok {
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				return dec
+			}
+		}
+	}
+	d.pos = save
+	return utf8.RuneError
 }
 
 func (d *decoder) hex4() (rune, bool) {
