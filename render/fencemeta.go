@@ -36,49 +36,59 @@ func parseFenceMeta(meta string) (m fenceMeta, ok bool) {
 		if meta[i] == '}' {
 			return m, true
 		}
-		k := i
-		if isMetaKeyStart(meta[k]) {
-			k++
-			for k < len(meta) && isMetaKeyChar(meta[k]) {
-				k++
-			}
-		}
-		if k == i {
+		k := metaKeyEnd(meta, i)
+		switch {
+		case k == i:
 			// Not a key: skip this token, honouring quotes.
 			i = skipMetaToken(meta, i)
-			continue
-		}
-		key := meta[i:k]
-		i = k
-		if i < len(meta) && meta[i] == '=' {
-			i++
-			var val string
-			if i < len(meta) && (meta[i] == '"' || meta[i] == '\'') {
-				q := meta[i]
-				end := strings.IndexByte(meta[i+1:], q)
-				if end < 0 {
-					return fenceMeta{}, false
-				}
-				val = meta[i+1 : i+1+end]
-				i += end + 2
-			} else {
-				j := i
-				for j < len(meta) && !isMetaSpace(meta[j]) && meta[j] != '}' {
-					j++
-				}
-				val = meta[i:j]
-				i = j
+		case k < len(meta) && meta[k] == '=':
+			val, next, ok := metaValue(meta, k+1)
+			if !ok {
+				return fenceMeta{}, false
 			}
-			m.set(key, val, false)
-			continue
+			m.set(meta[i:k], val, false)
+			i = next
+		case k < len(meta) && !endsMetaToken(meta[k]):
+			i = skipMetaToken(meta, k)
+		default:
+			m.set(meta[i:k], "", true)
+			i = k
 		}
-		if i < len(meta) && !isMetaSpace(meta[i]) && meta[i] != '}' {
-			i = skipMetaToken(meta, i)
-			continue
-		}
-		m.set(key, "", true)
 	}
 }
+
+// metaKeyEnd returns the end of the key that starts at meta[i], or i when
+// none does.
+func metaKeyEnd(meta string, i int) int {
+	if i >= len(meta) || !isMetaKeyStart(meta[i]) {
+		return i
+	}
+	k := i + 1
+	for k < len(meta) && isMetaKeyChar(meta[k]) {
+		k++
+	}
+	return k
+}
+
+// metaValue reads the value that starts at meta[i], quoted or bare, and
+// returns it and where it ends; ok is false for an unclosed quote.
+func metaValue(meta string, i int) (val string, next int, ok bool) {
+	if i < len(meta) && (meta[i] == '"' || meta[i] == '\'') {
+		end := strings.IndexByte(meta[i+1:], meta[i])
+		if end < 0 {
+			return "", 0, false
+		}
+		return meta[i+1 : i+1+end], i + end + 2, true
+	}
+	j := i
+	for j < len(meta) && !endsMetaToken(meta[j]) {
+		j++
+	}
+	return meta[i:j], j, true
+}
+
+// endsMetaToken reports whether c ends a token: a blank or `}`.
+func endsMetaToken(c byte) bool { return isMetaSpace(c) || c == '}' }
 
 func (m *fenceMeta) set(key, val string, bare bool) {
 	switch key {
@@ -96,7 +106,7 @@ func (m *fenceMeta) set(key, val string, bare bool) {
 
 // skipMetaToken skips to the next blank or `}` outside quotes.
 func skipMetaToken(meta string, i int) int {
-	for i < len(meta) && !isMetaSpace(meta[i]) && meta[i] != '}' {
+	for i < len(meta) && !endsMetaToken(meta[i]) {
 		if q := meta[i]; q == '"' || q == '\'' {
 			end := strings.IndexByte(meta[i+1:], q)
 			if end < 0 {

@@ -47,40 +47,58 @@ func isFrontmatterFence(line []byte) bool {
 // empty flow list gives an empty, non-nil slice.
 func readUses(yaml []byte) []string {
 	lines := strings.Split(strings.ReplaceAll(string(yaml), "\r\n", "\n"), "\n")
-	found := -1
-	for k, l := range lines {
-		if strings.HasPrefix(l, "uses:") {
-			if found >= 0 {
-				return nil
-			}
-			found = k
-		}
-	}
+	found := usesLine(lines)
 	if found < 0 {
 		return nil
 	}
-	rest := strings.TrimSpace(lines[found][len("uses:"):])
-	if rest != "" {
-		if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' {
-			return nil
+	if rest := strings.TrimSpace(lines[found][len("uses:"):]); rest != "" {
+		return flowUses(rest)
+	}
+	return blockUses(lines[found+1:])
+}
+
+// usesLine returns the index of the one line that starts the `uses:`
+// key, or -1 when there is none or more than one.
+func usesLine(lines []string) int {
+	found := -1
+	for k, l := range lines {
+		if !strings.HasPrefix(l, "uses:") {
+			continue
 		}
-		inner := strings.TrimSpace(rest[1 : len(rest)-1])
-		if inner == "" {
-			return []string{}
+		if found >= 0 {
+			return -1
 		}
-		var names []string
-		for _, item := range strings.Split(inner, ",") {
-			name, ok := packName(item)
-			if !ok {
-				return nil
-			}
-			names = append(names, name)
-		}
-		return names
+		found = k
+	}
+	return found
+}
+
+// flowUses reads a flow list `[a, b]`.
+func flowUses(rest string) []string {
+	if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' {
+		return nil
+	}
+	inner := strings.TrimSpace(rest[1 : len(rest)-1])
+	if inner == "" {
+		return []string{}
 	}
 	var names []string
+	for _, item := range strings.Split(inner, ",") {
+		name, ok := packName(item)
+		if !ok {
+			return nil
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// blockUses reads a block list of `- name` lines, all with one indent,
+// from the lines after the key.
+func blockUses(lines []string) []string {
+	var names []string
 	indent := -1
-	k := found + 1
+	k := 0
 	for ; k < len(lines); k++ {
 		l := strings.TrimRight(lines[k], " \t")
 		trimmed := strings.TrimLeft(l, " ")
@@ -98,17 +116,26 @@ func readUses(yaml []byte) []string {
 		}
 		names = append(names, name)
 	}
-	if len(names) == 0 {
-		return nil
-	}
 	// The list must end at a new top-level key or the end of the block;
 	// anything still indented under it is a shape we do not read.
-	if k < len(lines) {
-		if l := lines[k]; strings.TrimSpace(l) != "" && (l[0] == ' ' || l[0] == '\t') {
-			return nil
-		}
+	if len(names) == 0 || k < len(lines) && indentedLine(lines[k]) {
+		return nil
 	}
 	return names
+}
+
+// indentedLine reports whether l has text and starts with white space.
+func indentedLine(l string) bool {
+	return strings.TrimSpace(l) != "" && (l[0] == ' ' || l[0] == '\t')
+}
+
+// packNameByte reports whether c may stand in a pack name, first or
+// after the first.
+func packNameByte(c byte, first bool) bool {
+	if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' {
+		return true
+	}
+	return !first && (c == '.' || c == '-')
 }
 
 // packName trims an item, strips one pair of matching quotes and checks it
@@ -122,12 +149,7 @@ func packName(item string) (string, bool) {
 		return "", false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-		if i > 0 {
-			ok = ok || c == '.' || c == '-'
-		}
-		if !ok {
+		if !packNameByte(s[i], i == 0) {
 			return "", false
 		}
 	}
