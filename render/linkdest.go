@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -112,37 +113,42 @@ func allDigits(s string) bool {
 // letters, digits and hyphens (any script), with an optional final dot,
 // whose last label is two or more letters or a Punycode label.
 func looksLikeDomain(h string) bool {
-	h = strings.TrimSuffix(h, ".")
-	if !strings.Contains(h, ".") {
-		return false
-	}
-	labels := strings.Split(h, ".")
+	labels := strings.Split(strings.TrimSuffix(h, "."), ".")
 	if len(labels) < 2 {
 		return false
 	}
 	for _, l := range labels {
-		if l == "" || len(l) > 63 || strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-") {
+		if !domainLabel(l) {
 			return false
 		}
-		for _, r := range l {
-			if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f) {
-				return false
-			}
-		}
 	}
-	tld := strings.ToLower(labels[len(labels)-1])
-	if strings.HasPrefix(tld, "xn--") {
-		return true
-	}
-	if len([]rune(tld)) < 2 {
+	return topLevelLabel(strings.ToLower(labels[len(labels)-1]))
+}
+
+// domainLabel reports whether l is 1 to 63 bytes of letters, digits and
+// hyphens (any script), neither starting nor ending with a hyphen.
+func domainLabel(l string) bool {
+	if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
 		return false
 	}
-	for _, r := range tld {
-		if r >= '0' && r <= '9' || r == '-' {
+	for _, r := range l {
+		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f) {
 			return false
 		}
 	}
 	return true
+}
+
+// topLevelLabel reports whether the lowercased last label tld is a
+// Punycode label or two or more letters.
+func topLevelLabel(tld string) bool {
+	if strings.HasPrefix(tld, "xn--") {
+		return true
+	}
+	if utf8.RuneCountInString(tld) < 2 {
+		return false
+	}
+	return !strings.ContainsAny(tld, "0123456789-")
 }
 
 // asciiHost lowercases h, drops a final dot and writes a Unicode name in
