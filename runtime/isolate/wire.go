@@ -702,10 +702,7 @@ func (s *valueShape) measure(v []byte) {
 		switch c := v[i]; {
 		case c == '{' || c == '[':
 			depth++
-			if depth <= maxMeasuredDepth && s.depthAt[depth] == 0 {
-				s.depthAt[depth] = s.tokens + 1
-			}
-			s.tokens++
+			s.reach(depth)
 			i++
 		case c == '}' || c == ']':
 			depth--
@@ -713,22 +710,35 @@ func (s *valueShape) measure(v []byte) {
 		case c == '"':
 			i = stringEnd(v, i)
 			s.tokens++
-		case c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
-			j := i
-			for j < len(v) && !endsScalar(v[j]) {
-				j++
-			}
-			if c != 't' && c != 'f' && c != 'n' && s.badNumberAt == 0 {
-				if _, err := strconv.ParseFloat(string(v[i:j]), 64); err != nil {
-					s.badNumberAt = s.tokens + 1
-				}
-			}
-			s.tokens++
-			i = j
-		default: // white space, ':' and ','
+		case isJSONSpace(c) || c == ':' || c == ',':
 			i++
+		default:
+			i = s.scalar(v, i)
 		}
 	}
+}
+
+// reach counts an opening bracket that reaches depth.
+func (s *valueShape) reach(depth int) {
+	if depth <= maxMeasuredDepth && s.depthAt[depth] == 0 {
+		s.depthAt[depth] = s.tokens + 1
+	}
+	s.tokens++
+}
+
+// scalar counts the number or literal at v[i] and returns where it ends.
+func (s *valueShape) scalar(v []byte, i int) int {
+	j := i
+	for j < len(v) && !endsScalar(v[j]) {
+		j++
+	}
+	if c := v[i]; c != 't' && c != 'f' && c != 'n' && s.badNumberAt == 0 {
+		if _, err := strconv.ParseFloat(string(v[i:j]), 64); err != nil {
+			s.badNumberAt = s.tokens + 1
+		}
+	}
+	s.tokens++
+	return j
 }
 
 // check bounds the value by the run's marshal limits: nesting depth and
