@@ -47,6 +47,25 @@ func (l *layouter) placeTargetsOn(lines []ansi.Line, first int) {
 	if len(l.targetURL) == 0 {
 		return
 	}
+	l.knowFocusables()
+	next := int32(l.page.Links.Len())
+	for k, line := range lines {
+		pos := 0
+		for _, s := range line {
+			from := pos
+			pos += len(s.Text)
+			if t := int(s.Target - l.targetBase); t > 0 && t <= len(l.targetURL) {
+				l.placeSpan(t, Range{Line: first + k, From: from, To: pos}, &next)
+			}
+		}
+	}
+	l.addFoundLinks()
+}
+
+// knowFocusables marks, in the places of the targets handed out, those
+// that are a focusable's mark or title, for the focusables added since
+// the last call.
+func (l *layouter) knowFocusables() {
 	tp := &l.places
 	for len(tp.place) < len(l.targetURL) {
 		tp.place = append(tp.place, 0)
@@ -61,51 +80,61 @@ func (l *layouter) placeTargetsOn(lines []ansi.Line, first int) {
 		}
 	}
 	tp.known = len(fs)
-	links := &l.page.Links
-	next := int32(links.Len())
-	for k, line := range lines {
-		ln := first + k
-		pos := 0
-		for _, s := range line {
-			from := pos
-			pos += len(s.Text)
-			t := int(s.Target - l.targetBase)
-			if t <= 0 || t > len(l.targetURL) {
-				continue
-			}
-			if p := tp.place[t-1]; p < 0 {
-				r := &fs[(-p-1)/2].Mark
-				if (-p-1)%2 == 1 {
-					r = &fs[(-p-1)/2].Title
-				}
-				switch {
-				case r.Empty():
-					*r = Range{Line: ln, From: from, To: pos}
-				case r.Line == ln && r.To == from:
-					r.To = pos
-				}
-				continue
-			}
-			if l.targetURL[t-1] == "" {
-				continue
-			}
-			i := tp.place[t-1] - 1
-			if i < 0 {
-				i = next
-				next++
-				tp.place[t-1] = i + 1
-			}
-			if n := len(tp.found); n > 0 {
-				if last := &tp.found[n-1]; last.link == i && last.r.Line == ln && last.r.To == from {
-					last.r.To = pos
-					continue
-				}
-			}
-			tp.found = append(tp.found, linkRange{link: i, t: int32(t - 1), r: Range{Line: ln, From: from, To: pos}})
+}
+
+// placeSpan places r, a span of target t (counted from 1): it extends a
+// focusable's mark or title, or becomes a range of a link, numbered from
+// next in the order links are first drawn.
+func (l *layouter) placeSpan(t int, r Range, next *int32) {
+	tp := &l.places
+	if p := tp.place[t-1]; p < 0 {
+		extendRange(l.focusRange(p), r)
+		return
+	}
+	if l.targetURL[t-1] == "" {
+		return
+	}
+	i := tp.place[t-1] - 1
+	if i < 0 {
+		i = *next
+		*next++
+		tp.place[t-1] = i + 1
+	}
+	if n := len(tp.found); n > 0 {
+		if last := &tp.found[n-1]; last.link == i && last.r.Line == r.Line && last.r.To == r.From {
+			last.r.To = r.To
+			return
 		}
 	}
-	// The ranges found go to the links in link order, each link's in
-	// page order.
+	tp.found = append(tp.found, linkRange{link: i, t: int32(t - 1), r: r})
+}
+
+// focusRange returns the range a negative place p stands for: a
+// focusable's mark or its title.
+func (l *layouter) focusRange(p int32) *Range {
+	f := &l.page.Focusables[(-p-1)/2]
+	if (-p-1)%2 == 1 {
+		return &f.Title
+	}
+	return &f.Mark
+}
+
+// extendRange sets an empty r to s, or extends r by s when s follows it
+// on its line.
+func extendRange(r *Range, s Range) {
+	switch {
+	case r.Empty():
+		*r = s
+	case r.Line == s.Line && r.To == s.From:
+		r.To = s.To
+	}
+}
+
+// addFoundLinks gives the ranges found to the links in link order, each
+// link's in page order.
+func (l *layouter) addFoundLinks() {
+	tp := &l.places
+	links := &l.page.Links
 	sort.SliceStable(tp.found, func(a, b int) bool { return tp.found[a].link < tp.found[b].link })
 	for j := 0; j < len(tp.found); {
 		k := j + 1
