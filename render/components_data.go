@@ -518,27 +518,13 @@ func table(c *Context) []ansi.Line {
 	decimals := k.str("decimals", "")
 	align := k.textAlign()
 	caption, _ := k.attr("caption")
-	var columns []string
-	if v, ok := k.attr("columns"); ok {
-		for _, f := range strings.Split(v, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				columns = append(columns, f)
-			}
-		}
-	}
-	limit := -1
-	if v, ok := k.attr("limit"); ok {
-		if n, ok := parseInt(v); ok && n > 0 {
-			limit = n
-		}
-	}
 	r, isBound := k.bound()
 	var header []string
 	var rows [][]any
 	if isBound && r.HasValue() {
-		header, rows = tableData(r.Value, columns)
+		header, rows = tableData(r.Value, tableColumns(k))
 	}
-	if limit > 0 && len(rows) > limit {
+	if limit := tableLimit(k); limit > 0 && len(rows) > limit {
 		rows = rows[:limit]
 	}
 	var out []ansi.Line
@@ -555,38 +541,66 @@ func table(c *Context) []ansi.Line {
 		out = append(out, c.WrapSpans(append([]ansi.Span{{Text: "no data ", Style: k.st.Dim}}, suffix...), c.Width)...)
 		return k.withMarkers(trimLines(out), c.Width)
 	}
-	cols := len(header)
-	for _, row := range rows {
-		cols = max(cols, len(row))
+	if !hasFormat {
+		format, decimals = "", ""
 	}
-	cell := func(v any) string {
-		if hasFormat {
-			return k.text(v, format, decimals)
-		}
-		return k.text(v, "", "")
-	}
-	var head []string
-	if header != nil {
-		head = make([]string, cols)
-		for i := range head {
-			if i < len(header) {
-				head[i] = sanitize.Inline(header[i])
-			}
-		}
-	}
-	body := make([][]string, len(rows))
-	for i, row := range rows {
-		body[i] = make([]string, cols)
-		for j := 0; j < cols && j < len(row); j++ {
-			body[i][j] = cell(row[j])
-		}
-	}
+	head, body := tableCells(header, rows, func(v any) string { return k.text(v, format, decimals) })
 	box := c.BoxWidth(gridNatural(head, body))
 	out = append(out, drawGrid(c, head, body, box, align)...)
 	if len(suffix) > 0 {
 		out = append(out, c.WrapSpans(suffix, c.Width)...)
 	}
 	return k.withMarkers(out, c.Width)
+}
+
+// tableColumns reads the columns attribute: the names between commas,
+// blanks dropped.
+func tableColumns(k *kit) []string {
+	v, ok := k.attr("columns")
+	if !ok {
+		return nil
+	}
+	var columns []string
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			columns = append(columns, f)
+		}
+	}
+	return columns
+}
+
+// tableLimit reads the limit attribute: a positive count of rows, or -1.
+func tableLimit(k *kit) int {
+	if v, ok := k.attr("limit"); ok {
+		if n, ok := parseInt(v); ok && n > 0 {
+			return n
+		}
+	}
+	return -1
+}
+
+// tableCells writes the header and rows as cell text, every row as wide
+// as the widest: the header sanitized (nil for none), each value through
+// cell.
+func tableCells(header []string, rows [][]any, cell func(any) string) (head []string, body [][]string) {
+	cols := len(header)
+	for _, row := range rows {
+		cols = max(cols, len(row))
+	}
+	if header != nil {
+		head = make([]string, cols)
+		for i, h := range header {
+			head[i] = sanitize.Inline(h)
+		}
+	}
+	body = make([][]string, len(rows))
+	for i, row := range rows {
+		body[i] = make([]string, cols)
+		for j, v := range row {
+			body[i][j] = cell(v)
+		}
+	}
+	return head, body
 }
 
 // trimLines drops trailing spaces of the last span of each line.
@@ -634,80 +648,102 @@ func naturalWidths(head []string, body [][]string) []int {
 // the widest column (leftmost on ties) until the grid fits or every column
 // is down to 3 cells; cells wrap inside their column.
 func drawGrid(c *Context, head []string, body [][]string, width int, align string) []ansi.Line {
-	st := c.Styles()
-	widths := naturalWidths(head, body)
-	total := func() int {
-		t := len(widths) + 1
-		for _, w := range widths {
-			t += w + 2
-		}
-		return t
+	g := grid{c: c, frame: c.Styles().Frame, widths: naturalWidths(head, body), align: align}
+	g.fit(width)
+	out := []ansi.Line{g.edge("┌", "┬", "┐")}
+	if head != nil {
+		out = append(out, g.row(head, ansi.Style{Bold: true})...)
+		out = append(out, g.edge("├", "┼", "┤"))
 	}
-	for total() > width {
+	for _, r := range body {
+		out = append(out, g.row(r, ansi.Style{})...)
+	}
+	return append(out, g.edge("└", "┴", "┘"))
+}
+
+// grid draws a table's frame and rows at its column widths.
+type grid struct {
+	c      *Context
+	frame  ansi.Style
+	widths []int
+	align  string
+}
+
+// total is the grid's width.
+func (g *grid) total() int {
+	t := len(g.widths) + 1
+	for _, w := range g.widths {
+		t += w + 2
+	}
+	return t
+}
+
+// fit shrinks the widest column (leftmost on ties) until the grid fits
+// width or every column is down to 3 cells.
+func (g *grid) fit(width int) {
+	for g.total() > width {
 		wi := -1
-		for i, w := range widths {
-			if w > 3 && (wi < 0 || w > widths[wi]) {
+		for i, w := range g.widths {
+			if w > 3 && (wi < 0 || w > g.widths[wi]) {
 				wi = i
 			}
 		}
 		if wi < 0 {
-			break
+			return
 		}
-		widths[wi]--
+		g.widths[wi]--
 	}
-	edge := func(l, m, r string) ansi.Line {
-		var b strings.Builder
-		b.WriteString(l)
-		for i, w := range widths {
-			if i > 0 {
-				b.WriteString(m)
-			}
-			b.WriteString(strings.Repeat("─", w+2))
+}
+
+// edge draws a frame line from its left, middle and right corners.
+func (g *grid) edge(l, m, r string) ansi.Line {
+	var b strings.Builder
+	b.WriteString(l)
+	for i, w := range g.widths {
+		if i > 0 {
+			b.WriteString(m)
 		}
-		b.WriteString(r)
-		return line(b.String(), st.Frame)
+		b.WriteString(strings.Repeat("─", w+2))
 	}
-	row := func(cells []string, cellStyle ansi.Style) []ansi.Line {
-		wrapped := make([][]ansi.Line, len(widths))
-		height := 1
-		for i, w := range widths {
-			text := ""
-			if i < len(cells) {
-				text = cells[i]
-			}
-			switch {
-			case text == "":
-			case ansi.Width(text) <= w && text == strings.TrimSpace(text) && !strings.Contains(text, "  "):
-				// Fits as it is: the wrapper would return it unchanged.
-				wrapped[i] = alignText([]ansi.Line{{{Text: text, Style: cellStyle}}}, align, w)
-			default:
-				wrapped[i] = alignText(c.WrapSpans([]ansi.Span{{Text: text, Style: cellStyle}}, w), align, w)
-			}
-			height = max(height, len(wrapped[i]))
+	b.WriteString(r)
+	return line(b.String(), g.frame)
+}
+
+// row draws one row of cells, each wrapped inside its column.
+func (g *grid) row(cells []string, cellStyle ansi.Style) []ansi.Line {
+	wrapped := make([][]ansi.Line, len(g.widths))
+	height := 1
+	for i, w := range g.widths {
+		if i < len(cells) {
+			wrapped[i] = g.cell(cells[i], cellStyle, w)
 		}
-		out := make([]ansi.Line, height)
-		for y := range out {
-			ln := ansi.Line{{Text: "│", Style: st.Frame}}
-			for i, w := range widths {
-				var cell ansi.Line
-				if y < len(wrapped[i]) {
-					cell = wrapped[i][y]
-				}
-				ln = append(ln, ansi.Span{Text: " "})
-				ln = append(ln, cell...)
-				ln = append(ln, ansi.Span{Text: blank(w - cell.Width() + 1)}, ansi.Span{Text: "│", Style: st.Frame})
+		height = max(height, len(wrapped[i]))
+	}
+	out := make([]ansi.Line, height)
+	for y := range out {
+		ln := ansi.Line{{Text: "│", Style: g.frame}}
+		for i, w := range g.widths {
+			var cell ansi.Line
+			if y < len(wrapped[i]) {
+				cell = wrapped[i][y]
 			}
-			out[y] = ln
+			ln = append(ln, ansi.Span{Text: " "})
+			ln = append(ln, cell...)
+			ln = append(ln, ansi.Span{Text: blank(w - cell.Width() + 1)}, ansi.Span{Text: "│", Style: g.frame})
 		}
-		return out
+		out[y] = ln
 	}
-	out := []ansi.Line{edge("┌", "┬", "┐")}
-	if head != nil {
-		out = append(out, row(head, ansi.Style{Bold: true})...)
-		out = append(out, edge("├", "┼", "┤"))
+	return out
+}
+
+// cell wraps one cell's text at width w and aligns it.
+func (g *grid) cell(text string, st ansi.Style, w int) []ansi.Line {
+	switch {
+	case text == "":
+		return nil
+	case ansi.Width(text) <= w && text == strings.TrimSpace(text) && !strings.Contains(text, "  "):
+		// Fits as it is: the wrapper would return it unchanged.
+		return alignText([]ansi.Line{{{Text: text, Style: st}}}, g.align, w)
 	}
-	for _, r := range body {
-		out = append(out, row(r, ansi.Style{})...)
-	}
-	return append(out, edge("└", "┴", "┘"))
+	return alignText(g.c.WrapSpans([]ansi.Span{{Text: text, Style: st}}, w), g.align, w)
 }
