@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -48,46 +49,19 @@ func rowCells(blocks []Block) []Block {
 func row(c *Context) []ansi.Line {
 	k := newKit(c)
 	align := k.textAlign()
-	cols := 0
-	switch k.enum("cols", "auto", "2", "3", "4") {
-	case "2":
-		cols = 2
-	case "3":
-		cols = 3
-	case "4":
-		cols = 4
-	}
 	cells := rowCells(c.Blocks)
-	if cols == 0 {
-		cols = len(cells)
+	cols := len(cells)
+	if n, err := strconv.Atoi(k.enum("cols", "auto", "2", "3", "4")); err == nil {
+		cols = n
 	}
 	cols = min(cols, len(cells))
-	layoutCell := func(b Block, width int) []ansi.Line {
-		blocks, cellAlign := []Block{b}, align
-		var ck *kit
-		if d, ok := b.(*Directive); ok && d.Name == "cell" && d.Form == FormContainer {
-			blocks = d.Blocks
-			ck = newKit(c.Nested(d))
-			cellAlign = ck.enum("text", align, "left", "center", "right")
-		}
-		var lines []ansi.Line
-		if cellAlign != "left" {
-			lines = alignText(c.LayoutInert(blocks, width), cellAlign, width)
-		} else {
-			lines = c.Layout(blocks, width)
-		}
-		if ck != nil {
-			lines = ck.withMarkers(lines, width)
-		}
-		return lines
-	}
 	var out []ansi.Line
 	if c.Width < minRowWidth || cols <= 1 {
 		for i, b := range cells {
 			if i > 0 {
 				out = append(out, nil)
 			}
-			out = append(out, layoutCell(b, c.Width)...)
+			out = append(out, rowCell(c, b, align, c.Width)...)
 		}
 		return k.withMarkers(out, c.Width)
 	}
@@ -96,34 +70,64 @@ func row(c *Context) []ansi.Line {
 		if start > 0 {
 			out = append(out, nil)
 		}
-		end := min(start+cols, len(cells))
-		laid := make([][]ansi.Line, end-start)
-		height := 0
-		for i := start; i < end; i++ {
-			laid[i-start] = layoutCell(cells[i], colW)
-			height = max(height, len(laid[i-start]))
+		laid := make([][]ansi.Line, 0, cols)
+		for _, b := range cells[start:min(start+cols, len(cells))] {
+			laid = append(laid, rowCell(c, b, align, colW))
 		}
-		for y := 0; y < height; y++ {
-			var ln ansi.Line
-			for i, cl := range laid {
-				if i > 0 {
-					ln = append(ln, ansi.Span{Text: blank(rowGutter)})
-				}
-				var part ansi.Line
-				if y < len(cl) {
-					part = cl[y]
-				}
-				ln = append(ln, part...)
-				if i < len(laid)-1 {
-					if pad := colW - part.Width(); pad > 0 {
-						ln = append(ln, ansi.Span{Text: blank(pad)})
-					}
-				}
-			}
-			out = append(out, trimRight(ln))
-		}
+		out = append(out, sideBySide(laid, colW)...)
 	}
 	return k.withMarkers(out, c.Width)
+}
+
+// rowCell lays out one cell of a row at width: a cell directive's body
+// aligned by its own text attribute (the row's align by default), any
+// other block as it is.
+func rowCell(c *Context, b Block, align string, width int) []ansi.Line {
+	blocks, cellAlign := []Block{b}, align
+	var ck *kit
+	if d, ok := b.(*Directive); ok && d.Name == "cell" && d.Form == FormContainer {
+		blocks = d.Blocks
+		ck = newKit(c.Nested(d))
+		cellAlign = ck.enum("text", align, "left", "center", "right")
+	}
+	var lines []ansi.Line
+	if cellAlign != "left" {
+		lines = alignText(c.LayoutInert(blocks, width), cellAlign, width)
+	} else {
+		lines = c.Layout(blocks, width)
+	}
+	if ck != nil {
+		lines = ck.withMarkers(lines, width)
+	}
+	return lines
+}
+
+// sideBySide joins laid-out cells of colW cells each into lines, a
+// gutter between them, each line's trailing spaces dropped.
+func sideBySide(laid [][]ansi.Line, colW int) []ansi.Line {
+	height := 0
+	for _, cl := range laid {
+		height = max(height, len(cl))
+	}
+	out := make([]ansi.Line, 0, height)
+	for y := 0; y < height; y++ {
+		var ln ansi.Line
+		for i, cl := range laid {
+			if i > 0 {
+				ln = append(ln, ansi.Span{Text: blank(rowGutter)})
+			}
+			var part ansi.Line
+			if y < len(cl) {
+				part = cl[y]
+			}
+			ln = append(ln, part...)
+			if pad := colW - part.Width(); i < len(laid)-1 && pad > 0 {
+				ln = append(ln, ansi.Span{Text: blank(pad)})
+			}
+		}
+		out = append(out, trimRight(ln))
+	}
+	return out
 }
 
 // trimRight drops trailing plain spaces from a line.
