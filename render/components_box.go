@@ -350,24 +350,7 @@ func tabs(c *Context) []ansi.Line {
 	}
 	live := c.Live()
 	if live == nil {
-		var out []ansi.Line
-		for i, p := range ps {
-			if i > 0 {
-				out = append(out, nil)
-			}
-			if p.label != "" {
-				head := []ansi.Span{{Text: p.label, Style: ansi.Style{Bold: true}}}
-				if i == 0 {
-					head = append(head, ansi.Span{Text: " (active)", Style: k.st.Dim})
-				}
-				out = append(out, c.WrapSpans(head, c.Width)...)
-			}
-			out = append(out, c.Layout(p.blocks, c.Width)...)
-		}
-		if id >= 0 {
-			c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[0].label, Panels: labels})
-		}
-		return k.withMarkers(out, c.Width)
+		return staticTabs(c, k, ps, labels, id)
 	}
 	if len(ps) == 0 {
 		return k.withMarkers(nil, c.Width)
@@ -378,26 +361,7 @@ func tabs(c *Context) []ansi.Line {
 	}
 	focused := live.Focus == id
 	mark, titled := c.NewTarget(""), c.NewTarget("")
-	var head []ansi.Span
-	for i, p := range ps {
-		if i > 0 {
-			head = append(head, ansi.Span{Text: "  "})
-		}
-		label := p.label
-		if label == "" {
-			label = "…"
-		}
-		if i == active {
-			st := ansi.Style{Bold: true}
-			if focused {
-				st = Over(k.st.Accent, st)
-			}
-			head = append(head, ansi.Span{Text: "[" + label + "]", Style: st, Target: titled})
-		} else {
-			head = append(head, ansi.Span{Text: label, Style: k.st.Dim})
-		}
-	}
-	out := prefixed(c, focusPrefix(focused, k.st, mark), head)
+	out := prefixed(c, focusPrefix(focused, k.st, mark), tabStrip(ps, active, focused, k.st, titled))
 	// The panel starts under the strip's first label, past the focus
 	// marker's two columns, as a details body does.
 	inner := max(c.Width-2, 1)
@@ -413,6 +377,55 @@ func tabs(c *Context) []ansi.Line {
 	}
 	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})
 	return k.withMarkers(out, c.Width)
+}
+
+// staticTabs draws every panel as a bold label (the first marked
+// ` (active)`) over its body, a blank line between panels.
+func staticTabs(c *Context, k *kit, ps []panel, labels []string, id BlockID) []ansi.Line {
+	var out []ansi.Line
+	for i, p := range ps {
+		if i > 0 {
+			out = append(out, nil)
+		}
+		if p.label != "" {
+			head := []ansi.Span{{Text: p.label, Style: ansi.Style{Bold: true}}}
+			if i == 0 {
+				head = append(head, ansi.Span{Text: " (active)", Style: k.st.Dim})
+			}
+			out = append(out, c.WrapSpans(head, c.Width)...)
+		}
+		out = append(out, c.Layout(p.blocks, c.Width)...)
+	}
+	if id >= 0 {
+		c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[0].label, Panels: labels})
+	}
+	return k.withMarkers(out, c.Width)
+}
+
+// tabStrip is the live header strip: the labels two cells apart, the
+// active one bold, bracketed and the title target, accented when the
+// block has the focus.
+func tabStrip(ps []panel, active int, focused bool, st *Styles, titled ansi.Target) []ansi.Span {
+	var head []ansi.Span
+	for i, p := range ps {
+		if i > 0 {
+			head = append(head, ansi.Span{Text: "  "})
+		}
+		label := p.label
+		if label == "" {
+			label = "…"
+		}
+		if i != active {
+			head = append(head, ansi.Span{Text: label, Style: st.Dim})
+			continue
+		}
+		bold := ansi.Style{Bold: true}
+		if focused {
+			bold = Over(st.Accent, bold)
+		}
+		head = append(head, ansi.Span{Text: "[" + label + "]", Style: bold, Target: titled})
+	}
+	return head
 }
 
 // tab draws a panel outside tabs: its bold label over its body.
