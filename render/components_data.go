@@ -220,37 +220,8 @@ func progress(c *Context) []ansi.Line {
 	format := k.format()
 	_, hasFormat := k.attr("format")
 	decimals := k.str("decimals", "")
-	value, maxV := 0.0, 1.0
-	// known is set once a value was read: without one the bar is empty and
-	// says "—", never a 0% the note does not have.
-	known := false
 	r, isBound := k.bound()
-	if isBound && r.HasValue() {
-		if o, ok := r.Value.(valuefmt.Object); ok {
-			if v, ok := o.Get("value"); ok {
-				if n, ok := numberOf(v); ok {
-					value, known = n, true
-				}
-			}
-			if v, ok := o.Get("max"); ok {
-				if n, ok := numberOf(v); ok {
-					maxV = n
-				}
-			}
-		} else if n, ok := numberOf(r.Value); ok {
-			value, known = n, true
-		}
-	}
-	if v, ok := k.attr("value"); ok {
-		if n, ok := valuefmt.ParseNumber(v); ok {
-			value, known = n, true
-		}
-	}
-	if v, ok := k.attr("max"); ok {
-		if n, ok := valuefmt.ParseNumber(v); ok {
-			maxV = n
-		}
-	}
+	value, maxV, known := progressValue(k, r, isBound)
 	if maxV <= 0 {
 		maxV = 1
 	}
@@ -287,6 +258,56 @@ func progress(c *Context) []ansi.Line {
 		spans = append(spans, ansi.Span{Text: suffix, Style: r.SuffixStyle(*k.st)})
 	}
 	return k.withMarkers(c.WrapSpans(spans, c.Width), c.Width)
+}
+
+// progressValue reads a progress bar's value and maximum: from the bound
+// data (a number, or an object's value and max), then from the value and
+// max attributes, which win. known is set once a value was read: without
+// one the bar is empty and says "—", never a 0% the note does not have.
+func progressValue(k *kit, r Resolved, isBound bool) (value, maxV float64, known bool) {
+	value, maxV = 0, 1
+	if isBound && r.HasValue() {
+		value, maxV, known = progressData(r.Value)
+	}
+	if n, ok := numberAttr(k, "value"); ok {
+		value, known = n, true
+	}
+	if n, ok := numberAttr(k, "max"); ok {
+		maxV = n
+	}
+	return value, maxV, known
+}
+
+// progressData reads a progress bar's value and maximum from bound data.
+func progressData(v any) (value, maxV float64, known bool) {
+	value, maxV = 0, 1
+	o, isObject := v.(valuefmt.Object)
+	if !isObject {
+		n, ok := numberOf(v)
+		if !ok {
+			return value, maxV, false
+		}
+		return n, maxV, true
+	}
+	if x, ok := o.Get("value"); ok {
+		if n, ok := numberOf(x); ok {
+			value, known = n, true
+		}
+	}
+	if x, ok := o.Get("max"); ok {
+		if n, ok := numberOf(x); ok {
+			maxV = n
+		}
+	}
+	return value, maxV, known
+}
+
+// numberAttr reads attribute key as a number.
+func numberAttr(k *kit, key string) (float64, bool) {
+	if v, ok := k.attr(key); ok {
+		return valuefmt.ParseNumber(v)
+	}
+	return 0, false
 }
 
 // maxChartPoints is the most points a chart draws.
