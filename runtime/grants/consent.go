@@ -258,12 +258,7 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 		return d, nil
 	}
 	d = Decision{BundleGrants: bundle}
-	hosts := make([]string, 0, len(req.Scan.Hosts))
-	for _, h := range req.Scan.Hosts {
-		if Presentable(h) {
-			hosts = append(hosts, h)
-		}
-	}
+	hosts := presentableHosts(req.Scan.Hosts)
 	if len(hosts) == 0 {
 		if len(bundle) > 0 {
 			if err := store.Put(req.DocKey, Record{Key: req.Key, AllowedBundleGrants: bundle}); err != nil {
@@ -273,36 +268,9 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 		}
 		return d, nil
 	}
-	ask := func(q string) (bool, error) {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		d.Asked++
-		yes, err := p.Ask(q)
-		if err != nil {
-			return false, fmt.Errorf("the grant prompt failed: %w", err)
-		}
-		return yes, nil
-	}
-	var allowed []string
-	if len(hosts) > MaxHostPrompts || req.Scan.RuntimeAddresses {
-		yes, err := ask(Question(hosts, req.Scan.RuntimeAddresses, req.OneRun))
-		if err != nil {
-			return Decision{BundleGrants: bundle, Asked: d.Asked}, err
-		}
-		if yes {
-			allowed = hosts
-		}
-	} else {
-		for _, h := range hosts {
-			yes, err := ask(Question([]string{h}, false, req.OneRun))
-			if err != nil {
-				return Decision{BundleGrants: bundle, Asked: d.Asked}, err
-			}
-			if yes {
-				allowed = append(allowed, h)
-			}
-		}
+	allowed, err := askHosts(ctx, p, hosts, req, &d.Asked)
+	if err != nil {
+		return Decision{BundleGrants: bundle, Asked: d.Asked}, err
 	}
 	if len(allowed) == 0 {
 		return d, nil
@@ -313,6 +281,53 @@ func Consent(ctx context.Context, p Prompter, store *Store, req Request) (Decisi
 	}
 	d.Stored = true
 	return d, nil
+}
+
+// presentableHosts keeps the hosts a question can name.
+func presentableHosts(scanned []string) []string {
+	hosts := make([]string, 0, len(scanned))
+	for _, h := range scanned {
+		if Presentable(h) {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// askHosts asks about hosts, one question for all of them above
+// MaxHostPrompts or when the note builds addresses at run time, else one
+// per host, counting the questions in asked, and returns the hosts
+// allowed.
+func askHosts(ctx context.Context, p Prompter, hosts []string, req Request, asked *int) ([]string, error) {
+	ask := func(q string) (bool, error) {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		*asked++
+		yes, err := p.Ask(q)
+		if err != nil {
+			return false, fmt.Errorf("the grant prompt failed: %w", err)
+		}
+		return yes, nil
+	}
+	if len(hosts) > MaxHostPrompts || req.Scan.RuntimeAddresses {
+		yes, err := ask(Question(hosts, req.Scan.RuntimeAddresses, req.OneRun))
+		if err != nil || !yes {
+			return nil, err
+		}
+		return hosts, nil
+	}
+	var allowed []string
+	for _, h := range hosts {
+		yes, err := ask(Question([]string{h}, false, req.OneRun))
+		if err != nil {
+			return nil, err
+		}
+		if yes {
+			allowed = append(allowed, h)
+		}
+	}
+	return allowed, nil
 }
 
 // filterBundleGrants keeps the known bundle grants of a list that also
