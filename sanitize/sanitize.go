@@ -18,6 +18,61 @@ const TabWidth = 4
 // tabSpaces is what one tab becomes in preformatted text.
 var tabSpaces = strings.Repeat(" ", TabWidth)
 
+// bidiOpen is a bidi control that is open, at its offset.
+type bidiOpen struct {
+	at      int
+	isolate bool
+}
+
+// strayBidi returns the offsets of the bidi controls of s that s does not
+// open and close in order. It walks the controls as a stack: a closer
+// (PDF U+202C closes an embedding or override, PDI U+2069 an isolate)
+// pairs with the innermost open control of its class; a PDI also closes
+// the embeddings opened inside its isolate, as the Unicode algorithm
+// does.
+func strayBidi(s string) map[int]bool {
+	var stack []bidiOpen
+	stray := map[int]bool{}
+	for i, r := range s {
+		switch {
+		case r >= 0x202a && r <= 0x202e && r != 0x202c:
+			stack = append(stack, bidiOpen{i, false})
+		case r >= 0x2066 && r <= 0x2068:
+			stack = append(stack, bidiOpen{i, true})
+		case r == 0x202c:
+			if n := len(stack); n > 0 && !stack[n-1].isolate {
+				stack = stack[:n-1]
+			} else {
+				stray[i] = true
+			}
+		case r == 0x2069:
+			stack = closeIsolate(stack, stray, i)
+		}
+	}
+	for _, o := range stack {
+		stray[o.at] = true
+	}
+	return stray
+}
+
+// closeIsolate pairs the PDI at offset i with the innermost open isolate,
+// marking stray the embeddings still open inside it, or the PDI itself
+// when no isolate is open, and returns the stack left.
+func closeIsolate(stack []bidiOpen, stray map[int]bool, i int) []bidiOpen {
+	j := len(stack) - 1
+	for j >= 0 && !stack[j].isolate {
+		j--
+	}
+	if j < 0 {
+		stray[i] = true
+		return stack
+	}
+	for _, o := range stack[j+1:] {
+		stray[o.at] = true
+	}
+	return stack[:j]
+}
+
 // isControl reports whether r is a C0 control, DEL or a C1 control.
 func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f)
@@ -29,24 +84,33 @@ func isControl(r rune) bool {
 // unchanged.
 func clean(s string, noSpace, keepLF, keepTab bool) bool {
 	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if (b < 0x20 && !(keepLF && b == '\n') && !(keepTab && b == '\t')) || b == 0x7f || (noSpace && b == ' ') {
-			return false
+		if s[i] >= 0x80 {
+			// Multi-byte: check the rest the slow way.
+			return utf8.ValidString(s[i:]) && cleanRunes(s[i:], noSpace, keepLF, keepTab)
 		}
-		if b >= 0x80 {
-			// Multi-byte: check the whole string the slow way.
-			if !utf8.ValidString(s[i:]) {
-				return false
-			}
-			for _, r := range s[i:] {
-				if (isControl(r) && !(keepLF && r == '\n') && !(keepTab && r == '\t')) || (noSpace && r == ' ') {
-					return false
-				}
-			}
-			return true
+		if unwanted(rune(s[i]), noSpace, keepLF, keepTab) {
+			return false
 		}
 	}
 	return true
+}
+
+// cleanRunes is clean's check of each character of valid UTF-8.
+func cleanRunes(s string, noSpace, keepLF, keepTab bool) bool {
+	for _, r := range s {
+		if unwanted(r, noSpace, keepLF, keepTab) {
+			return false
+		}
+	}
+	return true
+}
+
+// unwanted reports whether clean refuses r.
+func unwanted(r rune, noSpace, keepLF, keepTab bool) bool {
+	if r == '\n' && keepLF || r == '\t' && keepTab {
+		return false
+	}
+	return isControl(r) || noSpace && r == ' '
 }
 
 // Inline sanitizes text that is shown inside a line: paragraph text,
@@ -286,46 +350,7 @@ func balanceBidi(s string) string {
 	if strings.IndexByte(s, 0xe2) < 0 || !strings.ContainsFunc(s, isBidiControl) {
 		return s
 	}
-	// Walk the controls as a stack: a closer (PDF U+202C closes an
-	// embedding or override, PDI U+2069 an isolate) pairs with the
-	// innermost open control of its class; a PDI also closes the
-	// embeddings opened inside its isolate, as the Unicode algorithm does.
-	type open struct {
-		at      int
-		isolate bool
-	}
-	var stack []open
-	stray := map[int]bool{}
-	for i, r := range s {
-		switch {
-		case r >= 0x202a && r <= 0x202e && r != 0x202c:
-			stack = append(stack, open{i, false})
-		case r >= 0x2066 && r <= 0x2068:
-			stack = append(stack, open{i, true})
-		case r == 0x202c:
-			if n := len(stack); n > 0 && !stack[n-1].isolate {
-				stack = stack[:n-1]
-			} else {
-				stray[i] = true
-			}
-		case r == 0x2069:
-			j := len(stack) - 1
-			for j >= 0 && !stack[j].isolate {
-				j--
-			}
-			if j < 0 {
-				stray[i] = true
-				continue
-			}
-			for _, o := range stack[j+1:] {
-				stray[o.at] = true
-			}
-			stack = stack[:j]
-		}
-	}
-	for _, o := range stack {
-		stray[o.at] = true
-	}
+	stray := strayBidi(s)
 	if len(stray) == 0 {
 		return s
 	}
