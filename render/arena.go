@@ -45,6 +45,8 @@ type arena struct {
 
 	// scratch is a reusable run buffer; it is nil while borrowed.
 	scratch []run
+	// cellEnds is a table's reusable cell index; nil while borrowed.
+	cellEnds []int
 	// lineBufs are line buffers free for borrowLines.
 	lineBufs [][]ansi.Line
 	// spanScratch collects the spans of a line being built.

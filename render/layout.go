@@ -143,8 +143,6 @@ type layouter struct {
 	// mem holds the spans of the page's lines and the layout's scratch
 	// buffers (see arena).
 	mem arena
-	// cellEnds is a table's reusable cell index; nil while borrowed.
-	cellEnds []int
 	// wide is the width of the widest line of the top-level block being
 	// laid out, when it is laid out wider than the page.
 	wide int

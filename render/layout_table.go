@@ -23,140 +23,194 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	if cols == 0 {
 		return nil
 	}
-	headStyle := Over(l.st.Strong, ansi.Style{})
-	// Every cell is flattened once into one run buffer; cell c of the grid
-	// (header first, row by row) is runs[ends[c-1]:ends[c]].
-	runs := l.mem.scratch[:0]
-	l.mem.scratch = nil
-	ends := l.cellEnds[:0]
-	l.cellEnds = nil
-	flat := func(row [][]Inline, st ansi.Style) {
-		for i := range cols {
-			if i < len(row) {
-				runs = l.flatten(runs, row[i], st, "")
-			}
-			ends = append(ends, len(runs))
+	g := &tableGrid{l: l, t: t, cols: cols, runs: l.mem.scratch[:0], ends: l.mem.cellEnds[:0]}
+	l.mem.scratch, l.mem.cellEnds = nil, nil
+	g.flatten()
+	g.widths = g.naturalWidths()
+	natural := append([]int(nil), g.widths...)
+	avail := width - (3*cols + 1)
+	shrinkColumns(g.widths, avail)
+	wide := l.scrollable(width) && l.wideColumns(g.widths, natural, g.wordFloors(), avail)
+	if !wide && unreadable(g.widths, natural, avail) {
+		g.release()
+		return l.stackedTable(t, cols, width)
+	}
+	g.out = append(l.mem.borrowLines(), g.rule("┌", "┬", "┐"))
+	g.wrapped = l.mem.borrowLines()
+	g.from = make([]int, cols+1)
+	g.row(0)
+	if len(t.Rows) > 0 {
+		g.out = append(g.out, g.rule("├", "┼", "┤"))
+	}
+	for r := range t.Rows {
+		g.row((r + 1) * cols)
+	}
+	g.out = append(g.out, g.rule("└", "┴", "┘"))
+	if wide {
+		l.laidWide(g.total())
+	}
+	g.release()
+	l.mem.returnLines(g.wrapped)
+	return l.mem.keepLines(g.out)
+}
+
+// tableGrid is a GFM table being drawn as a box grid.
+type tableGrid struct {
+	l    *layouter
+	t    *Table
+	cols int
+	// Every cell is flattened once into one run buffer; cell c of the
+	// grid (header first, row by row) is runs[ends[c-1]:ends[c]].
+	runs   []run
+	ends   []int
+	widths []int
+	out    []ansi.Line
+	// wrapped holds the wrapped lines of a row's cells, cell i's lines
+	// being wrapped[from[i]:from[i+1]].
+	wrapped []ansi.Line
+	from    []int
+}
+
+// flatten flattens the header, bold, and every row into the run buffer.
+func (g *tableGrid) flatten() {
+	g.flattenRow(g.t.Header, Over(g.l.st.Strong, ansi.Style{}))
+	for _, r := range g.t.Rows {
+		g.flattenRow(r, ansi.Style{})
+	}
+}
+
+func (g *tableGrid) flattenRow(row [][]Inline, st ansi.Style) {
+	for i := range g.cols {
+		if i < len(row) {
+			g.runs = g.l.flatten(g.runs, row[i], st, "")
 		}
+		g.ends = append(g.ends, len(g.runs))
 	}
-	flat(t.Header, headStyle)
-	for _, r := range t.Rows {
-		flat(r, ansi.Style{})
+}
+
+// cellRuns returns the runs of cell c.
+func (g *tableGrid) cellRuns(c int) []run {
+	if c == 0 {
+		return g.runs[:g.ends[0]]
 	}
-	cellRuns := func(c int) []run {
-		if c == 0 {
-			return runs[:ends[0]]
-		}
-		return runs[ends[c-1]:ends[c]]
-	}
-	widths := make([]int, cols)
-	for c := range ends {
-		widths[c%cols] = max(widths[c%cols], runsWidth(cellRuns(c)))
+	return g.runs[g.ends[c-1]:g.ends[c]]
+}
+
+// naturalWidths returns each column's widest cell, at least 1.
+func (g *tableGrid) naturalWidths() []int {
+	widths := make([]int, g.cols)
+	for c := range g.ends {
+		widths[c%g.cols] = max(widths[c%g.cols], runsWidth(g.cellRuns(c)))
 	}
 	for i := range widths {
 		widths[i] = max(widths[i], 1)
 	}
-	natural := append([]int(nil), widths...)
-	shrinkColumns(widths, width-(3*cols+1))
-	wide := false
-	if l.scrollable(width) {
-		floors := make([]int, cols)
-		for c := range ends {
-			floors[c%cols] = max(floors[c%cols], longestWord(cellRuns(c)))
-		}
-		wide = l.wideColumns(widths, natural, floors, width-(3*cols+1))
-	}
-	if !wide && unreadable(widths, natural, width-(3*cols+1)) {
-		clear(runs)
-		l.mem.scratch = runs[:0]
-		l.cellEnds = ends[:0]
-		return l.stackedTable(t, cols, width)
-	}
+	return widths
+}
 
-	frame := l.st.Frame
-	// A rule is drawn as a span per glyph run, all in the frame style, so
-	// it is sliced from constants rather than built; the encoder joins
-	// the spans back into one run.
-	rule := func(left, mid, right string) ansi.Line {
-		ln := l.mem.line(2*cols + 1)
-		ln = append(ln, ansi.Span{Text: left, Style: frame})
-		for i, w := range widths {
-			if i > 0 {
-				ln = append(ln, ansi.Span{Text: mid, Style: frame})
-			}
-			ln = append(ln, ansi.Span{Text: horizontal(w + 2), Style: frame})
+// wordFloors returns each column's longest word: the narrowest a wide
+// table's column goes.
+func (g *tableGrid) wordFloors() []int {
+	floors := make([]int, g.cols)
+	for c := range g.ends {
+		floors[c%g.cols] = max(floors[c%g.cols], longestWord(g.cellRuns(c)))
+	}
+	return floors
+}
+
+// total is the grid's width.
+func (g *tableGrid) total() int {
+	total := 3*g.cols + 1
+	for _, w := range g.widths {
+		total += w
+	}
+	return total
+}
+
+// release hands the run buffer and the cell index back to the arena.
+func (g *tableGrid) release() {
+	clear(g.runs)
+	g.l.mem.scratch = g.runs[:0]
+	g.l.mem.cellEnds = g.ends[:0]
+}
+
+// rule draws a frame line from its left, middle and right glyphs. It is
+// drawn as a span per glyph run, all in the frame style, so it is sliced
+// from constants rather than built; the encoder joins the spans back into
+// one run.
+func (g *tableGrid) rule(left, mid, right string) ansi.Line {
+	frame := g.l.st.Frame
+	ln := g.l.mem.line(2*g.cols + 1)
+	ln = append(ln, ansi.Span{Text: left, Style: frame})
+	for i, w := range g.widths {
+		if i > 0 {
+			ln = append(ln, ansi.Span{Text: mid, Style: frame})
 		}
-		return append(ln, ansi.Span{Text: right, Style: frame})
+		ln = append(ln, ansi.Span{Text: horizontal(w + 2), Style: frame})
 	}
-	align := func(i int) Align {
-		if i < len(t.Align) {
-			return t.Align[i]
-		}
-		return AlignNone
+	return append(ln, ansi.Span{Text: right, Style: frame})
+}
+
+// row draws the grid row whose first cell is cell first.
+func (g *tableGrid) row(first int) {
+	g.wrapped = g.wrapped[:0]
+	height := 1
+	for i := range g.cols {
+		g.from[i] = len(g.wrapped)
+		g.wrapped = wrapRunsIn(g.cellRuns(first+i), g.widths[i], g.wrapped, &g.l.mem)
+		height = max(height, len(g.wrapped)-g.from[i])
 	}
-	out := append(l.mem.borrowLines(), rule("┌", "┬", "┐"))
-	// wrapped holds the wrapped lines of a row's cells, cell i's lines
-	// being wrapped[from[i]:from[i+1]].
-	wrapped := l.mem.borrowLines()
-	from := make([]int, cols+1)
-	emitRow := func(first int) {
-		wrapped = wrapped[:0]
-		height := 1
-		for i := range cols {
-			from[i] = len(wrapped)
-			wrapped = wrapRunsIn(cellRuns(first+i), widths[i], wrapped, &l.mem)
-			height = max(height, len(wrapped)-from[i])
-		}
-		from[cols] = len(wrapped)
-		for k := 0; k < height; k++ {
-			spans := 1
-			for i := range cols {
-				spans += 3
-				if from[i]+k < from[i+1] {
-					spans += len(wrapped[from[i]+k])
-				}
-			}
-			ln := l.mem.line(spans)
-			ln = append(ln, ansi.Span{Text: "│", Style: frame})
-			for i := range cols {
-				var text ansi.Line
-				if from[i]+k < from[i+1] {
-					text = wrapped[from[i]+k]
-				}
-				pad := widths[i] - text.Width()
-				left := 0
-				switch align(i) {
-				case AlignRight:
-					left = pad
-				case AlignCenter:
-					left = pad / 2
-				}
-				ln = append(ln, ansi.Span{Text: blank(1 + left)})
-				ln = append(ln, text...)
-				ln = append(ln, ansi.Span{Text: blank(max(pad-left, 0) + 1)}, ansi.Span{Text: "│", Style: frame})
-			}
-			out = append(out, ln)
-		}
+	g.from[g.cols] = len(g.wrapped)
+	for k := 0; k < height; k++ {
+		g.out = append(g.out, g.rowLine(k))
 	}
-	emitRow(0)
-	if len(t.Rows) > 0 {
-		out = append(out, rule("├", "┼", "┤"))
+}
+
+// rowLine draws line k of the row in g.wrapped.
+func (g *tableGrid) rowLine(k int) ansi.Line {
+	frame := g.l.st.Frame
+	spans := 1
+	for i := range g.cols {
+		spans += 3 + len(g.cellLine(i, k))
 	}
-	for r := range t.Rows {
-		emitRow((r + 1) * cols)
+	ln := g.l.mem.line(spans)
+	ln = append(ln, ansi.Span{Text: "│", Style: frame})
+	for i := range g.cols {
+		text := g.cellLine(i, k)
+		pad := g.widths[i] - text.Width()
+		left := alignedLeft(g.align(i), pad)
+		ln = append(ln, ansi.Span{Text: blank(1 + left)})
+		ln = append(ln, text...)
+		ln = append(ln, ansi.Span{Text: blank(max(pad-left, 0) + 1)}, ansi.Span{Text: "│", Style: frame})
 	}
-	out = append(out, rule("└", "┴", "┘"))
-	if wide {
-		total := 3*cols + 1
-		for _, w := range widths {
-			total += w
-		}
-		l.laidWide(total)
+	return ln
+}
+
+// cellLine returns line k of cell i of the row, nil past its end.
+func (g *tableGrid) cellLine(i, k int) ansi.Line {
+	if g.from[i]+k < g.from[i+1] {
+		return g.wrapped[g.from[i]+k]
 	}
-	clear(runs)
-	l.mem.scratch = runs[:0]
-	l.cellEnds = ends[:0]
-	l.mem.returnLines(wrapped)
-	return l.mem.keepLines(out)
+	return nil
+}
+
+// align returns column i's alignment.
+func (g *tableGrid) align(i int) Align {
+	if i < len(g.t.Align) {
+		return g.t.Align[i]
+	}
+	return AlignNone
+}
+
+// alignedLeft returns the padding left of a cell with pad cells to spare.
+func alignedLeft(a Align, pad int) int {
+	switch a {
+	case AlignRight:
+		return pad
+	case AlignCenter:
+		return pad / 2
+	}
+	return 0
 }
 
 // horizontals is sliced for the horizontal runs of table rules: 128
