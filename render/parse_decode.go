@@ -46,28 +46,7 @@ func decodeReference(b []byte) (repl []byte, n int) {
 		return nil, 0
 	}
 	if b[1] == '#' {
-		i, base, max := 2, 10, 7
-		if b[i] == 'x' || b[i] == 'X' {
-			i, base, max = 3, 16, 6
-		}
-		start := i
-		v := 0
-		for i < len(b) && i-start < max {
-			d := digitValue(b[i], base)
-			if d < 0 {
-				break
-			}
-			v = v*base + d
-			i++
-		}
-		if i == start || i >= len(b) || b[i] != ';' {
-			return nil, 0
-		}
-		r := rune(v)
-		if v == 0 || v > utf8.MaxRune || (r >= 0xd800 && r <= 0xdfff) {
-			r = utf8.RuneError
-		}
-		return utf8.AppendRune(nil, r), i + 1
+		return numericReference(b)
 	}
 	i := 1
 	for i < len(b) && i <= 32 && isASCIIAlnum(b[i]) {
@@ -81,6 +60,33 @@ func decodeReference(b []byte) (repl []byte, n int) {
 		return nil, 0
 	}
 	return e.Characters, i + 1
+}
+
+// numericReference decodes the numeric reference `&#123;` or `&#x1F;` at
+// the start of b, as decodeReference does.
+func numericReference(b []byte) (repl []byte, n int) {
+	i, base, max := 2, 10, 7
+	if b[i] == 'x' || b[i] == 'X' {
+		i, base, max = 3, 16, 6
+	}
+	start := i
+	v := 0
+	for i < len(b) && i-start < max {
+		d := digitValue(b[i], base)
+		if d < 0 {
+			break
+		}
+		v = v*base + d
+		i++
+	}
+	if i == start || i >= len(b) || b[i] != ';' {
+		return nil, 0
+	}
+	r := rune(v)
+	if v == 0 || v > utf8.MaxRune || (r >= 0xd800 && r <= 0xdfff) {
+		r = utf8.RuneError
+	}
+	return utf8.AppendRune(nil, r), i + 1
 }
 
 func digitValue(c byte, base int) int {

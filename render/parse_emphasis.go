@@ -164,16 +164,7 @@ func (s *runStack) process(bottom *delimiterRun) {
 			continue
 		}
 		kind := runKind(closer)
-		var opener *delimiterRun
-		consume := 0
-		for o := closer.prev; o != nil && o.seq > openersBottom[kind]; o = o.prev {
-			if o.canOpen && o.char == closer.char && o.Parent() == closer.Parent() {
-				if consume = consumption(o, closer); consume > 0 {
-					opener = o
-					break
-				}
-			}
-		}
+		opener, consume := findOpener(closer, openersBottom[kind])
 		if opener == nil {
 			next := closer.next
 			if closer.prev != nil {
@@ -185,27 +176,7 @@ func (s *runStack) process(bottom *delimiterRun) {
 			closer = next
 			continue
 		}
-		opener.consume(consume)
-		closer.consume(consume)
-		var node ast.Node
-		if closer.char == '~' {
-			node = extast.NewStrikethrough()
-		} else {
-			node = ast.NewEmphasis(consume)
-		}
-		node.(interface{ SetPos(int) }).SetPos(opener.start)
-		parent := opener.Parent()
-		for c := opener.NextSibling(); c != nil && c != ast.Node(closer); {
-			next := c.NextSibling()
-			node.AppendChild(node, c)
-			c = next
-		}
-		parent.InsertAfter(parent, opener, node)
-		for c := opener.next; c != nil && c != closer; {
-			next := c.next
-			s.remove(c)
-			c = next
-		}
+		s.emphasize(opener, closer, consume)
 		if opener.length == 0 {
 			s.remove(opener)
 		}
@@ -217,6 +188,47 @@ func (s *runStack) process(bottom *delimiterRun) {
 	}
 	for s.last != nil && s.last != bottom {
 		s.remove(s.last)
+	}
+}
+
+// findOpener returns the innermost opener above seq floor that closer
+// matches, and how many delimiters the pair consumes; nil when none does.
+func findOpener(closer *delimiterRun, floor int) (*delimiterRun, int) {
+	for o := closer.prev; o != nil && o.seq > floor; o = o.prev {
+		if !o.canOpen || o.char != closer.char || o.Parent() != closer.Parent() {
+			continue
+		}
+		if consume := consumption(o, closer); consume > 0 {
+			return o, consume
+		}
+	}
+	return nil, 0
+}
+
+// emphasize makes the nodes between opener and closer the children of an
+// emphasis (or strikethrough) node of consume delimiters, and takes the
+// runs between them off the stack.
+func (s *runStack) emphasize(opener, closer *delimiterRun, consume int) {
+	opener.consume(consume)
+	closer.consume(consume)
+	var node ast.Node
+	if closer.char == '~' {
+		node = extast.NewStrikethrough()
+	} else {
+		node = ast.NewEmphasis(consume)
+	}
+	node.(interface{ SetPos(int) }).SetPos(opener.start)
+	parent := opener.Parent()
+	for c := opener.NextSibling(); c != nil && c != ast.Node(closer); {
+		next := c.NextSibling()
+		node.AppendChild(node, c)
+		c = next
+	}
+	parent.InsertAfter(parent, opener, node)
+	for c := opener.next; c != nil && c != closer; {
+		next := c.next
+		s.remove(c)
+		c = next
 	}
 }
 
