@@ -476,15 +476,11 @@ func checkLocalHeader(r io.ReaderAt, end directoryEnd, e *zipEntry, buf *[]byte)
 		return 0, FieldExtent, "has an unreadable local header"
 	}
 	name, extra := (*buf)[:nameLen], (*buf)[nameLen:]
-	switch {
-	case csize == sentinel32 || usize == sentinel32 || hasZip64Extra(extra):
+	if csize == sentinel32 || usize == sentinel32 || hasZip64Extra(extra) {
 		return 0, FieldNone, "uses ZIP64 fields in its local header, which markii does not open"
-	case string(name) != e.name:
-		return 0, FieldName, fmt.Sprintf("has the name %s in its local header", quote(string(name)))
-	case method != e.method:
-		return 0, FieldMethod, fmt.Sprintf("has compression method %d in its local header but %d in the central directory", method, e.method)
-	case flags != e.flags:
-		return 0, FieldFlags, fmt.Sprintf("has flags %#04x in its local header but %#04x in the central directory", flags, e.flags)
+	}
+	if field, clause := compareLocal(string(name), method, flags, e); clause != "" {
+		return 0, field, clause
 	}
 	// With the descriptor flag a writer may leave the local fields zero and
 	// write them after the data; otherwise they must match.
@@ -497,26 +493,50 @@ func checkLocalHeader(r io.ReaderAt, end directoryEnd, e *zipEntry, buf *[]byte)
 		return 0, FieldExtent, "has data that runs into the central directory"
 	}
 	if lazy {
-		var d [16]byte
-		n, _ := r.ReadAt(d[:min(16, end.cdStart-stop)], stop)
-		desc := d[:n]
-		if len(desc) >= 4 && binary.LittleEndian.Uint32(desc) == descriptorSignature {
-			desc = desc[4:]
-			stop += 4
+		var clause string
+		if stop, clause = checkDescriptor(r, end, e, stop); clause != "" {
+			return 0, FieldDataDescriptor, clause
 		}
-		if len(desc) < 12 {
-			return 0, FieldDataDescriptor, "has no data descriptor after its data"
-		}
-		dcrc := binary.LittleEndian.Uint32(desc)
-		dcsize := binary.LittleEndian.Uint32(desc[4:])
-		dusize := binary.LittleEndian.Uint32(desc[8:])
-		if _, clause := compareSizes(dcrc, dcsize, dusize, e, false); clause != "" {
-			return 0, FieldDataDescriptor, clause + " in its data descriptor"
-		}
-		stop += 12
 	}
 	e.dataAt = dataAt
 	return stop, FieldNone, ""
+}
+
+// compareLocal compares a local header's name, method and flags with the
+// central record's, and returns the first that differs with a clause
+// describing it.
+func compareLocal(name string, method, flags uint16, e *zipEntry) (HeaderField, string) {
+	switch {
+	case name != e.name:
+		return FieldName, fmt.Sprintf("has the name %s in its local header", quote(name))
+	case method != e.method:
+		return FieldMethod, fmt.Sprintf("has compression method %d in its local header but %d in the central directory", method, e.method)
+	case flags != e.flags:
+		return FieldFlags, fmt.Sprintf("has flags %#04x in its local header but %#04x in the central directory", flags, e.flags)
+	}
+	return FieldNone, ""
+}
+
+// checkDescriptor checks the data descriptor after an entry's data, at
+// stop, and returns where it ends, or a clause describing the problem.
+func checkDescriptor(r io.ReaderAt, end directoryEnd, e *zipEntry, stop int64) (int64, string) {
+	var d [16]byte
+	n, _ := r.ReadAt(d[:min(16, end.cdStart-stop)], stop)
+	desc := d[:n]
+	if len(desc) >= 4 && binary.LittleEndian.Uint32(desc) == descriptorSignature {
+		desc = desc[4:]
+		stop += 4
+	}
+	if len(desc) < 12 {
+		return 0, "has no data descriptor after its data"
+	}
+	dcrc := binary.LittleEndian.Uint32(desc)
+	dcsize := binary.LittleEndian.Uint32(desc[4:])
+	dusize := binary.LittleEndian.Uint32(desc[8:])
+	if _, clause := compareSizes(dcrc, dcsize, dusize, e, false); clause != "" {
+		return 0, clause + " in its data descriptor"
+	}
+	return stop + 12, ""
 }
 
 // compareSizes compares a header's CRC-32 and sizes with the central
