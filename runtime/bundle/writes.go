@@ -26,34 +26,10 @@ func persistCacheWrite(dir, clean string, data []byte) error {
 		return err
 	}
 	defer root.Close()
-	parts := strings.Split(clean, "/")
-	cur := ""
-	for _, part := range parts[:len(parts)-1] {
-		cur = path.Join(cur, part)
-		info, err := root.Lstat(cur)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := root.Mkdir(cur, 0o755); err != nil {
-				return err
-			}
-		case err != nil:
-			return err
-		case info.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s is a symbolic link", quote(cur))
-		case !info.IsDir():
-			return fmt.Errorf("%s is not a directory", quote(cur))
-		}
+	if err := makeCacheDirs(root, clean); err != nil {
+		return err
 	}
-	if info, err := root.Lstat(clean); err == nil {
-		switch {
-		case info.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s is a symbolic link", quote(clean))
-		case !info.Mode().IsRegular():
-			return fmt.Errorf("%s is not a regular file", quote(clean))
-		case linkCount(info) > 1:
-			return fmt.Errorf("%s is a hard link", quote(clean))
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if err := checkWriteTarget(root, clean); err != nil {
 		return err
 	}
 	var suffix [8]byte
@@ -76,6 +52,50 @@ func persistCacheWrite(dir, clean string, data []byte) error {
 	if werr != nil {
 		_ = root.Remove(tmp)
 		return werr
+	}
+	return nil
+}
+
+// makeCacheDirs checks each directory on the way to clean with lstat and
+// creates it if missing; a symbolic link or anything not a directory
+// refuses the write.
+func makeCacheDirs(root *os.Root, clean string) error {
+	parts := strings.Split(clean, "/")
+	cur := ""
+	for _, part := range parts[:len(parts)-1] {
+		cur = path.Join(cur, part)
+		info, err := root.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := root.Mkdir(cur, 0o755); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		case info.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link", quote(cur))
+		case !info.IsDir():
+			return fmt.Errorf("%s is not a directory", quote(cur))
+		}
+	}
+	return nil
+}
+
+// checkWriteTarget refuses a write over anything but a missing file or a
+// regular file with one link.
+func checkWriteTarget(root *os.Root, clean string) error {
+	info, err := root.Lstat(clean)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case info.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symbolic link", quote(clean))
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file", quote(clean))
+	case linkCount(info) > 1:
+		return fmt.Errorf("%s is a hard link", quote(clean))
 	}
 	return nil
 }
