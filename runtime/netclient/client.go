@@ -188,26 +188,42 @@ func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
 			if visited[next.String()] {
 				return nil, errorf(Redirect, nhost, "the request to %s was redirected in a loop", origin)
 			}
-			if resp.StatusCode == http.StatusSeeOther ||
-				((resp.StatusCode == http.StatusMovedPermanently || resp.StatusCode == http.StatusFound) && method != http.MethodGet) {
+			if redirectsAsGet(resp.StatusCode, method) {
 				method, body = http.MethodGet, nil
 			}
 			u, host = next, nhost
 			continue
 		}
-		defer resp.Body.Close()
-		if resp.ContentLength > c.o.MaxBody {
-			return nil, errorf(TooLarge, host, "the answer from %s declares %d bytes, over the %d byte cap", host, resp.ContentLength, c.o.MaxBody)
-		}
-		data, rerr := io.ReadAll(io.LimitReader(resp.Body, c.o.MaxBody+1))
+		data, rerr := c.readAnswer(ctx, resp, host, effectful, anySent)
 		if rerr != nil {
-			return nil, c.failure(ctx, host, rerr, effectful, anySent)
-		}
-		if int64(len(data)) > c.o.MaxBody {
-			return nil, errorf(TooLarge, host, "the answer from %s is over the %d byte cap", host, c.o.MaxBody)
+			return nil, rerr
 		}
 		return &Response{Status: resp.StatusCode, Body: data, URL: u.String(), Host: origin}, nil
 	}
+}
+
+// redirectsAsGet reports whether a redirect with status turns a request
+// of method into a GET without a body: a 303 always, a 301 or 302 for
+// anything but a GET, as browsers do.
+func redirectsAsGet(status int, method string) bool {
+	return status == http.StatusSeeOther ||
+		(status == http.StatusMovedPermanently || status == http.StatusFound) && method != http.MethodGet
+}
+
+// readAnswer reads and closes the final answer's body, capped at MaxBody.
+func (c *Client) readAnswer(ctx context.Context, resp *http.Response, host string, effectful, sent bool) ([]byte, *Error) {
+	defer resp.Body.Close()
+	if resp.ContentLength > c.o.MaxBody {
+		return nil, errorf(TooLarge, host, "the answer from %s declares %d bytes, over the %d byte cap", host, resp.ContentLength, c.o.MaxBody)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, c.o.MaxBody+1))
+	if err != nil {
+		return nil, c.failure(ctx, host, err, effectful, sent)
+	}
+	if int64(len(data)) > c.o.MaxBody {
+		return nil, errorf(TooLarge, host, "the answer from %s is over the %d byte cap", host, c.o.MaxBody)
+	}
+	return data, nil
 }
 
 // failure classifies an exchange error, keeping it as the cause. sent
