@@ -114,26 +114,15 @@ func runRender(c *invocation, o *renderOptions) error {
 		return err
 	}
 	out := newLineWriter(dst, opt.Level)
-	var r rendered
-	if o.run || imageModeOf(o.images.or("off")).On || mayNamePackComponent(n.Source) {
-		r, err = c.renderWhole(o, n, opt, out.emit)
-	} else {
-		r = c.renderChunks(n, opt, out.emit)
-	}
+	r, err := c.renderNote(o, n, opt, out.emit)
 	if err != nil && !finishes(err) {
 		return err
 	}
 	if o.notRunNotice && r.scripts > 0 {
 		defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
 	}
-	if r.writeErr == nil {
-		r.writeErr = out.flush()
-	}
-	if cerr := dst.Close(); r.writeErr == nil {
-		r.writeErr = cerr
-	}
-	if r.writeErr != nil {
-		return failf("cannot write the output: %s", osReason(r.writeErr))
+	if werr := finishOutput(r.writeErr, out, dst); werr != nil {
+		return failf("cannot write the output: %s", osReason(werr))
 	}
 	if o.verbose {
 		fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sanitize.Line(sig.String()))
@@ -142,6 +131,27 @@ func runRender(c *invocation, o *renderOptions) error {
 		c.printDiagnostics(append(n.Warnings, r.diagnostics...))
 	}
 	return err
+}
+
+// renderNote renders n to emit: whole for --run, --images and pack
+// components, which need the whole note first, else a piece at a time.
+func (c *invocation) renderNote(o *renderOptions, n *note, opt render.Options, emit func([]ansi.Line) error) (rendered, error) {
+	if o.run || imageModeOf(o.images.or("off")).On || mayNamePackComponent(n.Source) {
+		return c.renderWhole(o, n, opt, emit)
+	}
+	return c.renderChunks(n, opt, emit), nil
+}
+
+// finishOutput flushes out and closes dst after a render that stopped
+// with writeErr, and returns the first error of the three.
+func finishOutput(writeErr error, out *lineWriter, dst io.Closer) error {
+	if writeErr == nil {
+		writeErr = out.flush()
+	}
+	if cerr := dst.Close(); writeErr == nil {
+		writeErr = cerr
+	}
+	return writeErr
 }
 
 // renderSource is the note render reads: the file or standard input
