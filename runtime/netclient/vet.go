@@ -67,6 +67,33 @@ func Vet(a netip.Addr, allowPrivate bool) error {
 		return fmt.Errorf("%s is a zoned address", a)
 	}
 	a = a.Unmap()
+	if err := neverDialled(a); err != nil {
+		return err
+	}
+	if a.IsLoopback() {
+		if allowPrivate {
+			return nil
+		}
+		return fmt.Errorf("%s is a loopback address", a)
+	}
+	if w, ok := wrapperOf(a); ok {
+		return vetWrapped(a, w, allowPrivate)
+	}
+	if allowPrivate {
+		if a.Is4() && a.As4()[0] >= 240 {
+			return fmt.Errorf("%s is in reserved space", a)
+		}
+		return nil
+	}
+	if err := guardian().SafeAddr(a); err != nil {
+		return fmt.Errorf("%s is not a public address", a)
+	}
+	return nil
+}
+
+// neverDialled refuses the addresses no setting allows: unspecified,
+// multicast, broadcast and the cloud metadata addresses.
+func neverDialled(a netip.Addr) error {
 	switch {
 	case a.IsUnspecified():
 		return fmt.Errorf("%s is the unspecified address", a)
@@ -77,36 +104,31 @@ func Vet(a netip.Addr, allowPrivate bool) error {
 	case a == metadataV4 || a == metadataV6:
 		return fmt.Errorf("%s is the cloud metadata address", a)
 	}
-	if a.IsLoopback() {
-		if allowPrivate {
-			return nil
-		}
-		return fmt.Errorf("%s is a loopback address", a)
+	return nil
+}
+
+// wrapperOf returns the IPv6 wrapper whose prefix holds a, if any.
+func wrapperOf(a netip.Addr) (wrapper, bool) {
+	if !a.Is6() {
+		return wrapper{}, false
 	}
-	if a.Is6() {
-		raw := a.As16()
-		for _, w := range wrappers {
-			if !w.prefix.Contains(a) {
-				continue
-			}
-			inner := w.embedded(raw)
-			if err := Vet(inner, allowPrivate); err != nil {
-				return fmt.Errorf("%s is a %s address carrying %s, and %w", a, w.name, inner, err)
-			}
-			if !allowPrivate {
-				return fmt.Errorf("%s is a %s address, which is never dialled", a, w.name)
-			}
-			return nil
+	for _, w := range wrappers {
+		if w.prefix.Contains(a) {
+			return w, true
 		}
 	}
-	if allowPrivate {
-		if a.Is4() && a.As4()[0] >= 240 {
-			return fmt.Errorf("%s is in reserved space", a)
-		}
-		return nil
+	return wrapper{}, false
+}
+
+// vetWrapped judges an address of wrapper w by the IPv4 address it
+// carries; without allowPrivate a wrapper is never dialled at all.
+func vetWrapped(a netip.Addr, w wrapper, allowPrivate bool) error {
+	inner := w.embedded(a.As16())
+	if err := Vet(inner, allowPrivate); err != nil {
+		return fmt.Errorf("%s is a %s address carrying %s, and %w", a, w.name, inner, err)
 	}
-	if err := guardian().SafeAddr(a); err != nil {
-		return fmt.Errorf("%s is not a public address", a)
+	if !allowPrivate {
+		return fmt.Errorf("%s is a %s address, which is never dialled", a, w.name)
 	}
 	return nil
 }
