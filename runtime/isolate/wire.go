@@ -190,23 +190,29 @@ func (d *frameDecoder) consume(c byte) bool {
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // wireKeys are the keys of every object the decoder reads key by key,
-// so that a key it knows costs no allocation.
-var wireKeys = func() map[string]string {
-	keys := map[string]string{}
-	for k := range envelopeBits {
-		keys[k] = k
-	}
-	tables := []*structFields{callFields, replyFields, outcomeFields}
-	for _, info := range kinds {
-		tables = append(tables, fieldsOf(info.new()))
-	}
-	for _, t := range tables {
-		for k := range t.index {
-			keys[k] = k
+// so that a key it knows costs no allocation; built on first use.
+func wireKeys() map[string]string {
+	wireKeysOnce.Do(func() {
+		keys := map[string]string{"v": "v", "run": "run", "type": "type"}
+		f := wireFields()
+		tables := []*structFields{f.call, f.reply, f.outcome}
+		for _, info := range kinds() {
+			tables = append(tables, info.fields)
 		}
-	}
-	return keys
-}()
+		for _, t := range tables {
+			for k := range t.index {
+				keys[k] = k
+			}
+		}
+		wireKeysTable = keys
+	})
+	return wireKeysTable
+}
+
+var (
+	wireKeysOnce  sync.Once
+	wireKeysTable map[string]string
+)
 
 // key reads an object's next key and the colon after it.
 func (d *frameDecoder) key(what string) (string, error) {
@@ -214,7 +220,7 @@ func (d *frameDecoder) key(what string) (string, error) {
 	if err != nil || len(raw) < 2 || raw[0] != '"' || !d.consume(':') {
 		return "", protocolErrorf("%s is not a JSON object", what)
 	}
-	if k, ok := wireKeys[string(raw[1:len(raw)-1])]; ok {
+	if k, ok := wireKeys()[string(raw[1:len(raw)-1])]; ok {
 		return k, nil
 	}
 	var key string
