@@ -179,35 +179,23 @@ func (d *decoder) array(depth int) (any, error) {
 
 func (d *decoder) number() (any, error) {
 	start := d.pos
-	digits := func() int {
-		n := 0
-		for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
-			d.pos++
-			n++
-		}
-		return n
-	}
 	if d.data[d.pos] == '-' {
 		d.pos++
 	}
-	if d.pos < len(d.data) && d.data[d.pos] == '0' {
+	if d.at('0') {
 		d.pos++
-	} else if digits() == 0 {
+	} else if d.digits() == 0 {
 		return nil, d.fail("in a number")
 	}
-	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+	if d.at('.') {
 		d.pos++
-		if digits() == 0 {
+		if d.digits() == 0 {
 			return nil, d.fail("after a decimal point")
 		}
 	}
-	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
-		d.pos++
-		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
-			d.pos++
-		}
-		if digits() == 0 {
-			return nil, d.fail("in an exponent")
+	if d.at('e') || d.at('E') {
+		if err := d.exponent(); err != nil {
+			return nil, err
 		}
 	}
 	lexeme := string(d.data[start:d.pos])
@@ -216,6 +204,31 @@ func (d *decoder) number() (any, error) {
 		return nil, fmt.Errorf("number %s is out of range", lexeme)
 	}
 	return f, nil
+}
+
+// at reports whether the byte at d.pos is c.
+func (d *decoder) at(c byte) bool { return d.pos < len(d.data) && d.data[d.pos] == c }
+
+// digits reads a run of decimal digits and returns its length.
+func (d *decoder) digits() int {
+	n := 0
+	for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+		d.pos++
+		n++
+	}
+	return n
+}
+
+// exponent reads a number's exponent from its e or E.
+func (d *decoder) exponent() error {
+	d.pos++
+	if d.at('+') || d.at('-') {
+		d.pos++
+	}
+	if d.digits() == 0 {
+		return d.fail("in an exponent")
+	}
+	return nil
 }
 
 // str reads a string starting at its opening quote.
