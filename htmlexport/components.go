@@ -3,6 +3,7 @@ package htmlexport
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/markii/markii/ansi"
 	"github.com/markii/markii/render"
@@ -12,7 +13,7 @@ import (
 // directive writes a block directive: a structural component as its
 // semantic element, anything else as render's layout of it.
 func (w *writer) directive(d *render.Directive) {
-	if write, ok := containers[d.Name]; ok && d.Form == render.FormContainer {
+	if write, ok := containers()[d.Name]; ok && d.Form == render.FormContainer {
 		write(w, d)
 		return
 	}
@@ -24,32 +25,40 @@ func (w *writer) directive(d *render.Directive) {
 }
 
 // containers writes each structural container directive, by name, as its
-// semantic element. It is filled in init: its writers write blocks, which
-// may be directives again.
-var containers map[string]func(*writer, *render.Directive)
-
-func init() {
-	containers = map[string]func(*writer, *render.Directive){
-		"callout": (*writer).callout,
-		"card":    (*writer).card,
-		"details": (*writer).details,
-		"tabs": func(w *writer, d *render.Directive) {
-			w.open("div", "class", "tabs")
-			w.panels(d.Blocks)
-			w.close("div")
-		},
-		"tab":    func(w *writer, d *render.Directive) { w.panels([]render.Block{d}) },
-		"figure": (*writer).figure,
-		"row":    classDiv("row"),
-		"cell":   classDiv("cell"),
-	}
-	for _, name := range []string{"center", "left", "right"} {
-		containers[name] = classDiv("align-" + name)
-	}
-	for _, name := range []string{"wide", "full", "narrow", "fit"} {
-		containers[name] = classDiv("width-" + name)
-	}
+// semantic element. It is built on first use, as markii's other tables
+// are: its writers write blocks, which may be directives again, and a
+// process that exports nothing never needs it.
+func containers() map[string]func(*writer, *render.Directive) {
+	containersOnce.Do(func() {
+		t := map[string]func(*writer, *render.Directive){
+			"callout": (*writer).callout,
+			"card":    (*writer).card,
+			"details": (*writer).details,
+			"tabs": func(w *writer, d *render.Directive) {
+				w.open("div", "class", "tabs")
+				w.panels(d.Blocks)
+				w.close("div")
+			},
+			"tab":    func(w *writer, d *render.Directive) { w.panels([]render.Block{d}) },
+			"figure": (*writer).figure,
+			"row":    classDiv("row"),
+			"cell":   classDiv("cell"),
+		}
+		for _, name := range []string{"center", "left", "right"} {
+			t[name] = classDiv("align-" + name)
+		}
+		for _, name := range []string{"wide", "full", "narrow", "fit"} {
+			t[name] = classDiv("width-" + name)
+		}
+		containersTable = t
+	})
+	return containersTable
 }
+
+var (
+	containersOnce  sync.Once
+	containersTable map[string]func(*writer, *render.Directive)
+)
 
 // classDiv writes a container as a div of class around its blocks.
 func classDiv(class string) func(*writer, *render.Directive) {
