@@ -243,38 +243,56 @@ func Parse(data []byte) (Settings, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v := obj[k]
-		var err error
-		switch k {
-		case "scriptsDisabled":
-			err = boolField(v, &s.ScriptsDisabled)
-		case "runOnOpen":
-			err = boolField(v, &s.RunOnOpen)
-		case "allowPrivateNetworkAddresses":
-			err = boolField(v, &s.AllowPrivateNetworkAddresses)
-		case "refreshIntervalSeconds":
-			s.RefreshIntervalSeconds, err = intervalField(v)
-		case "packs":
-			s.Packs, err = packsField(v)
-		case "openLinksInBrowser":
-			err = boolField(v, &s.OpenLinksInBrowser)
-		case "mouse":
-			err = boolField(v, &s.Mouse)
-		case "maxWidth":
-			s.MaxWidth, err = maxWidthField(v)
-		case "showUrls":
-			err = boolField(v, &s.ShowURLs)
-		case "paging":
-			s.Paging, err = pagingField(v)
-		default:
+		read := settingReader(k)
+		if read == nil {
 			s.Unknown = append(s.Unknown, clip(k))
 			continue
 		}
-		if err != nil {
+		if err := read(&s, obj[k]); err != nil {
 			return s, fmt.Errorf("%q %w", k, err)
 		}
 	}
 	return s, nil
+}
+
+// settingReaders reads each known key into its field of Settings. An
+// array, so that it is laid out by the linker, not built at start-up.
+var settingReaders = [...]struct {
+	key  string
+	read func(*Settings, json.RawMessage) error
+}{
+	{"scriptsDisabled", func(s *Settings, v json.RawMessage) error { return boolField(v, &s.ScriptsDisabled) }},
+	{"runOnOpen", func(s *Settings, v json.RawMessage) error { return boolField(v, &s.RunOnOpen) }},
+	{"allowPrivateNetworkAddresses", func(s *Settings, v json.RawMessage) error { return boolField(v, &s.AllowPrivateNetworkAddresses) }},
+	{"refreshIntervalSeconds", func(s *Settings, v json.RawMessage) (err error) {
+		s.RefreshIntervalSeconds, err = intervalField(v)
+		return err
+	}},
+	{"packs", func(s *Settings, v json.RawMessage) (err error) {
+		s.Packs, err = packsField(v)
+		return err
+	}},
+	{"openLinksInBrowser", func(s *Settings, v json.RawMessage) error { return boolField(v, &s.OpenLinksInBrowser) }},
+	{"mouse", func(s *Settings, v json.RawMessage) error { return boolField(v, &s.Mouse) }},
+	{"maxWidth", func(s *Settings, v json.RawMessage) (err error) {
+		s.MaxWidth, err = maxWidthField(v)
+		return err
+	}},
+	{"showUrls", func(s *Settings, v json.RawMessage) error { return boolField(v, &s.ShowURLs) }},
+	{"paging", func(s *Settings, v json.RawMessage) (err error) {
+		s.Paging, err = pagingField(v)
+		return err
+	}},
+}
+
+// settingReader returns the reader of a known key, or nil.
+func settingReader(key string) func(*Settings, json.RawMessage) error {
+	for _, r := range settingReaders {
+		if r.key == key {
+			return r.read
+		}
+	}
+	return nil
 }
 
 func boolField(v json.RawMessage, dst *bool) error {
