@@ -481,71 +481,21 @@ func (l *layouter) placeChildren(ctx *Context, out []ansi.Line) {
 	if len(ctx.children) == 0 {
 		return
 	}
-	// found holds, for every child's anchors in turn, the output line it
-	// is on, or -1.
-	base := make([]int, len(ctx.children)+1)
-	for i, ch := range ctx.children {
-		base[i+1] = base[i] + len(ch.at)
-	}
-	found := make([]int, base[len(ctx.children)])
-	for i := range found {
-		found[i] = -1
-	}
-	// anchorOf is where in found an anchor span's place goes, or -1 for a
-	// span that is not one of the children's anchors.
-	anchorOf := func(s ansi.Span) int {
-		if s.Text != "" || s.Image != nil || s.Target == 0 {
-			return -1
-		}
-		for i, ch := range ctx.children {
-			if k := int(s.Target - ch.first); s.Target >= ch.first && k < len(ch.at) {
-				return base[i] + k
-			}
-		}
-		return -1
-	}
+	a := newChildAnchors(ctx.children)
 	for j, ln := range out {
-		anchors := 0
-		for _, s := range ln {
-			if a := anchorOf(s); a >= 0 {
-				if found[a] < 0 {
-					found[a] = j
-				}
-				anchors++
-			}
-		}
-		if anchors > 0 {
-			nl := l.mem.line(len(ln) - anchors)
-			for _, s := range ln {
-				if anchorOf(s) < 0 {
-					nl = append(nl, s)
-				}
-			}
-			// The line is copied, not changed: it may be shared.
-			out[j] = nl
-		}
+		out[j] = a.strip(ln, j, &l.mem)
 	}
 	const dropped = math.MinInt
 	hs, fs := l.page.Headings, l.page.Focusables
 	for i, ch := range ctx.children {
-		move := func(k int32, line, end *int) {
-			at := found[base[i]+int(k)]
-			if at < 0 {
-				*line = dropped
-				return
-			}
-			delta := at - ch.at[k]
-			*line += delta
-			*end += delta
-		}
 		nh := ch.to.h - ch.from.h
 		for j, k := range ch.of {
 			if j < nh {
 				h := &hs[ch.from.h+j]
-				move(k, &h.Line, &h.EndLine)
+				a.move(i, k, &h.Line, &h.EndLine, dropped)
 			} else {
 				f := &fs[ch.from.f+j-nh]
-				move(k, &f.Line, &f.EndLine)
+				a.move(i, k, &f.Line, &f.EndLine, dropped)
 			}
 		}
 	}
@@ -554,6 +504,78 @@ func (l *layouter) placeChildren(ctx *Context, out []ansi.Line) {
 	l.page.Headings = hs[:first.h+len(kh)]
 	kf := slices.DeleteFunc(fs[first.f:], func(f Focusable) bool { return f.Line == dropped })
 	l.page.Focusables = fs[:first.f+len(kf)]
+}
+
+// childAnchors finds the anchors of a component's children in its output.
+type childAnchors struct {
+	children []childLayout
+	// found holds, for every child's anchors in turn (child i's from
+	// base[i]), the output line it is on, or -1.
+	base  []int
+	found []int
+}
+
+func newChildAnchors(children []childLayout) *childAnchors {
+	base := make([]int, len(children)+1)
+	for i, ch := range children {
+		base[i+1] = base[i] + len(ch.at)
+	}
+	found := make([]int, base[len(children)])
+	for i := range found {
+		found[i] = -1
+	}
+	return &childAnchors{children: children, base: base, found: found}
+}
+
+// index is where in found an anchor span's place goes, or -1 for a span
+// that is not one of the children's anchors.
+func (a *childAnchors) index(s ansi.Span) int {
+	if s.Text != "" || s.Image != nil || s.Target == 0 {
+		return -1
+	}
+	for i, ch := range a.children {
+		if k := int(s.Target - ch.first); s.Target >= ch.first && k < len(ch.at) {
+			return a.base[i] + k
+		}
+	}
+	return -1
+}
+
+// strip records where output line j's anchors are and returns the line
+// without them: copied, not changed, since it may be shared.
+func (a *childAnchors) strip(ln ansi.Line, j int, mem *arena) ansi.Line {
+	anchors := 0
+	for _, s := range ln {
+		if x := a.index(s); x >= 0 {
+			if a.found[x] < 0 {
+				a.found[x] = j
+			}
+			anchors++
+		}
+	}
+	if anchors == 0 {
+		return ln
+	}
+	nl := mem.line(len(ln) - anchors)
+	for _, s := range ln {
+		if a.index(s) < 0 {
+			nl = append(nl, s)
+		}
+	}
+	return nl
+}
+
+// move shifts a heading's or focusable's lines by how far child i's
+// anchor k moved, or marks it dropped when the anchor is gone.
+func (a *childAnchors) move(i int, k int32, line, end *int, dropped int) {
+	at := a.found[a.base[i]+int(k)]
+	if at < 0 {
+		*line = dropped
+		return
+	}
+	delta := at - a.children[i].at[k]
+	*line += delta
+	*end += delta
 }
 
 // alignLines pads lines to align within width. A box (self-sizing
