@@ -673,47 +673,60 @@ func (c *converter) url(dest []byte) string {
 // text, code (spans and block bodies), autolink labels and directive
 // labels; raw HTML is left out and blocks are separated by a line feed.
 func (c *converter) plain(n ast.Node, dst []byte) []byte {
-	cur := ast.Node(n)
-	for {
-		skip := false
+	for cur := ast.Node(n); cur != nil; {
 		if cur.Type() == ast.TypeBlock && len(dst) > 0 && dst[len(dst)-1] != '\n' {
 			dst = append(dst, '\n')
 		}
-		switch v := cur.(type) {
-		case *ast.Text:
-			if v.IsRaw() {
-				dst = append(dst, v.Segment.Value(c.src)...)
-			} else {
-				dst = appendDecoded(dst, v.Segment.Value(c.src), true)
-			}
-			if v.SoftLineBreak() || v.HardLineBreak() {
-				dst = append(dst, '\n')
-			}
-		case *ast.String:
-			dst = append(dst, v.Value...)
-		case *extast.FootnoteLink:
-			dst = append(append(append(dst, '['), strconv.Itoa(v.Index)...), ']')
-		case *emojiast.Emoji:
-			dst = append(dst, string(v.Value.Unicode)...)
-		case *ast.AutoLink:
-			dst = append(dst, v.Label(c.src)...)
-		case *ast.CodeBlock, *ast.FencedCodeBlock:
-			dst = append(dst, c.codeBody(cur)...)
-		case *ast.HTMLBlock, *ast.RawHTML:
-			skip = true
-		}
+		var skip bool
+		dst, skip = c.plainNode(cur, dst)
 		if !skip && cur.FirstChild() != nil {
 			cur = cur.FirstChild()
 			continue
 		}
-		for cur != n && cur.NextSibling() == nil {
-			cur = cur.Parent()
-		}
-		if cur == n {
-			return dst
-		}
-		cur = cur.NextSibling()
+		cur = nextAfter(cur, n)
 	}
+	return dst
+}
+
+// plainNode appends the text cur itself holds (not its children's) to
+// dst; skip is set for a node whose children hold no text (raw HTML).
+func (c *converter) plainNode(cur ast.Node, dst []byte) ([]byte, bool) {
+	switch v := cur.(type) {
+	case *ast.Text:
+		if v.IsRaw() {
+			dst = append(dst, v.Segment.Value(c.src)...)
+		} else {
+			dst = appendDecoded(dst, v.Segment.Value(c.src), true)
+		}
+		if v.SoftLineBreak() || v.HardLineBreak() {
+			dst = append(dst, '\n')
+		}
+	case *ast.String:
+		dst = append(dst, v.Value...)
+	case *extast.FootnoteLink:
+		dst = append(append(append(dst, '['), strconv.Itoa(v.Index)...), ']')
+	case *emojiast.Emoji:
+		dst = append(dst, string(v.Value.Unicode)...)
+	case *ast.AutoLink:
+		dst = append(dst, v.Label(c.src)...)
+	case *ast.CodeBlock, *ast.FencedCodeBlock:
+		dst = append(dst, c.codeBody(cur)...)
+	case *ast.HTMLBlock, *ast.RawHTML:
+		return dst, true
+	}
+	return dst, false
+}
+
+// nextAfter returns the node after cur's subtree in a walk of root's
+// subtree in document order, or nil at its end.
+func nextAfter(cur, root ast.Node) ast.Node {
+	for cur != root && cur.NextSibling() == nil {
+		cur = cur.Parent()
+	}
+	if cur == root {
+		return nil
+	}
+	return cur.NextSibling()
 }
 
 // alertTypes are the callout types GitHub's alert kinds are drawn as.

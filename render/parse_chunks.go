@@ -446,6 +446,21 @@ const (
 	scanLost
 )
 
+// blockLine updates the open frames for a line that may open or close a
+// block, and reports false when the scanner has lost track.
+func (ps *placeScanner) blockLine(line []byte, indent int) bool {
+	open := len(ps.frames)
+	inCode := open > 0 && ps.frames[open-1].fence != ':'
+	var ok bool
+	if ps.frames, ok = scanChunkLine(ps.frames, line, indent); !ok || ps.mayBeHTML && len(ps.frames) > open {
+		return false
+	}
+	if !inCode && line[indent] == '<' {
+		ps.mayBeHTML = true
+	}
+	return true
+}
+
 // line scans the line at offset at.
 func (ps *placeScanner) line(at int, line []byte) scanStep {
 	indent := 0
@@ -464,16 +479,8 @@ func (ps *placeScanner) line(at int, line []byte) scanStep {
 	if n := len(ps.frames); n > 0 && ps.frames[n-1].fence == '<' {
 		return ps.htmlLine(line)
 	}
-	if indent < 4 && indent < len(line) && line[indent] != '\t' {
-		open := len(ps.frames)
-		inCode := open > 0 && ps.frames[open-1].fence != ':'
-		var ok bool
-		if ps.frames, ok = scanChunkLine(ps.frames, line, indent); !ok || ps.mayBeHTML && len(ps.frames) > open {
-			return scanLost
-		}
-		if !inCode && line[indent] == '<' {
-			ps.mayBeHTML = true
-		}
+	if indent < 4 && indent < len(line) && line[indent] != '\t' && !ps.blockLine(line, indent) {
+		return scanLost
 	}
 	if ps.mayBeHTML && len(ps.frames) == 0 && opensHTMLElement(line) {
 		// An element a raw HTML block opens holds the blocks up to its
