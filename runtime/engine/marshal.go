@@ -392,41 +392,63 @@ func (d *jsonDecoder) fromToken(tok json.Token, depth int) (lua.LValue, error) {
 		}
 		return lua.LNumber(f), nil
 	case json.Delim:
-		if depth+1 > d.maxDepth {
-			return nil, &DecodeError{"depth", fmt.Sprintf("nested deeper than %d", d.maxDepth)}
-		}
-		tbl := d.L.NewTable()
-		if t == '[' {
-			i := 0
-			for d.dec.More() {
-				v, err := d.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				if v == lua.LNil {
-					v = lua.LFalse
-				}
-				i++
-				tbl.RawSetInt(i, v)
-			}
-		} else {
-			for d.dec.More() {
-				kt, err := d.token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				v, err := d.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				tbl.RawSetString(k, v)
-			}
-		}
-		if _, err := d.token(); err != nil {
-			return nil, err
-		}
-		return tbl, nil
+		return d.container(t, depth)
 	}
 	return nil, &DecodeError{"syntax", "unexpected token"}
+}
+
+// container reads the array or object that delim opens into a table.
+func (d *jsonDecoder) container(delim json.Delim, depth int) (lua.LValue, error) {
+	if depth+1 > d.maxDepth {
+		return nil, &DecodeError{"depth", fmt.Sprintf("nested deeper than %d", d.maxDepth)}
+	}
+	tbl := d.L.NewTable()
+	var err error
+	if delim == '[' {
+		err = d.arrayInto(tbl, depth)
+	} else {
+		err = d.objectInto(tbl, depth)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.token(); err != nil {
+		return nil, err
+	}
+	return tbl, nil
+}
+
+// arrayInto reads an array's values into tbl from index 1; a null is
+// false, so that the array has no holes.
+func (d *jsonDecoder) arrayInto(tbl *lua.LTable, depth int) error {
+	i := 0
+	for d.dec.More() {
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return err
+		}
+		if v == lua.LNil {
+			v = lua.LFalse
+		}
+		i++
+		tbl.RawSetInt(i, v)
+	}
+	return nil
+}
+
+// objectInto reads an object's members into tbl.
+func (d *jsonDecoder) objectInto(tbl *lua.LTable, depth int) error {
+	for d.dec.More() {
+		kt, err := d.token()
+		if err != nil {
+			return err
+		}
+		k, _ := kt.(string)
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return err
+		}
+		tbl.RawSetString(k, v)
+	}
+	return nil
 }
