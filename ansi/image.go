@@ -94,39 +94,14 @@ func validateImage(b []byte) (n int, kittyMore, kittyCont bool, err error) {
 	var rest []byte
 	switch {
 	case hasPrefix(b, "\x1b_G"):
-		rest = b[3:]
-		if hasPrefix(rest, "a=T,f=100,t=d,q=2,C=1,c=") {
-			rest = rest[len("a=T,f=100,t=d,q=2,C=1,c="):]
-			var ok bool
-			if rest, ok = skipNumber(rest); !ok || !hasPrefix(rest, ",r=") {
-				return 0, false, false, fmt.Errorf("kitty image with a bad size")
-			}
-			if rest, ok = skipNumber(rest[3:]); !ok || len(rest) == 0 || rest[0] != ',' {
-				return 0, false, false, fmt.Errorf("kitty image with a bad size")
-			}
-			rest = rest[1:]
-		} else {
-			kittyCont = true
-		}
-		switch {
-		case hasPrefix(rest, "m=0;"):
-		case hasPrefix(rest, "m=1;"):
-			kittyMore = true
-		default:
-			return 0, false, false, fmt.Errorf("kitty graphics sequence that markii does not write")
-		}
-		rest = rest[4:]
+		rest, kittyMore, kittyCont, err = kittyHead(b[3:])
 	case hasPrefix(b, "\x1b]1337;File=inline=1;size="):
-		rest = b[len("\x1b]1337;File=inline=1;size="):]
-		var ok bool
-		for _, next := range []string{";width=", ";height=", ";preserveAspectRatio=1:"} {
-			if rest, ok = skipNumber(rest); !ok || !hasPrefix(rest, next) {
-				return 0, false, false, fmt.Errorf("iTerm2 image with bad arguments")
-			}
-			rest = rest[len(next):]
-		}
+		rest, err = itermHead(b[len("\x1b]1337;File=inline=1;size="):])
 	default:
-		return 0, false, false, fmt.Errorf("escape sequence that is not an image markii writes")
+		err = fmt.Errorf("escape sequence that is not an image markii writes")
+	}
+	if err != nil {
+		return 0, false, false, err
 	}
 	payload := 0
 	for payload < len(rest) && isBase64(rest[payload]) {
@@ -136,6 +111,46 @@ func validateImage(b []byte) (n int, kittyMore, kittyCont bool, err error) {
 		return 0, false, false, fmt.Errorf("image data that is not base64 ended by ST")
 	}
 	return len(b) - len(rest) + payload + 2, kittyMore, kittyCont, nil
+}
+
+// kittyHead checks a kitty graphics chunk's keys, rest being what follows
+// ESC _ G, and returns its payload and whether more chunks follow and
+// whether it continues an image (no size keys).
+func kittyHead(rest []byte) (payload []byte, more, cont bool, err error) {
+	const first = "a=T,f=100,t=d,q=2,C=1,c="
+	if hasPrefix(rest, first) {
+		var ok bool
+		if rest, ok = skipNumber(rest[len(first):]); !ok || !hasPrefix(rest, ",r=") {
+			return nil, false, false, fmt.Errorf("kitty image with a bad size")
+		}
+		if rest, ok = skipNumber(rest[3:]); !ok || len(rest) == 0 || rest[0] != ',' {
+			return nil, false, false, fmt.Errorf("kitty image with a bad size")
+		}
+		rest = rest[1:]
+	} else {
+		cont = true
+	}
+	switch {
+	case hasPrefix(rest, "m=0;"):
+	case hasPrefix(rest, "m=1;"):
+		more = true
+	default:
+		return nil, false, false, fmt.Errorf("kitty graphics sequence that markii does not write")
+	}
+	return rest[4:], more, cont, nil
+}
+
+// itermHead checks an iTerm2 inline image's arguments after its size=
+// and returns its payload.
+func itermHead(rest []byte) ([]byte, error) {
+	var ok bool
+	for _, next := range []string{";width=", ";height=", ";preserveAspectRatio=1:"} {
+		if rest, ok = skipNumber(rest); !ok || !hasPrefix(rest, next) {
+			return nil, fmt.Errorf("iTerm2 image with bad arguments")
+		}
+		rest = rest[len(next):]
+	}
+	return rest, nil
 }
 
 func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
