@@ -68,29 +68,37 @@ func CapDirectives(in []script.Directive, truncated bool) ([]script.Directive, b
 // cleanText removes the characters a listing never carries and cuts s to at
 // most max bytes on a character boundary.
 func cleanText(s string, max int) (string, bool) {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || c >= 0x80 {
-			clean = false
-			break
-		}
-	}
-	if clean && len(s) <= max {
+	if len(s) <= max && plainText(s) {
 		return s, false
 	}
 	var b strings.Builder
-	cut := false
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f || (r == utf8.RuneError && size == 1) {
+		if dropped(r, size) {
 			continue
 		}
 		if b.Len()+size > max {
-			cut = true
-			break
+			return b.String(), true
 		}
 		b.WriteRune(r)
 	}
-	return b.String(), cut
+	return b.String(), false
+}
+
+// plainText reports whether s is ASCII without control characters other
+// than tab and line feed.
+func plainText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || dropped(rune(c), 1) {
+			return false
+		}
+	}
+	return true
+}
+
+// dropped reports whether cleanText drops the character r of size bytes:
+// a control character other than tab and line feed, or invalid UTF-8.
+func dropped(r rune, size int) bool {
+	return (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f || (r == utf8.RuneError && size == 1)
 }
