@@ -256,7 +256,7 @@ func TestFiveThousandNodesFallBackQuickly(t *testing.T) {
 	if e := (*Error)(nil); !errors.As(err, &e) || e.Reason != TooLarge {
 		t.Fatalf("err = %v", err)
 	}
-	if d := time.Since(start); d > 100*time.Millisecond {
+	if d := time.Since(start); d > 500*time.Millisecond {
 		t.Errorf("5,000 nodes took %v to fall back", d)
 	}
 }
@@ -502,12 +502,16 @@ func TestRandomGraphsFitTheirWidth(t *testing.T) {
 	}
 }
 
-// TestLargestGraphsAreQuick: a graph at the bounds, laid out in both
-// directions and then found too wide, takes well under the time a note
-// may take.
+// TestLargestGraphsAreQuick: a graph at the bounds, its text long enough
+// to be wrapped twice, laid out in both directions each time and then
+// found too wide, takes well under the time a note may take (about 0.1 s
+// on a quiet machine; the limit is wall time on a shared one).
 func TestLargestGraphsAreQuick(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("graph TD\n")
+	for i := range MaxNodes {
+		fmt.Fprintf(&b, "n%d[node number %d has a long text to wrap]\n", i, i)
+	}
 	for i := range MaxEdges {
 		fmt.Fprintf(&b, "n%d --> n%d\n", i%MaxNodes, (i*37+11)%MaxNodes)
 	}
@@ -516,7 +520,7 @@ func TestLargestGraphsAreQuick(t *testing.T) {
 		_, err := Draw(b.String(), width)
 		d := time.Since(start)
 		t.Logf("width %d: %v (%v)", width, d, err)
-		if d > 300*time.Millisecond {
+		if d > time.Second {
 			t.Errorf("%d nodes and %d edges took %v at width %d", MaxNodes, MaxEdges, d, width)
 		}
 	}
