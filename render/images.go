@@ -110,11 +110,38 @@ func (l *layouter) standaloneImage(p *Paragraph, width int) []ansi.Line {
 	if img == nil {
 		return nil
 	}
-	pic := l.picture(img.URL, width)
+	pic := l.picture(img.URL, l.imageCols(img, width))
 	if pic == nil {
 		return nil
 	}
 	return append(pic, l.paragraph(p.Content, ansi.Style{}, width)...)
+}
+
+// Cell size in CSS pixels, for an img's width and height: the usual
+// terminal cell is about 8 pixels wide and 16 tall.
+const (
+	cellPixelsWide = 8
+	cellPixelsTall = 16
+)
+
+// imageCols returns how many cells across img's picture may take within
+// width: all of it, unless the img asked for a width (pixels, or a share
+// of the page) or a height, which its picture keeps the aspect of.
+func (l *layouter) imageCols(img *Image, width int) int {
+	cols := width
+	switch w := img.Width; {
+	case w.Percent:
+		cols = min(cols, max(1, width*w.N/100))
+	case w.N > 0:
+		cols = min(cols, max(1, (w.N+cellPixelsWide-1)/cellPixelsWide))
+	}
+	if h := img.Height; h.N > 0 && !h.Percent {
+		rows := max(1, (h.N+cellPixelsTall-1)/cellPixelsTall)
+		if p := l.opt.Images[img.URL]; p != nil && p.Rows > rows {
+			cols = min(cols, max(1, p.Cols*rows/p.Rows))
+		}
+	}
+	return cols
 }
 
 // soleImage returns the image a paragraph consists of, or nil.

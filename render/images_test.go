@@ -181,3 +181,37 @@ func TestInstalledPackLabelAndDiagnostic(t *testing.T) {
 		t.Fatalf("no packs: %q", page.Diagnostics)
 	}
 }
+
+// TestImgWidthAndHeight: an HTML img's width and height bound its
+// picture (8 and 16 pixels a cell; a percentage of the page), never past
+// the page, and bad values are ignored.
+func TestImgWidthAndHeight(t *testing.T) {
+	wide := &Picture{Cols: 40, Rows: 10, Cells: make([]PictureCell, 400)}
+	for i := range wide.Cells {
+		wide.Cells[i] = PictureCell{RGB{uint8(i), 0, 0}, RGB{0, uint8(i), 0}}
+	}
+	for _, c := range []struct {
+		attrs    string
+		cols     int
+		pageCols int
+	}{
+		{`width="80"`, 10, 60},
+		{`width="80px"`, 10, 60},
+		{`width="50%"`, 30, 60},
+		{`height="80"`, 20, 60},            // 5 rows of a 4:1 picture
+		{`width="400" height="32"`, 8, 60}, // the height binds
+		{`width="100000"`, 40, 60},         // the picture's own size
+		{`width="9000"`, 30, 30},           // never past the page
+		{`width="-5" height="x"`, 40, 60},
+		{`width="0"`, 40, 60},
+	} {
+		opt := Options{Width: c.pageCols, Level: ansi.TrueColor, Theme: theme.Dark, Images: map[string]*Picture{"w.png": wide}}
+		page := Layout(Parse([]byte(`<p><img src="w.png" alt="w" `+c.attrs+`></p>`+"\n")), opt)
+		if w := page.Lines[0].Width(); w != c.cols {
+			t.Errorf("%s at width %d: the picture is %d cells across, want %d", c.attrs, c.pageCols, w, c.cols)
+		}
+		if !strings.Contains(page.Lines[0].Text(), "▀") {
+			t.Errorf("%s: no picture drawn: %q", c.attrs, page.Lines[0].Text())
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/markii/markii/render/mathtext"
 	"github.com/markii/markii/sanitize"
 	"github.com/yuin/goldmark/ast"
 	"golang.org/x/net/html"
@@ -47,6 +48,8 @@ const (
 	hEmph
 	hStrike
 	hCode
+	hSub // sub: lowered
+	hSup // sup: raised
 	hLink
 	hSkip  // content dropped
 	hBreak // br
@@ -124,7 +127,9 @@ var htmlElements = [...]struct {
 	{"strike", hStrike},
 	{"strong", hStrong},
 	{"style", hSkip},
+	{"sub", hSub},
 	{"summary", hSummary},
+	{"sup", hSup},
 	{"svg", hSkip},
 	{"table", hTable},
 	{"tbody", hSection},
@@ -636,6 +641,8 @@ func (h *htmlBuilder) closeInline(f *htmlFrame) {
 		cs := c.codeSpans.new()
 		cs.Text = strings.TrimSpace(plainText(h.takeInlines(f.inlineMark)))
 		h.push(cs)
+	case hSub, hSup:
+		h.script(h.takeInlines(f.inlineMark), f.kind == hSup)
 	case hLink:
 		if f.href == "" {
 			return
@@ -645,6 +652,35 @@ func (h *htmlBuilder) closeInline(f *htmlFrame) {
 		l.Content = h.takeInlines(f.inlineMark)
 		h.push(l)
 	}
+}
+
+// script adds the content of a sub or sup element raised or lowered: as
+// Unicode forms when it is plain text all of whose characters have one
+// (H₂O, x²), else marked as math marks it, ^(…) or _(…), keeping the
+// content's links and styles.
+func (h *htmlBuilder) script(content []Inline, sup bool) {
+	var text strings.Builder
+	for _, in := range content {
+		t, ok := in.(*Text)
+		if !ok {
+			text.Reset()
+			break
+		}
+		text.WriteString(t.Text)
+	}
+	if form, ok := mathtext.Script(strings.TrimSpace(text.String()), sup); ok {
+		h.push(h.c.newText(form))
+		return
+	}
+	mark := "_("
+	if sup {
+		mark = "^("
+	}
+	h.push(h.c.newText(mark))
+	for _, in := range content {
+		h.push(in)
+	}
+	h.push(h.c.newText(")"))
 }
 
 func (h *htmlBuilder) closeBlock(f *htmlFrame) {
@@ -792,7 +828,7 @@ func (h *htmlBuilder) image(a htmlAttrs) {
 	if h.pre() != nil {
 		return
 	}
-	h.push(&Image{URL: htmlURL(a.src), Alt: sanitize.Inline(a.alt)})
+	h.push(&Image{URL: htmlURL(a.src), Alt: sanitize.Inline(a.alt), Width: a.width, Height: a.height})
 }
 
 // htmlURL vets an attribute's URL as a markdown destination is vetted.
@@ -811,6 +847,7 @@ type htmlAttrs struct {
 	align, href, src, alt string
 	open                  bool
 	start                 int
+	width, height         Length
 }
 
 func readHTMLAttrs(z *html.Tokenizer) htmlAttrs {
@@ -830,6 +867,10 @@ func readHTMLAttrs(z *html.Tokenizer) htmlAttrs {
 			a.alt = string(val)
 		case "open":
 			a.open = true
+		case "width":
+			a.width = htmlLength(val)
+		case "height":
+			a.height = htmlLength(val)
 		case "start":
 			if n, err := strconv.Atoi(strings.TrimSpace(string(val))); err == nil && n > 0 && n < 1e9 {
 				a.start = n
@@ -839,6 +880,31 @@ func readHTMLAttrs(z *html.Tokenizer) htmlAttrs {
 			return a
 		}
 	}
+}
+
+// maxHTMLLength bounds a length attribute, in pixels.
+const maxHTMLLength = 100000
+
+// htmlLength reads a width or height attribute: pixels ("120",
+// "120px") or a percentage ("50%"); anything else, zero, or more than
+// maxHTMLLength (100% for a percentage) is no length.
+func htmlLength(v []byte) Length {
+	s := strings.TrimSpace(string(v))
+	var l Length
+	if t, ok := strings.CutSuffix(s, "%"); ok {
+		s, l.Percent = t, true
+	} else {
+		s = strings.TrimSuffix(s, "px")
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s = s[:i] // "50.5" reads as 50
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 || n > maxHTMLLength || l.Percent && n > 100 {
+		return Length{}
+	}
+	l.N = n
+	return l
 }
 
 // isHTMLSpace reports whether t is all HTML white space.

@@ -242,6 +242,17 @@ type Link struct {
 type Image struct {
 	URL string
 	Alt string
+	// Width and Height are the size an HTML img asks for (its width and
+	// height attributes); a drawn picture fits within them. Zero when
+	// not given.
+	Width, Height Length
+}
+
+// Length is an HTML length: N CSS pixels, or N percent of the page's
+// width when Percent is set. The zero Length is no length.
+type Length struct {
+	N       int
+	Percent bool
 }
 
 // InlineDirective is a text directive `:name[label]{attrs}`.
