@@ -1,9 +1,15 @@
 package viewer
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/fixtures"
+	"github.com/markii/markii/render"
 )
 
 func TestJoinsZWJ(t *testing.T) {
@@ -38,4 +44,39 @@ func TestTmuxVersionDrawsZWJSequencesWhole(t *testing.T) {
 		t.Fatalf("after tmux's version: graphemes %v, joined %v", m.chrome.graphemes, m.chrome.joined)
 	}
 	mustContain(t, m, "Coders 👩‍💻 and astronauts 🧑‍🚀, thumbs 👍.")
+}
+
+// wideGraphemes is a note of every kind of wide grapheme.
+const wideGraphemes = "# Wide graphemes\n\n" +
+	"A family 👨‍👩‍👧‍👦 in a row, keycaps 1️⃣ 2️⃣ #️⃣ and ZWJ 👩‍💻 🧑‍🚀 sequences, an eye 👁️‍🗨️ and a flag 🏳️‍🌈.\n\n" +
+	"Flags 🇺🇸 🇯🇵 🇩🇪, skin tones 👍🏽 👋🏿 👩🏽‍💻 and hearts ❤️ ❤ side by side with 日本語, café and क्षत्रिय.\n\n" +
+	"| emoji | name |\n|---|---|\n| 👩‍💻 | technologist |\n| 1️⃣ | keycap one |\n| 🇺🇸 | flag |\n"
+
+// TestEveryRowCountsAsTheLayout: in a terminal that counts cells code
+// point by code point (xterm) and in one that joins ZWJ sequences (tmux
+// 3.3 and later), every row of the screen takes, by that terminal's count
+// and by the renderer's, exactly the cells render's line at that width
+// takes, so nothing after a wide grapheme moves or is cut.
+func TestEveryRowCountsAsTheLayout(t *testing.T) {
+	for _, w := range []int{120, 60, 30} {
+		for _, joined := range []bool{false, true} {
+			for name, src := range map[string]string{"wide": wideGraphemes, "tour": string(fixtures.Tour)} {
+				m := newTest(t, src, w, 60, nil)
+				terminal, renderer := xansi.StringWidthWc, xansi.StringWidthWc
+				if joined {
+					m.Update(tea.TerminalVersionMsg{Name: "tmux 3.3a"})
+					m.Update(graphemeModeMsg)
+					terminal, renderer = ansi.JoinedWidth, xansi.StringWidth
+				}
+				want := strings.Split(xansi.Strip(string(render.RenderWith([]byte(src), m.reader.pageOptions(nil)))), "\n")
+				got := rows(m)
+				for i := 0; i < 59 && i < len(want); i++ {
+					layout := ansi.Width(xansi.Truncate(want[i], w, ""))
+					if tw, rw := terminal(got[i]), renderer(got[i]); tw != layout || rw != layout {
+						t.Fatalf("%s at %d (joined %v), row %d: the terminal counts %d cells, the renderer %d, the layout %d:\n got %q\nwant %q", name, w, joined, i+1, tw, rw, layout, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
 }

@@ -103,6 +103,7 @@ func TestRealTerminalScreenMatchesRender(t *testing.T) {
 	}
 	wide := []byte("# Wide graphemes\n\n" +
 		"A family 👨‍👩‍👧‍👦 in a row, keycaps 1️⃣ 2️⃣ #️⃣ and ZWJ 👩‍💻 🧑‍🚀 sequences.\n\n" +
+		"An eye 👁️‍🗨️, a rainbow flag 🏳️‍🌈 and a coder with a skin tone 👩🏽‍💻 in a row.\n\n" +
 		"Flags 🇺🇸 🇯🇵 🇩🇪, skin tones 👍🏽 👋🏿 and hearts ❤️ ❤ side by side with 日本語 and café.\n\n" +
 		"| emoji | name |\n|---|---|\n| 👩‍💻 | technologist |\n| 1️⃣ | keycap one |\n| 🇺🇸 | flag |\n\n" +
 		"- 👍🏽 a list item that wraps around the end of the line at sixty columns or so\n")
