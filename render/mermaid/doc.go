@@ -35,8 +35,8 @@
 // frame, whose lines get rows and columns of their own. A left-right chart too wide for the
 // width is drawn top-down, and a top-down one left-right, when that fits.
 //
-// Sequence diagrams (`sequenceDiagram`): participant and actor with
-// `as` aliases (or participants met in messages), messages ->> -->> ->
+// Sequence diagrams (`sequenceDiagram`): participant and actor (in a
+// round box) with `as` aliases (or participants met in messages), messages ->> -->> ->
 // --> -x --x -) --) with text, Note left of/right of/over A[,B], loop,
 // alt/else, opt, par/and, critical/option, break and rect blocks drawn as
 // frames, autonumber; activate, deactivate, box, create and destroy

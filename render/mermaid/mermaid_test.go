@@ -437,7 +437,7 @@ func TestSequence(t *testing.T) {
     deactivate A
 `
 	out := mustDraw(t, src, 80)
-	for _, w := range []string{"│ Alice │", "│ Bob │", "hello", "►│", "│◄┄", "▷│", "×│", "think", "│ a note │", "│ left │", "both", "loop every second", "alt ok", "else not ok", "┄"} {
+	for _, w := range []string{"│ Alice │", "│ Bob │", "╭─────╮", "hello", "►│", "│◄┄", "▷│", "×│", "think", "│ a note │", "│ left │", "both", "loop every second", "alt ok", "else not ok", "┄"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("missing %q:\n%s", w, out)
 		}

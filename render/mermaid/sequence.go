@@ -43,6 +43,7 @@ type event struct {
 type participant struct {
 	id    string
 	lines []string
+	actor bool // drawn in a round box
 }
 
 // sequence is a parsed sequence diagram.
@@ -111,6 +112,7 @@ func parseSequence(stmts []stmt) (*sequence, error) {
 			if ok {
 				sd.parts[p].lines = labelLines(alias)
 			}
+			sd.parts[p].actor = word == "actor"
 		case word == "box":
 			stack = append(stack, true)
 		case blockKinds[word]:
@@ -413,7 +415,11 @@ func layoutSequence(sd *sequence, width int) ([]Line, int, error) {
 	g := newGrid(w, h)
 	for i, p := range sd.parts {
 		x := centre[i] - boxW[i]/2
-		drawBox(g, x, 0, boxW[i], boxH, rect, p.lines)
+		sh := rect
+		if p.actor {
+			sh = round
+		}
+		drawBox(g, x, 0, boxW[i], boxH, sh, p.lines)
 		g.vline(centre[i], boxH-1, h-1, solid, Border)
 		g.put(centre[i], boxH-1, "┬", Border)
 	}
