@@ -21,13 +21,18 @@ const MaxDepth = 32
 const MaxBytes = 64 << 10
 
 // Convert returns the Unicode text of the TeX in src. For display math
-// (display set) a matrix or cases environment keeps its rows on lines of
-// their own, and the result may hold line feeds.
+// (display set) the result may hold line feeds: fractions are stacked,
+// sums and integrals carry their limits above and below or beside them,
+// and a matrix or cases environment keeps its rows on lines of their
+// own, all aligned on the line around them (display.go).
 func Convert(src string, display bool) string {
 	if len(src) > MaxBytes {
 		return src
 	}
 	c := &conv{src: src, display: display}
+	if display {
+		return c.displayText()
+	}
 	var b strings.Builder
 	c.seq(&b, 0, 0)
 	return strings.TrimSpace(b.String())

@@ -62,3 +62,27 @@ func TestDeepNestingIsLinear(t *testing.T) {
 		t.Error("the innermost text was lost")
 	}
 }
+
+// TestConvertDisplayStacks: in display math a fraction stands over its
+// rule on the baseline of the line around it, a sum carries its limits
+// above and below, an integral beside it; inline, the same stay on one
+// line.
+func TestConvertDisplayStacks(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`\frac{a}{b}`, " a\n───\n b"},
+		{"\n\\frac{a}{b}\n", " a\n───\n b"},
+		{`x = \frac{n(n+1)}{2}`, "     n(n+1)\nx = ────────\n       2"},
+		{`\sum_{i=1}^{n} i`, " n\n ∑ i\ni=1"},
+		{`\int_0^\infty f`, " ∞\n∫ f\n 0"},
+		{`\frac{1}{1+\frac{1}{x}}`, "   1\n───────\n    1\n 1+───\n    x"},
+		{`f = \begin{pmatrix} a & b \\ c & d \end{pmatrix}`, "f = ⎛ a  b ⎞\n    ⎝ c  d ⎠"},
+		{`\mathbb{R} \weird{x}`, `ℝ \weird{x}`},
+	} {
+		if got := Convert(c.in, true); got != c.want {
+			t.Errorf("Convert(%q, display)\n%s\nwant\n%s", c.in, got, c.want)
+		}
+	}
+	if got := Convert(`\frac{a}{b} + \sum_{i=1}^{n} i`, false); got != "a⁄b + ∑ᵢ₌₁ⁿ i" {
+		t.Errorf("inline: %q", got)
+	}
+}
