@@ -143,10 +143,13 @@ func subgraphTitle(rest string) string {
 
 // ignored are the statements that style or link a flowchart, which
 // markii does not draw.
-var ignored = map[string]bool{
-	"direction": true, "classDef": true, "class": true,
-	"style": true, "linkStyle": true, "click": true, "accTitle": true, "accDescr": true,
-	"accTitle:": true, "accDescr:": true, "title": true, "title:": true,
+func ignored(word string) bool {
+	switch word {
+	case "direction", "classDef", "class", "style", "linkStyle", "click", "accTitle", "accDescr",
+		"accTitle:", "accDescr:", "title", "title:":
+		return true
+	}
+	return false
 }
 
 // statement reads one statement: a chain of node groups joined by edges.
@@ -174,7 +177,7 @@ func (fc *flowchart) statement(s string, line int) error {
 		}
 		return nil
 	}
-	if ignored[word] {
+	if ignored(word) {
 		return nil
 	}
 	p := &flowParser{s: s}

@@ -384,7 +384,7 @@ func (l *flowLayout) draw(w, h int) *grid {
 // bottom right), its top and bottom line and its sides.
 type boxGlyphs struct{ tl, tr, bl, br, hz, l, r string }
 
-var shapeGlyphs = map[shape]boxGlyphs{
+var shapeGlyphs = [...]boxGlyphs{
 	rect:       {"┌", "┐", "└", "┘", "─", "│", "│"},
 	round:      {"╭", "╮", "╰", "╯", "─", "│", "│"},
 	stadium:    {"╭", "╮", "╰", "╯", "─", "(", ")"},

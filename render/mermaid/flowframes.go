@@ -226,6 +226,45 @@ func (l *flowLayout) pushFrames() {
 				}
 			}
 		}
+		l.pushApart(order)
+	}
+}
+
+// pushApart moves two frames that share a layer, neither inside the
+// other, apart: the one whose nodes stand to the right, with the rest
+// of each of its layers beyond it, goes right until the frames are two
+// columns apart.
+func (l *flowLayout) pushApart(order []int) {
+	inside := func(a, b int) bool { return slices.Contains(l.chain(a), b) }
+	for i, a := range order {
+		for _, b := range order[i+1:] {
+			if inside(a, b) || inside(b, a) {
+				continue
+			}
+			fa, okA := l.extent(a)
+			fb, okB := l.extent(b)
+			if !okA || !okB || fa.last < fb.first || fb.last < fa.first {
+				continue
+			}
+			left, right := fa, fb
+			if fa.cLo+fa.cHi > fb.cLo+fb.cHi {
+				left, right = fb, fa
+			}
+			d := left.cHi + 2 - right.cLo
+			if d <= 0 {
+				continue
+			}
+			for k := right.first; k <= right.last; k++ {
+				layer := l.layers[k]
+				from := slices.IndexFunc(layer, func(v int) bool { return l.member(v, right.sub) })
+				if from < 0 {
+					continue
+				}
+				for _, v := range layer[from:] {
+					l.nodes[v].cross += d
+				}
+			}
+		}
 	}
 }
 

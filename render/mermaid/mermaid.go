@@ -118,26 +118,59 @@ func Draw(src string, width int) ([]Line, error) {
 		}
 		return drawSequence(sd, width)
 	}
-	if name, ok := kindNames[kind]; ok {
+	if name, ok := kindName(kind); ok {
 		return nil, errorf(Unsupported, "%s are shown as source", name)
 	}
 	return nil, errorf(Unsupported, "%q is not a diagram kind markii draws", clip(sanitize.Line(kind), 30))
 }
 
-// kindNames name the diagram kinds markii shows as source.
-var kindNames = map[string]string{
-	"classDiagram": "class diagrams", "classDiagram-v2": "class diagrams",
-	"stateDiagram": "state diagrams", "stateDiagram-v2": "state diagrams",
-	"erDiagram": "entity relationship diagrams", "gantt": "gantt charts",
-	"pie": "pie charts", "journey": "user journeys", "gitGraph": "git graphs",
-	"mindmap": "mind maps", "timeline": "timelines", "quadrantChart": "quadrant charts",
-	"requirementDiagram": "requirement diagrams", "C4Context": "C4 diagrams",
-	"C4Container": "C4 diagrams", "C4Component": "C4 diagrams", "C4Dynamic": "C4 diagrams",
-	"C4Deployment": "C4 diagrams", "sankey-beta": "sankey diagrams", "sankey": "sankey diagrams",
-	"xychart-beta": "XY charts", "xychart": "XY charts", "block-beta": "block diagrams",
-	"block": "block diagrams", "packet-beta": "packet diagrams", "packet": "packet diagrams",
-	"kanban": "kanban boards", "architecture-beta": "architecture diagrams",
-	"radar-beta": "radar charts", "zenuml": "ZenUML diagrams", "treemap-beta": "treemaps",
+// kindName names a diagram kind markii shows as source.
+func kindName(kind string) (string, bool) {
+	switch kind {
+	case "classDiagram", "classDiagram-v2":
+		return "class diagrams", true
+	case "stateDiagram", "stateDiagram-v2":
+		return "state diagrams", true
+	case "erDiagram":
+		return "entity relationship diagrams", true
+	case "gantt":
+		return "gantt charts", true
+	case "pie":
+		return "pie charts", true
+	case "journey":
+		return "user journeys", true
+	case "gitGraph":
+		return "git graphs", true
+	case "mindmap":
+		return "mind maps", true
+	case "timeline":
+		return "timelines", true
+	case "quadrantChart":
+		return "quadrant charts", true
+	case "requirementDiagram":
+		return "requirement diagrams", true
+	case "C4Context", "C4Container", "C4Component", "C4Dynamic", "C4Deployment":
+		return "C4 diagrams", true
+	case "sankey-beta", "sankey":
+		return "sankey diagrams", true
+	case "xychart-beta", "xychart":
+		return "XY charts", true
+	case "block-beta", "block":
+		return "block diagrams", true
+	case "packet-beta", "packet":
+		return "packet diagrams", true
+	case "kanban":
+		return "kanban boards", true
+	case "architecture-beta":
+		return "architecture diagrams", true
+	case "radar-beta":
+		return "radar charts", true
+	case "zenuml":
+		return "ZenUML diagrams", true
+	case "treemap-beta":
+		return "treemaps", true
+	}
+	return "", false
 }
 
 // stmt is one statement of a diagram and the source line it is on.

@@ -374,6 +374,21 @@ func TestFlowchartSubgraphs(t *testing.T) {
 			t.Errorf("%s inside the frame: %v, want %v:\n%s", name, !want, want, out)
 		}
 	}
+	// Two frames that share a layer are moved apart, not left out.
+	out = mustDraw(t, `graph TB
+    subgraph Frontend
+        ui[React UI] --> store[Redux store]
+    end
+    subgraph Backend
+        api[REST API] --> svc[Services]
+        svc --> repo[Repository]
+    end
+    ui --> api
+    repo --> pg[(Postgres)]
+`, 80)
+	if !strings.Contains(out, " Frontend ") || !strings.Contains(out, " Backend ") {
+		t.Errorf("a frame is left out:\n%s", out)
+	}
 	// Nested frames and frames side by side.
 	out = mustDraw(t, "graph LR\nsubgraph outer\nsubgraph a [inner one]\nx --> y\nend\nsubgraph b\nz\nend\nend\nq --> x\n", 80)
 	for _, w := range []string{"┌┄ outer ┄", "┌┄ inner one ┄", "┌┄ b ┄", "│ q ├"} {

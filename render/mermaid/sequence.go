@@ -66,17 +66,28 @@ var arrows = []struct {
 	{"-->", dotted, ""}, {"->", solid, ""},
 }
 
-// blockKinds are the statements that open a block drawn as a frame.
-var blockKinds = map[string]bool{"loop": true, "alt": true, "opt": true, "par": true, "critical": true, "break": true, "rect": true}
+// seqWord is what a statement's first word makes it.
+type seqWord uint8
 
-// dividers are the statements that divide a block.
-var dividers = map[string]bool{"else": true, "and": true, "option": true}
+const (
+	seqOther   seqWord = iota
+	seqIgnored         // changes nothing drawn
+	seqBlock           // opens a block drawn as a frame
+	seqDivider         // divides a block
+)
 
-// seqIgnored are statements that change nothing drawn.
-var seqIgnored = map[string]bool{
-	"activate": true, "deactivate": true, "title": true, "title:": true, "accTitle": true, "accDescr": true,
-	"accTitle:": true, "accDescr:": true, "link": true, "links": true, "properties": true,
-	"details": true, "destroy": true,
+// sequenceWord classifies a statement's first word.
+func sequenceWord(word string) seqWord {
+	switch word {
+	case "activate", "deactivate", "title", "title:", "accTitle", "accDescr", "accTitle:", "accDescr:",
+		"link", "links", "properties", "details", "destroy":
+		return seqIgnored
+	case "loop", "alt", "opt", "par", "critical", "break", "rect":
+		return seqBlock
+	case "else", "and", "option":
+		return seqDivider
+	}
+	return seqOther
 }
 
 // parseSequence reads a sequence diagram's statements; stmts[0] is its
@@ -96,7 +107,7 @@ func parseSequence(stmts []stmt) (*sequence, error) {
 			rest = strings.TrimSpace(rest)
 		}
 		switch {
-		case seqIgnored[word]:
+		case sequenceWord(word) == seqIgnored:
 		case word == "autonumber":
 			autonumber = 1
 		case word == "participant" || word == "actor":
@@ -115,7 +126,7 @@ func parseSequence(stmts []stmt) (*sequence, error) {
 			sd.parts[p].actor = word == "actor"
 		case word == "box":
 			stack = append(stack, true)
-		case blockKinds[word]:
+		case sequenceWord(word) == seqBlock:
 			if drawn == MaxDepth {
 				return nil, errorf(TooLarge, "sequence diagrams whose blocks nest deeper than %d are shown as source", MaxDepth)
 			}
@@ -129,7 +140,7 @@ func parseSequence(stmts []stmt) (*sequence, error) {
 			stack = append(stack, false)
 			drawn++
 			sd.depth = max(sd.depth, drawn)
-		case dividers[word]:
+		case sequenceWord(word) == seqDivider:
 			if len(stack) == 0 || stack[len(stack)-1] {
 				return nil, syntaxError(st.line, s, word+" outside a block")
 			}
@@ -471,7 +482,15 @@ func (e event) rows() int {
 }
 
 // mirror is the arrowhead pointing left.
-var mirror = map[string]string{"►": "◄", "▷": "◁", "×": "×"}
+func mirror(head string) string {
+	switch head {
+	case "►":
+		return "◄"
+	case "▷":
+		return "◁"
+	}
+	return head
+}
 
 // drawMessage draws a message from row y.
 func drawMessage(g *grid, e event, centre []int, y int) {
@@ -481,7 +500,7 @@ func drawMessage(g *grid, e event, centre []int, y int) {
 		g.vline(a+3, y, y+1, e.style, Edge)
 		g.hline(a, a+3, y+1, e.style, Edge)
 		if e.head != "" {
-			g.put(a+1, y+1, mirror[e.head], Edge)
+			g.put(a+1, y+1, mirror(e.head), Edge)
 		}
 		for i, l := range e.lines {
 			g.text(a+5, y+i, l, Label)
@@ -502,7 +521,7 @@ func drawMessage(g *grid, e event, centre []int, y int) {
 		if b > a {
 			g.put(b-1, row, e.head, Edge)
 		} else {
-			g.put(b+1, row, mirror[e.head], Edge)
+			g.put(b+1, row, mirror(e.head), Edge)
 		}
 	}
 }
