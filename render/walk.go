@@ -14,42 +14,44 @@ func Nodes(blocks []Block) iter.Seq[any] {
 
 func walkBlocks(blocks []Block, yield func(any) bool) bool {
 	for _, b := range blocks {
-		if !yield(b) {
+		if !yield(b) || !walkInside(b, yield) {
 			return false
 		}
-		ok := true
-		switch b := b.(type) {
-		case *Heading:
-			ok = walkInlines(b.Content, yield)
-		case *Paragraph:
-			ok = walkInlines(b.Content, yield)
-		case *Quote:
-			ok = walkBlocks(b.Blocks, yield)
-		case *List:
-			for _, it := range b.Items {
-				if ok = walkBlocks(it.Blocks, yield); !ok {
-					break
-				}
-			}
-		case *Table:
-			ok = walkCells(b.Header, yield)
-			for _, row := range b.Rows {
-				if !ok {
-					break
-				}
-				ok = walkCells(row, yield)
-			}
-		case *Directive:
-			ok = walkInlines(b.Label, yield) && walkBlocks(b.Blocks, yield)
-		case *Footnotes:
-			for _, fn := range b.Notes {
-				if ok = walkBlocks(fn.Blocks, yield); !ok {
-					break
-				}
+	}
+	return true
+}
+
+// walkInside walks what block b holds.
+func walkInside(b Block, yield func(any) bool) bool {
+	switch b := b.(type) {
+	case *Heading:
+		return walkInlines(b.Content, yield)
+	case *Paragraph:
+		return walkInlines(b.Content, yield)
+	case *Quote:
+		return walkBlocks(b.Blocks, yield)
+	case *List:
+		for _, it := range b.Items {
+			if !walkBlocks(it.Blocks, yield) {
+				return false
 			}
 		}
-		if !ok {
+	case *Table:
+		if !walkCells(b.Header, yield) {
 			return false
+		}
+		for _, row := range b.Rows {
+			if !walkCells(row, yield) {
+				return false
+			}
+		}
+	case *Directive:
+		return walkInlines(b.Label, yield) && walkBlocks(b.Blocks, yield)
+	case *Footnotes:
+		for _, fn := range b.Notes {
+			if !walkBlocks(fn.Blocks, yield) {
+				return false
+			}
 		}
 	}
 	return true
