@@ -102,44 +102,55 @@ func (l *lister) blocks(blocks []Block, depth int) {
 			l.truncated = true
 			return
 		}
-		switch n := b.(type) {
-		case *Directive:
-			l.add(n.Name, n.Form, n.Attrs, func() string {
-				if n.Form == FormLeaf {
-					return plainInlines(n.Label, ListingMaxText+1)
-				}
-				return plainBlocks(n.Blocks, ListingMaxText+1)
-			}, depth+1)
-			if depth+1 > ListingMaxDepth {
-				continue
-			}
-			l.inlines(n.Label, depth+1)
-			l.blocks(n.Blocks, depth+1)
-		case *Paragraph:
-			l.inlines(n.Content, depth)
-		case *Heading:
-			l.inlines(n.Content, depth)
-		case *Quote:
-			l.blocks(n.Blocks, depth)
-		case *Footnotes:
-			for _, fn := range n.Notes {
-				l.blocks(fn.Blocks, depth)
-			}
-		case *List:
-			for _, it := range n.Items {
-				l.blocks(it.Blocks, depth)
-			}
-		case *Table:
-			for _, c := range n.Header {
+		l.block(b, depth)
+	}
+}
+
+// block lists the directives in one block.
+func (l *lister) block(b Block, depth int) {
+	switch n := b.(type) {
+	case *Directive:
+		l.directive(n, depth)
+	case *Paragraph:
+		l.inlines(n.Content, depth)
+	case *Heading:
+		l.inlines(n.Content, depth)
+	case *Quote:
+		l.blocks(n.Blocks, depth)
+	case *Footnotes:
+		for _, fn := range n.Notes {
+			l.blocks(fn.Blocks, depth)
+		}
+	case *List:
+		for _, it := range n.Items {
+			l.blocks(it.Blocks, depth)
+		}
+	case *Table:
+		for _, c := range n.Header {
+			l.inlines(c, depth)
+		}
+		for _, r := range n.Rows {
+			for _, c := range r {
 				l.inlines(c, depth)
-			}
-			for _, r := range n.Rows {
-				for _, c := range r {
-					l.inlines(c, depth)
-				}
 			}
 		}
 	}
+}
+
+// directive lists a block directive and, up to ListingMaxDepth, the
+// directives in its label and body.
+func (l *lister) directive(n *Directive, depth int) {
+	l.add(n.Name, n.Form, n.Attrs, func() string {
+		if n.Form == FormLeaf {
+			return plainInlines(n.Label, ListingMaxText+1)
+		}
+		return plainBlocks(n.Blocks, ListingMaxText+1)
+	}, depth+1)
+	if depth+1 > ListingMaxDepth {
+		return
+	}
+	l.inlines(n.Label, depth+1)
+	l.blocks(n.Blocks, depth+1)
 }
 
 func (l *lister) inlines(in []Inline, depth int) {
@@ -207,42 +218,50 @@ func writeBlocks(b *textBuilder, blocks []Block) {
 		if b.Len() > 0 {
 			b.add("\n")
 		}
-		switch n := bl.(type) {
-		case *Paragraph:
-			writeInlines(b, n.Content)
-		case *Heading:
-			writeInlines(b, n.Content)
-		case *CodeBlock:
-			b.add(n.Text)
-		case *ScriptBlock:
-			b.add(strings.TrimSuffix(n.Source, "\n"))
-		case *Quote:
-			writeBlocks(b, n.Blocks)
-		case *Footnotes:
-			for i, fn := range n.Notes {
-				if i > 0 {
-					b.add("\n")
-				}
-				writeBlocks(b, fn.Blocks)
-			}
-		case *List:
-			for i, it := range n.Items {
-				if i > 0 {
-					b.add("\n")
-				}
-				writeBlocks(b, it.Blocks)
-			}
-		case *Table:
-			writeRow(b, n.Header)
-			for _, r := range n.Rows {
-				b.add("\n")
-				writeRow(b, r)
-			}
-		case *Directive:
-			writeInlines(b, n.Label)
-			writeBlocks(b, n.Blocks)
-		}
+		writeBlock(b, bl)
 	}
+}
+
+// writeBlock writes the text of one block.
+func writeBlock(b *textBuilder, bl Block) {
+	switch n := bl.(type) {
+	case *Paragraph:
+		writeInlines(b, n.Content)
+	case *Heading:
+		writeInlines(b, n.Content)
+	case *CodeBlock:
+		b.add(n.Text)
+	case *ScriptBlock:
+		b.add(strings.TrimSuffix(n.Source, "\n"))
+	case *Quote:
+		writeBlocks(b, n.Blocks)
+	case *Footnotes:
+		for i, fn := range n.Notes {
+			writeItem(b, i, fn.Blocks)
+		}
+	case *List:
+		for i, it := range n.Items {
+			writeItem(b, i, it.Blocks)
+		}
+	case *Table:
+		writeRow(b, n.Header)
+		for _, r := range n.Rows {
+			b.add("\n")
+			writeRow(b, r)
+		}
+	case *Directive:
+		writeInlines(b, n.Label)
+		writeBlocks(b, n.Blocks)
+	}
+}
+
+// writeItem writes item i of a list or of footnotes, on a line of its own
+// after the first.
+func writeItem(b *textBuilder, i int, blocks []Block) {
+	if i > 0 {
+		b.add("\n")
+	}
+	writeBlocks(b, blocks)
 }
 
 func writeRow(b *textBuilder, cells [][]Inline) {
