@@ -142,26 +142,12 @@ func stat(c *Context) []ansi.Line {
 	k := newKit(c)
 	format := k.format()
 	decimals := k.str("decimals", "")
-	var value any
-	hasValue := false
-	label, delta, trend := "", "", ""
 	r, isBound := k.bound()
+	var sd statData
 	if isBound && r.HasValue() {
-		if o, ok := r.Value.(valuefmt.Object); ok {
-			value, hasValue = o.Get("value")
-			if v, ok := o.Get("label"); ok {
-				label = k.text(v, "", "")
-			}
-			if v, ok := o.Get("delta"); ok {
-				delta = k.text(v, "", "")
-			}
-			if v, ok := o.Get("trend"); ok {
-				trend, _ = v.(string)
-			}
-		} else {
-			value, hasValue = r.Value, true
-		}
+		sd = k.statOf(r.Value)
 	}
+	value, hasValue, label, delta, trend := sd.value, sd.hasValue, sd.label, sd.delta, sd.trend
 	if v, ok := k.attr("value"); ok {
 		value, hasValue = v, true
 	}
@@ -183,14 +169,7 @@ func stat(c *Context) []ansi.Line {
 	}
 	spans := []ansi.Span{{Text: shown, Style: ansi.Style{Bold: true}}}
 	if delta != "" {
-		st := k.st.Muted
-		switch trend {
-		case "up":
-			st = k.st.Success
-		case "down":
-			st = k.st.Danger
-		}
-		spans = append(spans, ansi.Span{Text: "  "}, ansi.Span{Text: delta, Style: st})
+		spans = append(spans, ansi.Span{Text: "  "}, ansi.Span{Text: delta, Style: trendStyle(k.st, trend)})
 	}
 	if isBound {
 		if s := r.Suffix(); s != "" {
@@ -210,6 +189,46 @@ func numberOf(v any) (float64, bool) {
 		return valuefmt.ParseNumber(t)
 	}
 	return 0, false
+}
+
+// statData is what a stat's bound data says.
+type statData struct {
+	value               any
+	hasValue            bool
+	label, delta, trend string
+}
+
+// statOf reads a stat's bound data: an object's value, label, delta and
+// trend, or any other value as the value.
+func (k *kit) statOf(v any) statData {
+	o, ok := v.(valuefmt.Object)
+	if !ok {
+		return statData{value: v, hasValue: true}
+	}
+	var sd statData
+	sd.value, sd.hasValue = o.Get("value")
+	if v, ok := o.Get("label"); ok {
+		sd.label = k.text(v, "", "")
+	}
+	if v, ok := o.Get("delta"); ok {
+		sd.delta = k.text(v, "", "")
+	}
+	if v, ok := o.Get("trend"); ok {
+		sd.trend, _ = v.(string)
+	}
+	return sd
+}
+
+// trendStyle is the style of a delta: success up, danger down, muted
+// otherwise.
+func trendStyle(st *Styles, trend string) ansi.Style {
+	switch trend {
+	case "up":
+		return st.Success
+	case "down":
+		return st.Danger
+	}
+	return st.Muted
 }
 
 // progress draws `label ` + a bar of `█`/`░` + ` NN%`, plus the data's
@@ -483,42 +502,15 @@ func tableData(v any, columns []string) (header []string, rows [][]any) {
 			return nil, nil
 		}
 		if _, ok := t[0].(valuefmt.Object); ok {
-			header = columns
-			if header == nil {
-				seen := map[string]bool{}
-				for _, e := range t {
-					if o, ok := e.(valuefmt.Object); ok {
-						for _, m := range o {
-							if !seen[m.Key] {
-								seen[m.Key] = true
-								header = append(header, m.Key)
-							}
-						}
-					}
-				}
-			}
-			for _, e := range t {
-				row := make([]any, len(header))
-				o, _ := e.(valuefmt.Object)
-				for i, h := range header {
-					row[i], _ = o.Get(h)
-				}
-				rows = append(rows, row)
-			}
-			return header, rows
+			return objectRows(t, columns)
 		}
-		if _, ok := t[0].([]any); ok {
-			for _, e := range t {
-				row, ok := e.([]any)
-				if !ok {
-					row = []any{e}
-				}
-				rows = append(rows, row)
-			}
-			return nil, rows
-		}
+		_, nested := t[0].([]any)
 		for _, e := range t {
-			rows = append(rows, []any{e})
+			row, ok := e.([]any)
+			if !nested || !ok {
+				row = []any{e}
+			}
+			rows = append(rows, row)
 		}
 		return nil, rows
 	case valuefmt.Object:
@@ -528,6 +520,41 @@ func tableData(v any, columns []string) (header []string, rows [][]any) {
 		return nil, rows
 	}
 	return nil, nil
+}
+
+// objectRows makes a list of objects rows under the given columns, or,
+// with none, under every key in the order the objects first have them.
+func objectRows(list []any, columns []string) (header []string, rows [][]any) {
+	header = columns
+	if header == nil {
+		header = objectKeys(list)
+	}
+	for _, e := range list {
+		row := make([]any, len(header))
+		o, _ := e.(valuefmt.Object)
+		for i, h := range header {
+			row[i], _ = o.Get(h)
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// objectKeys returns the keys of the objects in list, each once, in the
+// order they first appear.
+func objectKeys(list []any) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, e := range list {
+		o, _ := e.(valuefmt.Object)
+		for _, m := range o {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				keys = append(keys, m.Key)
+			}
+		}
+	}
+	return keys
 }
 
 // table draws bound data as a grid (SPEC §7.5) under a bold caption; with
