@@ -122,41 +122,9 @@ func (e *editor) visit(n ast.Node) {
 	case *directive.Leaf:
 		e.replaceLine(v.Start, v.Stop, plainTitle(v.Name, v.Attrs, e.linesText(v.Lines())))
 	case *directive.Container:
-		label := ""
-		if first := v.FirstChild(); v.HasLabel && first != nil {
-			label = e.linesText(first.Lines())
-		}
-		e.replaceLine(v.OpenStart, v.OpenStop, plainTitle(v.Name, v.Attrs, label))
-		if v.CloseStart >= 0 {
-			e.replaceLine(v.CloseStart, v.CloseStop, "")
-		}
-		// The label sits on the opening line, which is gone.
-		first := v.FirstChild()
-		if v.HasLabel && first != nil {
-			first = first.NextSibling()
-		}
-		for k := first; k != nil; k = k.NextSibling() {
-			e.visit(k)
-		}
+		e.container(v)
 	case *directive.Inline:
-		if v.Name == "value" {
-			path := ""
-			if v.LabelStart >= 0 {
-				path = strings.TrimSpace(string(e.src[v.LabelStart:v.LabelStop]))
-			}
-			if path == "" {
-				path = "value"
-			}
-			e.edits = append(e.edits, edit{start: v.Start, stop: v.Stop, text: "{" + path + "}"})
-			return
-		}
-		if v.LabelStart < 0 || v.FirstChild() == nil {
-			e.cut(v.Start, v.Stop)
-			return
-		}
-		e.cut(v.Start, v.LabelStart)
-		e.walk(v)
-		e.cut(v.LabelStop, v.Stop)
+		e.inline(v)
 	case *ast.FencedCodeBlock:
 		if isRunnable(v, e.src) {
 			e.cutFence(v)
@@ -164,6 +132,50 @@ func (e *editor) visit(n ast.Node) {
 	default:
 		e.walk(n)
 	}
+}
+
+// container replaces a container directive's fence lines with its title
+// and a blank, and edits its body.
+func (e *editor) container(v *directive.Container) {
+	label := ""
+	if first := v.FirstChild(); v.HasLabel && first != nil {
+		label = e.linesText(first.Lines())
+	}
+	e.replaceLine(v.OpenStart, v.OpenStop, plainTitle(v.Name, v.Attrs, label))
+	if v.CloseStart >= 0 {
+		e.replaceLine(v.CloseStart, v.CloseStop, "")
+	}
+	// The label sits on the opening line, which is gone.
+	first := v.FirstChild()
+	if v.HasLabel && first != nil {
+		first = first.NextSibling()
+	}
+	for k := first; k != nil; k = k.NextSibling() {
+		e.visit(k)
+	}
+}
+
+// inline writes a value directive as `{path}` and keeps only the label of
+// any other inline directive.
+func (e *editor) inline(v *directive.Inline) {
+	if v.Name == "value" {
+		path := ""
+		if v.LabelStart >= 0 {
+			path = strings.TrimSpace(string(e.src[v.LabelStart:v.LabelStop]))
+		}
+		if path == "" {
+			path = "value"
+		}
+		e.edits = append(e.edits, edit{start: v.Start, stop: v.Stop, text: "{" + path + "}"})
+		return
+	}
+	if v.LabelStart < 0 || v.FirstChild() == nil {
+		e.cut(v.Start, v.Stop)
+		return
+	}
+	e.cut(v.Start, v.LabelStart)
+	e.walk(v)
+	e.cut(v.LabelStop, v.Stop)
 }
 
 // linesText joins the source of a label's lines with spaces.
