@@ -138,38 +138,50 @@ func validateEscape(b []byte) (int, error) {
 	}
 	switch b[1] {
 	case '[':
-		for j := 2; j < len(b); j++ {
-			c := b[j]
-			switch {
-			case c >= '0' && c <= '9', c == ';':
-			case c == 'm':
-				if j == 2 {
-					return 0, fmt.Errorf("empty SGR")
-				}
-				return j + 1, nil
-			default:
-				return 0, fmt.Errorf("CSI sequence that is not SGR (final 0x%02x)", c)
-			}
-		}
-		return 0, fmt.Errorf("unterminated CSI")
+		return validateSGR(b)
 	case ']':
-		const open = "\x1b]8;;"
-		if len(b) < len(open) || string(b[:len(open)]) != open {
-			return 0, fmt.Errorf("OSC sequence that is not a hyperlink")
-		}
-		for j := len(open); j < len(b); j++ {
-			if b[j] == 0x07 {
-				url := string(b[len(open):j])
-				if url != "" && !LinkAllowed(url) {
-					return 0, fmt.Errorf("hyperlink to a refused URL")
-				}
-				return j + 1, nil
-			}
-			if b[j] < 0x20 || b[j] >= 0x7f {
-				return 0, fmt.Errorf("control or non-ASCII byte inside a hyperlink")
-			}
-		}
-		return 0, fmt.Errorf("unterminated OSC")
+		return validateLink(b)
 	}
 	return 0, fmt.Errorf("escape sequence ESC 0x%02x", b[1])
+}
+
+// validateSGR checks the CSI sequence b starts with: an SGR of digits and
+// semicolons.
+func validateSGR(b []byte) (int, error) {
+	for j := 2; j < len(b); j++ {
+		c := b[j]
+		switch {
+		case c >= '0' && c <= '9', c == ';':
+		case c == 'm':
+			if j == 2 {
+				return 0, fmt.Errorf("empty SGR")
+			}
+			return j + 1, nil
+		default:
+			return 0, fmt.Errorf("CSI sequence that is not SGR (final 0x%02x)", c)
+		}
+	}
+	return 0, fmt.Errorf("unterminated CSI")
+}
+
+// validateLink checks the OSC sequence b starts with: an OSC 8 hyperlink
+// to an allowed URL, or its close, ended by BEL.
+func validateLink(b []byte) (int, error) {
+	const open = "\x1b]8;;"
+	if len(b) < len(open) || string(b[:len(open)]) != open {
+		return 0, fmt.Errorf("OSC sequence that is not a hyperlink")
+	}
+	for j := len(open); j < len(b); j++ {
+		if b[j] == 0x07 {
+			url := string(b[len(open):j])
+			if url != "" && !LinkAllowed(url) {
+				return 0, fmt.Errorf("hyperlink to a refused URL")
+			}
+			return j + 1, nil
+		}
+		if b[j] < 0x20 || b[j] >= 0x7f {
+			return 0, fmt.Errorf("control or non-ASCII byte inside a hyperlink")
+		}
+	}
+	return 0, fmt.Errorf("unterminated OSC")
 }
