@@ -456,33 +456,45 @@ func (s *Store) each(sec Section, visit func(doc string, data json.RawMessage, p
 			continue
 		}
 		path := filepath.Join(s.notes(), e.Name())
-		raw, err := safefile.ReadFile(path, MaxEntryBytes, safefile.Options{NoFollow: true, OwnedByMe: true})
+		f, bad, err := readEntry(path, e.Name(), sec)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		var f entryFile
-		bad := ""
-		var se *safefile.Error
-		switch {
-		case errors.As(err, &se) && se.Problem == safefile.TooLarge:
-			bad = fmt.Sprintf("larger than %d bytes", MaxEntryBytes)
-		case se != nil:
-			return se
-		case err != nil:
-			return fmt.Errorf("cannot read %s: %w", path, oserr.Cause(err))
-		case json.Unmarshal(raw, &f) != nil:
-			bad = "not valid JSON; it may have been cut short"
-		case len(f.Data) == 0 || fileName(f.DocumentKey, sec) != e.Name():
-			bad = "not the entry its name says"
-		}
-		if bad != "" {
-			f = entryFile{}
+		if err != nil {
+			return err
 		}
 		if err := visit(f.DocumentKey, f.Data, path, bad); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readEntry reads the entry file at path, named name, of section sec. bad
+// says why a file that was read is not a usable entry (the entry is then
+// empty); a file that is gone gives fs.ErrNotExist.
+func readEntry(path, name string, sec Section) (f entryFile, bad string, err error) {
+	raw, err := safefile.ReadFile(path, MaxEntryBytes, safefile.Options{NoFollow: true, OwnedByMe: true})
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, "", err
+	}
+	var se *safefile.Error
+	switch {
+	case errors.As(err, &se) && se.Problem == safefile.TooLarge:
+		bad = fmt.Sprintf("larger than %d bytes", MaxEntryBytes)
+	case se != nil:
+		return f, "", se
+	case err != nil:
+		return f, "", fmt.Errorf("cannot read %s: %w", path, oserr.Cause(err))
+	case json.Unmarshal(raw, &f) != nil:
+		bad = "not valid JSON; it may have been cut short"
+	case len(f.Data) == 0 || fileName(f.DocumentKey, sec) != name:
+		bad = "not the entry its name says"
+	}
+	if bad != "" {
+		f = entryFile{}
+	}
+	return f, bad, nil
 }
 
 // eachLocked visits every sound entry of sec inside a transaction, moving
