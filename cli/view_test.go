@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/markii/markii/runtime/script"
 	"github.com/markii/markii/runtime/state"
@@ -132,8 +133,9 @@ func TestViewerNoteLoadsStoredValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := state.DocumentKey(path)
-	snap := values.Snapshot{"stars": {Value: []byte("7"), Status: value.Fresh}}
-	if err := values.Save(env.state(t), key, snap); err != nil {
+	// The value a manual run stored.
+	ok := []script.Outcome{{Name: "stars", Kind: value.Ok, Value: []byte("7")}}
+	if _, err := values.Record(env.state(t), key, []string{"stars"}, ok, time.Now(), script.TierManual); err != nil {
 		t.Fatal(err)
 	}
 	n, err := viewPictures{c: env.invocation()}.load(path)

@@ -121,15 +121,6 @@ func Record(st state.Entries, documentKey string, names []string, outcomes []scr
 	return snap, err
 }
 
-// Save replaces a note's stored snapshot with s. A snapshot over
-// MaxSnapshotBytes is refused (*state.OverCapError) and what was stored
-// stays as it was.
-func Save(st state.Entries, documentKey string, s Snapshot) error {
-	return st.Update(documentKey, state.SectionValues, func(json.RawMessage) (json.RawMessage, error) {
-		return encodeCapped(s)
-	})
-}
-
 func encodeCapped(s Snapshot) (json.RawMessage, error) {
 	if s == nil {
 		s = Snapshot{}
