@@ -2,6 +2,7 @@ package mermaid
 
 import (
 	"fmt"
+	"html"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -237,7 +238,11 @@ func labelLines(s string) []string {
 // oneLine is a label as one line.
 func oneLine(s string) string { return strings.Join(labelLines(s), " ") }
 
-// breakTags turns <br>, <br/> and <br /> (any case) into line feeds.
+// breakTags turns <br>, <br/> and <br /> (any case) into line feeds and
+// drops the formatting tags mermaid draws as HTML (<b>, <i>, <code>,
+// <span ...>, ...), keeping their text. Any other < is text. A tag is
+// looked for in the 64 bytes after a <, so that a label of many < is
+// read in linear time.
 func breakTags(s string) string {
 	if !strings.Contains(s, "<") {
 		return s
@@ -250,11 +255,14 @@ func breakTags(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
-		j := strings.IndexByte(s, '>')
-		if j > 0 {
-			tag := strings.ToLower(strings.ReplaceAll(s[1:j], " ", ""))
-			if tag == "br" || tag == "br/" {
+		if j := strings.IndexByte(s[:min(len(s), 64)], '>'); j > 0 {
+			switch name := tagName(s[1:j]); name {
+			case "br":
 				b.WriteByte('\n')
+				s = s[j+1:]
+				continue
+			case "b", "i", "u", "s", "em", "strong", "code", "small", "big", "sub", "sup", "span",
+				"font", "p", "div", "a", "mark", "del", "ins", "tt", "kbd":
 				s = s[j+1:]
 				continue
 			}
@@ -266,9 +274,29 @@ func breakTags(s string) string {
 	return b.String()
 }
 
-// entities decodes mermaid's #name; character codes that READMEs use
-// (#quot;, #35;).
+// tagName is the lower-case name of the tag whose text between < and >
+// is inner ("b", "/b", "br/", "span style=..."), or "".
+func tagName(inner string) string {
+	inner = strings.TrimPrefix(inner, "/")
+	n := 0
+	for n < len(inner) && (inner[n] >= 'a' && inner[n] <= 'z' || inner[n] >= 'A' && inner[n] <= 'Z') {
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	if rest := inner[n:]; rest != "" && rest[0] != ' ' && rest[0] != '/' {
+		return ""
+	}
+	return strings.ToLower(inner[:n])
+}
+
+// entities decodes HTML character references (&lt;, &#39;) and
+// mermaid's own #name; codes (#quot;, #35;).
 func entities(s string) string {
+	if strings.Contains(s, "&") {
+		s = html.UnescapeString(s)
+	}
 	if !strings.Contains(s, "#") {
 		return s
 	}

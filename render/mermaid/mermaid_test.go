@@ -86,6 +86,9 @@ func TestFlowchartNodeShapes(t *testing.T) {
 		{`A["quoted [text]"]`, rect, "quoted [text]"},
 		{"A[a #quot;b#quot;]", rect, `a "b"`},
 		{"A:::hot", rect, "A"},
+		{"A[ci_pr_&lt;PR&gt;_silver]", rect, "ci_pr_<PR>_silver"},
+		{`A["<b>0. Annotation</b><br/>browser <code>tool</code>"]`, rect, "0. Annotation\nbrowser tool"},
+		{"A[List<T> a < b]", rect, "List<T> a < b"},
 		{"node-1.x[dashed id]", rect, "dashed id"},
 	} {
 		fc := parseFC(t, "graph TD\n"+c.src)
@@ -229,6 +232,7 @@ func TestHugeInputsFallBackQuickly(t *testing.T) {
 		{"graph TD\nB --> " + strings.Repeat("A[(x] & ", 100000) + "A", TooLarge},
 		{"graph TD\nA[" + strings.Repeat("x<br>", 100000) + "]", TooLarge},
 		{"sequenceDiagram\nA->>B: " + strings.Repeat("x<br>", 100000), TooLarge},
+		{"graph TD\nA[" + strings.Repeat("<", 500000) + ">]", TooWide},
 		{"graph TD\nA --> B\n" + strings.Repeat("%% comment\n", 200000), 0},
 	} {
 		start := time.Now()
