@@ -64,7 +64,7 @@ type flowLayout struct {
 
 // drawFlowchart draws fc in at most width columns: in its own direction,
 // or turned a quarter (top-down for left-right) when that is too wide,
-// and then with its nodes' text wrapped at 20 and then 12 columns, as
+// and then with its nodes' text wrapped at 32, 24, 16 and then 12 columns, as
 // mermaid wraps long text in a box.
 func drawFlowchart(fc *flowchart, width int) ([]Line, error) {
 	if len(fc.nodes) == 0 {
@@ -106,7 +106,7 @@ func drawFlowchart(fc *flowchart, width int) ([]Line, error) {
 
 // wrapLimits are the widths text is wrapped at when a diagram is too
 // wide, 0 for not wrapped.
-var wrapLimits = []int{0, 20, 12}
+var wrapLimits = []int{0, 32, 24, 16, 12}
 
 // wrapped is fc with its nodes' text wrapped at limit columns, and
 // whether that changed anything.

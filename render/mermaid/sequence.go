@@ -279,7 +279,7 @@ func (sd *sequence) message(s string, line int) (event, error) {
 type constraint struct{ i, j, d int }
 
 // drawSequence draws sd in at most width columns, with its text
-// wrapped at 20 and then 12 columns when it is too wide.
+// wrapped at 32, 24, 16 and then 12 columns when it is too wide.
 func drawSequence(sd *sequence, width int) ([]Line, error) {
 	need := -1
 	for _, limit := range wrapLimits {
