@@ -234,51 +234,76 @@ func yamlQuoteEnd(code string, i, end int) int {
 // yamlValue lexes the rest of a line after its key and reports whether
 // it opens a block scalar.
 func yamlValue(e *emitter, code string, i, end int) (block bool) {
-	flow := 0 // depth of [ and { on this line
+	y := yamlLexer{e: e, code: code, end: end}
 	for i < end {
-		c := code[i]
-		switch {
-		case c == ' ' || c == '\t':
-			j := spacesEnd(code, i, end)
-			e.add(Plain, i, j)
-			i = j
-		case c == '#' && (i == 0 || code[i-1] == ' ' || code[i-1] == '\t'):
-			e.add(Comment, i, end)
-			return block
-		case c == '"' || c == '\'':
-			j := yamlQuoteEnd(code, i, end)
-			e.add(yamlKeyOr(code, j, end, flow, String), i, j)
-			i = j
-		case (c == '&' || c == '*' || c == '!') && i+1 < end && code[i+1] != ' ':
-			j := i + 1
-			for j < end && strings.IndexByte(" \t,[]{}", code[j]) < 0 {
-				j++
-			}
-			e.add(Type, i, j)
-			i = j
-		case (c == '|' || c == '>') && flow == 0:
-			j := i + 1
-			for j < end && strings.IndexByte("+-0123456789", code[j]) >= 0 {
-				j++
-			}
-			e.add(Operator, i, j)
-			i, block = j, true
-		case strings.IndexByte("[]{},:", c) >= 0:
-			switch c {
-			case '[', '{':
-				flow++
-			case ']', '}':
-				flow = max(flow-1, 0)
-			}
-			e.add(Operator, i, i+1)
-			i++
-		default:
-			j := yamlScalarEnd(code, i, end, flow)
-			e.add(yamlKeyOr(code, j, end, flow, yamlScalarKind(code[i:j])), i, j)
-			i = j
+		if i = y.token(i); i < 0 {
+			break
 		}
 	}
-	return block
+	return y.block
+}
+
+// yamlLexer is the state of lexing a YAML value: how deep in flow
+// collections ([ and {) on its line, and whether it opened a block scalar.
+type yamlLexer struct {
+	e     *emitter
+	code  string
+	end   int
+	flow  int
+	block bool
+}
+
+// token lexes the token at code[i] and returns its end, or -1 when a
+// comment ended the line.
+func (y *yamlLexer) token(i int) int {
+	code, end := y.code, y.end
+	c := code[i]
+	switch {
+	case c == ' ' || c == '\t':
+		j := spacesEnd(code, i, end)
+		y.e.add(Plain, i, j)
+		return j
+	case c == '#' && (i == 0 || code[i-1] == ' ' || code[i-1] == '\t'):
+		y.e.add(Comment, i, end)
+		return -1
+	case c == '"' || c == '\'':
+		j := yamlQuoteEnd(code, i, end)
+		y.e.add(yamlKeyOr(code, j, end, y.flow, String), i, j)
+		return j
+	}
+	if j := y.indicator(i); j > i {
+		return j
+	}
+	j := yamlScalarEnd(code, i, end, y.flow)
+	y.e.add(yamlKeyOr(code, j, end, y.flow, yamlScalarKind(code[i:j])), i, j)
+	return j
+}
+
+// indicator lexes the anchor, alias or tag (Type), block scalar
+// indicator or flow punctuation (Operator) at code[i] and returns its
+// end, or i when none is there.
+func (y *yamlLexer) indicator(i int) int {
+	code, end := y.code, y.end
+	c := code[i]
+	switch {
+	case strings.IndexByte("&*!", c) >= 0 && i+1 < end && code[i+1] != ' ':
+		j := runEnd(code[:end], i+1, " \t,[]{}", false)
+		y.e.add(Type, i, j)
+		return j
+	case (c == '|' || c == '>') && y.flow == 0:
+		j := runEnd(code[:end], i+1, "+-0123456789", true)
+		y.e.add(Operator, i, j)
+		y.block = true
+		return j
+	case strings.IndexByte("[{", c) >= 0:
+		y.flow++
+	case strings.IndexByte("]}", c) >= 0:
+		y.flow = max(y.flow-1, 0)
+	case c != ',' && c != ':':
+		return i
+	}
+	y.e.add(Operator, i, i+1)
+	return i + 1
 }
 
 // yamlScalarEnd is the end of the plain scalar at code[i]: the line's
@@ -321,21 +346,31 @@ func yamlScalarKind(s string) Kind {
 		return Number
 	}
 	t := strings.TrimLeft(s, "+-")
-	if t == "" {
+	if strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0o") {
+		if t = t[2:]; t != "" && isWordString(t) {
+			return Number
+		}
 		return String
 	}
-	if strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0o") {
-		t = t[2:]
-		if t == "" {
-			return String
-		}
-		for i := 0; i < len(t); i++ {
-			if !isWordByte(t[i]) {
-				return String
-			}
-		}
+	if isDecimal(t) {
 		return Number
 	}
+	return String
+}
+
+// isWordString reports whether t is letters, digits and underscores.
+func isWordString(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if !isWordByte(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isDecimal reports whether t is a decimal number: digits, with dots,
+// underscores and an exponent.
+func isDecimal(t string) bool {
 	digits := false
 	for i := 0; i < len(t); i++ {
 		switch c := t[i]; {
@@ -343,13 +378,10 @@ func yamlScalarKind(s string) Kind {
 			digits = true
 		case c == '.' || c == '_' || (c == 'e' || c == 'E' || c == '+' || c == '-') && digits:
 		default:
-			return String
+			return false
 		}
 	}
-	if !digits {
-		return String
-	}
-	return Number
+	return digits
 }
 
 // lexINI colours an INI file by its lines: ; and # comments, [sections]

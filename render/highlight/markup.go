@@ -10,42 +10,10 @@ import "strings"
 func lexMarkup(_ *langSpec, e *emitter, from, to int) {
 	code := e.code[:to]
 	for i := from; i < to; {
-		switch c := code[i]; {
-		case c == '<' && strings.HasPrefix(code[i:], "<!--"):
-			j := closeAfter(code, i+4, "-->")
-			e.add(Comment, i, j)
-			i = j
-		case c == '<' && strings.HasPrefix(code[i:], "<![CDATA["):
-			j := closeAfter(code, i+9, "]]>")
-			e.add(String, i, j)
-			i = j
-		case c == '<' && strings.HasPrefix(code[i:], "<?"):
-			j := closeAfter(code, i+2, "?>")
-			e.add(Keyword, i, j)
-			i = j
-		case c == '<' && strings.HasPrefix(code[i:], "<!"):
-			j := closeAfter(code, i+2, ">")
-			e.add(Keyword, i, j)
-			i = j
-		case c == '<' && i+1 < to && (isTagNameStart(code[i+1]) || code[i+1] == '/'):
-			name, j := lexTag(e, code, i)
-			i = j
-			var body *langSpec
-			switch {
-			case strings.EqualFold(name, "script"):
-				body = &jsSpec
-			case strings.EqualFold(name, "style"):
-				body = &cssSpec
-			}
-			if body != nil && code[j-2] != '/' {
-				k := indexFold(code[i:], "</"+name)
-				if k < 0 {
-					k = len(code) - i
-				}
-				body.lexRange(e, i, i+k)
-				i += k
-			}
-		case c == '&':
+		switch code[i] {
+		case '<':
+			i = markupAngle(e, code, i)
+		case '&':
 			j := entityEnd(code, i)
 			if j < 0 {
 				e.add(Plain, i, i+1)
@@ -63,6 +31,55 @@ func lexMarkup(_ *langSpec, e *emitter, from, to int) {
 			i = j
 		}
 	}
+}
+
+// markupDelims are the pieces of markup that run to a fixed close.
+var markupDelims = [...]span{
+	{"<!--", "-->", Comment},
+	{"<![CDATA[", "]]>", String},
+	{"<?", "?>", Keyword},
+	{"<!", ">", Keyword},
+}
+
+// markupAngle lexes what starts with the < at code[i] (a comment, CDATA,
+// a declaration, a tag and a script or style element's body) and returns
+// its end.
+func markupAngle(e *emitter, code string, i int) int {
+	for _, d := range markupDelims {
+		if strings.HasPrefix(code[i:], d.open) {
+			j := closeAfter(code, i+len(d.open), d.close)
+			e.add(d.kind, i, j)
+			return j
+		}
+	}
+	if i+1 < len(code) && (isTagNameStart(code[i+1]) || code[i+1] == '/') {
+		name, j := lexTag(e, code, i)
+		return markupBody(e, code, name, j)
+	}
+	e.add(Plain, i, i+1)
+	return i + 1
+}
+
+// markupBody lexes the body of the element whose opening tag, name, ends
+// at code[j] when it is a script (as JavaScript) or a style (as CSS), up
+// to its closing tag, and returns where the markup goes on.
+func markupBody(e *emitter, code, name string, j int) int {
+	var body *langSpec
+	switch {
+	case strings.EqualFold(name, "script"):
+		body = &jsSpec
+	case strings.EqualFold(name, "style"):
+		body = &cssSpec
+	}
+	if body == nil || code[j-2] == '/' {
+		return j
+	}
+	k := indexFold(code[j:], "</"+name)
+	if k < 0 {
+		k = len(code) - j
+	}
+	body.lexRange(e, j, j+k)
+	return j + k
 }
 
 // isTagNameStart reports whether c can start a tag name.
@@ -94,46 +111,52 @@ func lexTag(e *emitter, code string, i int) (string, int) {
 		name = ""
 	}
 	for i = k; i < len(code); {
-		c := code[i]
-		switch {
-		case c == '>':
-			e.add(Plain, i, i+1)
-			return name, i + 1
-		case c == '/' && i+1 < len(code) && code[i+1] == '>':
-			e.add(Plain, i, i+2)
-			return name, i + 2
-		case c == '=':
-			e.add(Operator, i, i+1)
-			i++
-		case c == '"' || c == '\'':
-			j := closeAfter(code, i+1, code[i:i+1])
-			e.add(String, i, j)
-			i = j
-		case isCodeSpace(c):
-			j := i + 1
-			for j < len(code) && isCodeSpace(code[j]) {
-				j++
-			}
-			e.add(Plain, i, j)
-			i = j
-		case i > 0 && code[i-1] == '=':
-			// An unquoted value.
-			j := i + 1
-			for j < len(code) && !isCodeSpace(code[j]) && code[j] != '>' {
-				j++
-			}
-			e.add(String, i, j)
-			i = j
-		default:
-			j := i + 1
-			for j < len(code) && !isCodeSpace(code[j]) && strings.IndexByte("=>/\"'", code[j]) < 0 {
-				j++
-			}
-			e.add(Type, i, j)
-			i = j
+		end, done := tagPart(e, code, i)
+		if done {
+			return name, end
 		}
+		i = end
 	}
 	return name, len(code)
+}
+
+// tagPart lexes the part of a tag at code[i] (spaces, an attribute's
+// name, =, its value, or the tag's end) and returns its end and whether
+// it ended the tag.
+func tagPart(e *emitter, code string, i int) (int, bool) {
+	c := code[i]
+	j := i + 1
+	k := Plain
+	switch {
+	case c == '>':
+		e.add(Plain, i, j)
+		return j, true
+	case c == '/' && j < len(code) && code[j] == '>':
+		e.add(Plain, i, j+1)
+		return j + 1, true
+	case c == '=':
+		k = Operator
+	case c == '"' || c == '\'':
+		k, j = String, closeAfter(code, j, code[i:j])
+	case isCodeSpace(c):
+		j = runEnd(code, j, " \t\r\n", true)
+	case i > 0 && code[i-1] == '=':
+		// An unquoted value.
+		k, j = String, runEnd(code, j, " \t\r\n>", false)
+	default:
+		k, j = Type, runEnd(code, j, " \t\r\n=>/\"'", false)
+	}
+	e.add(k, i, j)
+	return j, false
+}
+
+// runEnd is the end of the run from j on of bytes in set (in true) or
+// not in it (in false).
+func runEnd(code string, j int, set string, in bool) int {
+	for j < len(code) && (strings.IndexByte(set, code[j]) >= 0) == in {
+		j++
+	}
+	return j
 }
 
 // entityEnd is the end of the character reference at code[i] (&amp;,
@@ -182,81 +205,150 @@ const maxPropertyLook = 256
 // and !important (Keyword), $variables and comments (/* */, and // after
 // a space or at a line's start, for SCSS and Less).
 func lexCSS(spec *langSpec, e *emitter, from, to int) {
-	code := e.code[:to]
-	depth, inValue, afterProp := 0, false, false
+	l := cssLexer{spec: spec, code: e.code[:to], from: from}
 	for i := from; i < to; {
-		c := code[i]
-		j := i + 1
-		k := Plain
-		switch {
-		case isCodeSpace(c):
-			for j < to && isCodeSpace(code[j]) {
-				j++
-			}
-		case strings.HasPrefix(code[i:], "/*"):
-			k, j = Comment, closeAfter(code, i+2, "*/")
-		case strings.HasPrefix(code[i:], "//") && (i == from || isCodeSpace(code[i-1])):
-			k, j = Comment, lineEnd(code, i)
-		case c == '"' || c == '\'':
-			k, j = String, stringEnd(spec, code, i)
-		case c == '{':
-			depth++
-			inValue, afterProp = false, false
-		case c == '}':
-			depth = max(depth-1, 0)
-			inValue, afterProp = false, false
-		case c == ';':
-			inValue, afterProp = false, false
-		case c == ':' && afterProp:
-			k, inValue, afterProp = Operator, true, false
-		case c == ':' && !inValue:
-			// A pseudo-class or pseudo-element.
-			for j < to && code[j] == ':' {
-				j++
-			}
-			if j < to && isCSSIdentStart(code[j]) {
-				k, j = Function, cssIdentEnd(code, j)
-			}
-		case (c == '@' || c == '$') && i+1 < to && isCSSIdentStart(code[i+1]):
-			j = cssIdentEnd(code, i+1)
-			if c == '@' {
-				k = Keyword
-			}
-			if c == '$' && !inValue && cssIsProperty(code, j, depth, true) {
-				afterProp = true
-			}
-		case c == '!' && strings.HasPrefix(code[i+1:], "important"):
-			k, j = Keyword, i+len("!important")
-		case c == '#' && i+1 < to && isTagNameByte(code[i+1]):
-			j = cssIdentEnd(code, i+1)
-			k = Type
-			if inValue {
-				k = Number
-			}
-		case c == '.' && !inValue && i+1 < to && isCSSIdentStart(code[i+1]):
-			k, j = Type, cssIdentEnd(code, i+1)
-		case isDigitByte(c) || (c == '.' || c == '-') && digitAt(code, i+1):
-			for j < to && (isWordByte(code[j]) || code[j] == '.' || code[j] == '%') {
-				j++
-			}
-			k = Number
-		case isCSSIdentStart(c):
-			j = cssIdentEnd(code, i)
-			switch {
-			case j < to && code[j] == '(':
-				k = Function
-			case inValue:
-			case cssIsProperty(code, j, depth, false):
-				k, afterProp = Type, true
-			default:
-				k = Keyword
-			}
-		case strings.IndexByte(">+~*=,", c) >= 0:
-			k = Operator
-		}
+		k, j := l.token(i)
+		j = max(j, i+1)
 		e.add(k, i, j)
 		i = j
 	}
+}
+
+// cssLexer is the state of lexing CSS: how deep in blocks, and whether
+// in a declaration's value or right after its property.
+type cssLexer struct {
+	spec               *langSpec
+	code               string
+	from, depth        int
+	inValue, afterProp bool
+}
+
+// token is the kind and end of the token at code[i].
+func (l *cssLexer) token(i int) (Kind, int) {
+	code := l.code
+	c := code[i]
+	switch {
+	case isCodeSpace(c):
+		j := i + 1
+		for j < len(code) && isCodeSpace(code[j]) {
+			j++
+		}
+		return Plain, j
+	case strings.HasPrefix(code[i:], "/*"):
+		return Comment, closeAfter(code, i+2, "*/")
+	case strings.HasPrefix(code[i:], "//") && (i == l.from || isCodeSpace(code[i-1])):
+		return Comment, lineEnd(code, i)
+	case c == '"' || c == '\'':
+		return String, stringEnd(l.spec, code, i)
+	case strings.IndexByte("{};:", c) >= 0:
+		return l.punct(i)
+	}
+	if k, j := l.prefixed(i); j > i {
+		return k, j
+	}
+	return l.word(i)
+}
+
+// punct is the kind and end of the brace, semicolon or colon at code[i],
+// which move the lexer in and out of blocks and values.
+func (l *cssLexer) punct(i int) (Kind, int) {
+	switch l.code[i] {
+	case '{':
+		l.depth++
+	case '}':
+		l.depth = max(l.depth-1, 0)
+	case ':':
+		return l.colon(i)
+	}
+	l.inValue, l.afterProp = false, false
+	return Plain, i + 1
+}
+
+// colon is the kind and end of the colon at code[i]: the one after a
+// property starts its value; outside a value it starts a pseudo-class.
+func (l *cssLexer) colon(i int) (Kind, int) {
+	switch {
+	case l.afterProp:
+		l.inValue, l.afterProp = true, false
+		return Operator, i + 1
+	case l.inValue:
+		return Plain, i + 1
+	}
+	j := i + 1
+	for j < len(l.code) && l.code[j] == ':' {
+		j++
+	}
+	if j < len(l.code) && isCSSIdentStart(l.code[j]) {
+		return Function, cssIdentEnd(l.code, j)
+	}
+	return Plain, j
+}
+
+// prefixed is the kind and end of the at-rule, variable, !important,
+// #id or colour, or .class at code[i], or an end of i when none starts
+// there.
+func (l *cssLexer) prefixed(i int) (Kind, int) {
+	code := l.code
+	c := code[i]
+	next := byteAt(code, i+1)
+	switch {
+	case c == '@' && isCSSIdentStart(next):
+		return Keyword, cssIdentEnd(code, i+1)
+	case c == '$' && isCSSIdentStart(next):
+		j := cssIdentEnd(code, i+1)
+		if !l.inValue && cssIsProperty(code, j, l.depth, true) {
+			l.afterProp = true
+		}
+		return Plain, j
+	case c == '!' && strings.HasPrefix(code[i+1:], "important"):
+		return Keyword, i + len("!important")
+	case c == '#' && isTagNameByte(next):
+		if l.inValue {
+			return Number, cssIdentEnd(code, i+1)
+		}
+		return Type, cssIdentEnd(code, i+1)
+	case c == '.' && !l.inValue && isCSSIdentStart(next):
+		return Type, cssIdentEnd(code, i+1)
+	}
+	return Plain, i
+}
+
+// word is the kind and end of the number, identifier or other byte at
+// code[i].
+func (l *cssLexer) word(i int) (Kind, int) {
+	code := l.code
+	c := code[i]
+	switch {
+	case isDigitByte(c) || (c == '.' || c == '-') && digitAt(code, i+1):
+		j := i + 1
+		for j < len(code) && (isWordByte(code[j]) || code[j] == '.' || code[j] == '%') {
+			j++
+		}
+		return Number, j
+	case isCSSIdentStart(c):
+		j := cssIdentEnd(code, i)
+		switch {
+		case j < len(code) && code[j] == '(':
+			return Function, j
+		case l.inValue:
+			return Plain, j
+		case cssIsProperty(code, j, l.depth, false):
+			l.afterProp = true
+			return Type, j
+		}
+		return Keyword, j
+	case strings.IndexByte(">+~*=,", c) >= 0:
+		return Operator, i + 1
+	}
+	return Plain, i + 1
+}
+
+// byteAt is code[i], or 0 past its end.
+func byteAt(code string, i int) byte {
+	if i < len(code) {
+		return code[i]
+	}
+	return 0
 }
 
 // isCSSIdentStart reports whether c can start a CSS identifier.

@@ -304,40 +304,80 @@ var (
 // nativeToken is the kind and end of the token at code[i].
 func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 	c := code[i]
-	switch {
-	case isCodeSpace(c):
+	if isCodeSpace(c) {
 		j := i + 1
 		for j < len(code) && isCodeSpace(code[j]) {
 			j++
 		}
 		return Plain, j
+	}
+	if k, end := delimitedToken(spec, code, i); end > i {
+		return k, end
+	}
+	if isDigitByte(c) || c == '.' && digitAt(code, i+1) {
+		return Number, numberEnd(code, i+1)
+	}
+	if k, end := markedWord(spec, code, i); end > i {
+		return k, end
+	}
+	if isWordStart(code, i) || c == '#' && spec.hashWords {
+		j := wordEnd(spec, code, i+1)
+		return wordKind(spec, code, i, j), j
+	}
+	if strings.IndexByte("+-*/%=<>!&|^~?:", c) >= 0 {
+		return Operator, i + 1
+	}
+	_, size := utf8.DecodeRuneInString(code[i:])
+	return Plain, i + size
+}
+
+// numberEnd is the end of the number whose rest starts at code[j]:
+// letters, digits and underscores (0x1F, 1e3, 1_000) and a dot before a
+// digit.
+func numberEnd(code string, j int) int {
+	for j < len(code) && (isWordByte(code[j]) || code[j] == '.' && digitAt(code, j+1)) {
+		j++
+	}
+	return j
+}
+
+// delimitedToken is the comment, section or string that starts at
+// code[i], or an end of i when none does.
+func delimitedToken(spec *langSpec, code string, i int) (Kind, int) {
+	c := code[i]
+	switch {
 	case spec.lineStartComments != "" && strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
 		return Comment, lineEnd(code, i)
 	case spec.sections && c == '[' && atLineStart(code, i):
 		return Keyword, sectionEnd(code, i)
 	case spec.blockOpen != "" && strings.HasPrefix(code[i:], spec.blockOpen):
 		return Comment, closeAfter(code, i+len(spec.blockOpen), spec.blockClose)
-	case len(spec.spans) > 0 && spanAt(spec, code, i) != nil:
-		sp := spanAt(spec, code, i)
+	}
+	if sp := spanAt(spec, code, i); sp != nil {
 		return sp.kind, closeAfter(code, i+len(sp.open), sp.close)
-	case lineComment(spec, code[i:]):
-		if j := strings.IndexByte(code[i:], '\n'); j >= 0 {
-			return Comment, i + j
-		}
-		return Comment, len(code)
-	case strings.IndexByte(spec.quotes, c) >= 0:
+	}
+	if lineComment(spec, code[i:]) {
+		return Comment, lineEnd(code, i)
+	}
+	if strings.IndexByte(spec.quotes, c) >= 0 {
 		return String, stringEnd(spec, code, i)
-	case isDigitByte(c) || c == '.' && digitAt(code, i+1):
-		j := i + 1
-		for j < len(code) && (isWordByte(code[j]) || code[j] == '.' && digitAt(code, j+1)) {
-			j++
-		}
-		return Number, j
-	case spec.annotation != 0 && c == spec.annotation && i+1 < len(code) && isWordStart(code, i+1):
+	}
+	return Plain, i
+}
+
+// markedWord is the decorator (@name), symbol (:name) or variable ($name)
+// that starts at code[i], or an end of i when none does.
+func markedWord(spec *langSpec, code string, i int) (Kind, int) {
+	c := code[i]
+	if i+1 >= len(code) || !isWordStart(code, i+1) {
+		return Plain, i
+	}
+	switch {
+	case spec.annotation != 0 && c == spec.annotation:
 		return Function, wordEnd(spec, code, i+2)
-	case spec.symbols && c == ':' && i+1 < len(code) && isWordStart(code, i+1) && (i == 0 || code[i-1] != ':' && !isWordByte(code[i-1])):
+	case spec.symbols && c == ':' && (i == 0 || code[i-1] != ':' && !isWordByte(code[i-1])):
 		return String, wordEnd(spec, code, i+2)
-	case spec.sigils != "" && strings.IndexByte(spec.sigils, c) >= 0 && i+1 < len(code) && isWordStart(code, i+1):
+	case spec.sigils != "" && strings.IndexByte(spec.sigils, c) >= 0:
 		j := wordEnd(spec, code, i+2)
 		w := code[i:j]
 		if spec.foldCase {
@@ -347,14 +387,8 @@ func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 			return Number, j
 		}
 		return Plain, j
-	case isWordStart(code, i) || c == '#' && spec.hashWords:
-		j := wordEnd(spec, code, i+1)
-		return wordKind(spec, code, i, j), j
-	case strings.IndexByte("+-*/%=<>!&|^~?:", c) >= 0:
-		return Operator, i + 1
 	}
-	_, size := utf8.DecodeRuneInString(code[i:])
-	return Plain, i + size
+	return Plain, i
 }
 
 // isCodeSpace reports whether c is a space, tab or line ending.
@@ -519,6 +553,12 @@ func wordKind(spec *langSpec, code string, i, j int) Kind {
 		}
 		return Plain
 	}
+	return wordContext(spec, code, w, j)
+}
+
+// wordContext classifies the identifier w that ends at code[j] and is no
+// listed word, by what follows it: a call, a capitalized type, a key.
+func wordContext(spec *langSpec, code, w string, j int) Kind {
 	k := j
 	for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
 		k++
