@@ -337,6 +337,10 @@ func (h *htmlBuilder) bareStart(name []byte) {
 
 // tokens feeds the tokens of b to the builder.
 func (h *htmlBuilder) tokens(b []byte) {
+	if !tokenizerOnly && simpleHTML(b, nil) {
+		simpleHTML(b, h)
+		return
+	}
 	z := html.NewTokenizer(bytes.NewReader(b))
 	for {
 		switch z.Next() {
@@ -417,6 +421,11 @@ func (h *htmlBuilder) startTag(z *html.Tokenizer, selfClosing bool) {
 	if hasAttr {
 		attrs = readHTMLAttrs(z)
 	}
+	h.start(kind, name, attrs, selfClosing)
+}
+
+// start adds an element whose start tag was read.
+func (h *htmlBuilder) start(kind htmlKind, name []byte, attrs htmlAttrs, selfClosing bool) {
 	if !h.void(kind, attrs) && !selfClosing {
 		h.open(kind, string(name), attrs)
 	}
@@ -854,30 +863,36 @@ func readHTMLAttrs(z *html.Tokenizer) htmlAttrs {
 	var a htmlAttrs
 	for {
 		key, val, more := z.TagAttr()
-		switch string(key) {
-		case "align":
-			a.align = strings.ToLower(strings.TrimSpace(string(val)))
-		case "href":
-			a.href = strings.TrimSpace(string(val))
-		case "src", "srcset":
-			if a.src == "" {
-				a.src = strings.TrimSpace(string(val))
-			}
-		case "alt":
-			a.alt = string(val)
-		case "open":
-			a.open = true
-		case "width":
-			a.width = htmlLength(val)
-		case "height":
-			a.height = htmlLength(val)
-		case "start":
-			if n, err := strconv.Atoi(strings.TrimSpace(string(val))); err == nil && n > 0 && n < 1e9 {
-				a.start = n
-			}
-		}
+		a.set(string(key), val)
 		if !more {
 			return a
+		}
+	}
+}
+
+// set reads the attribute key (in lower case) with the decoded value
+// val, when it is one markii reads.
+func (a *htmlAttrs) set(key string, val []byte) {
+	switch key {
+	case "align":
+		a.align = strings.ToLower(strings.TrimSpace(string(val)))
+	case "href":
+		a.href = strings.TrimSpace(string(val))
+	case "src", "srcset":
+		if a.src == "" {
+			a.src = strings.TrimSpace(string(val))
+		}
+	case "alt":
+		a.alt = string(val)
+	case "open":
+		a.open = true
+	case "width":
+		a.width = htmlLength(val)
+	case "height":
+		a.height = htmlLength(val)
+	case "start":
+		if n, err := strconv.Atoi(strings.TrimSpace(string(val))); err == nil && n > 0 && n < 1e9 {
+			a.start = n
 		}
 	}
 }

@@ -98,3 +98,39 @@ func TestHTMLNestingIsBounded(t *testing.T) {
 		t.Error("the text inside was lost")
 	}
 }
+
+// TestSimpleHTMLReadsAsTheTokenizer: the HTML simpleHTML reads itself
+// makes the same tree as the HTML5 tokenizer makes of it.
+func TestSimpleHTMLReadsAsTheTokenizer(t *testing.T) {
+	srcs := []string{
+		"<p align=\"center\"><img src=\"logo.png\" alt=\"A &amp; B\" width=120 height='40'/><br>\n<a href=\"https://x.org/?a=1&amp;b=2\">Docs</a> &middot; <A HREF=#usage>Usage</A></p>\n",
+		"<div>\n\ntext &#27;[31m &#x9b; &#x202e; &lt;b&gt;\n\n</div>\n",
+		"a <kbd>Ctrl</kbd>+<b class=x>b</b> <img alt=\"x\" src=y.png > <span title=\"a>b\">t</span>\n",
+		"<table><tr><th>A</th></tr><tr><td><code>x</code></td></tr></table>\n",
+		"<details open><summary>S</summary>\n\nbody\n\n</details>\n",
+		"<ol start=\"3\"><li>x</li></ol>\n\n<h2 id=\"a\">T</h2>\n",
+		"<p>unclosed <b>bold\n\n<p a=1 a=2 b>dup</p>\n",
+	}
+	for _, c := range htmlCases {
+		srcs = append(srcs, c.src)
+	}
+	for _, src := range srcs {
+		simple := dump(Parse([]byte(src)))
+		tokenizerOnly = true
+		full := dump(Parse([]byte(src)))
+		tokenizerOnly = false
+		if simple != full {
+			t.Errorf("%q\nsimple:    %s\ntokenizer: %s", src, simple, full)
+		}
+	}
+	for _, b := range []string{"<p align=center>", "<img src=x alt='y'/>", "</div>", "a &amp; b <br>"} {
+		if !simpleHTML([]byte(b), nil) {
+			t.Errorf("%q should be read without the tokenizer", b)
+		}
+	}
+	for _, b := range []string{"<script>x</script>", "<!-- c -->", "<p a=\"x>", "a < b", "<textarea>", "<p/a>", "</p x>"} {
+		if simpleHTML([]byte(b), nil) {
+			t.Errorf("%q should go to the tokenizer", b)
+		}
+	}
+}
