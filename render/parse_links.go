@@ -123,30 +123,9 @@ func (links) close(parent ast.Node, block text.Reader, pc parser.Context, at int
 	if !image && holdsLink(op) {
 		return nil
 	}
-	block.Advance(1)
-	line, pos := block.Position()
-	var link *ast.Link
-	switch block.Peek() {
-	case '(':
-		link = inlineLink(block)
-	case '[':
-		var labelled bool
-		if link, labelled = referenceLink(block, pc, stop); link == nil && labelled {
-			return nil
-		}
-	}
+	link := linkAfter(block, pc, stop, at)
 	if link == nil {
-		// A shortcut reference: the text is the label.
-		block.SetPosition(line, pos)
-		label := block.Value(text.NewSegment(stop, at))
-		if len(label) > maxLabel {
-			return nil
-		}
-		ref, ok := pc.Reference(util.ToLinkReference(label))
-		if !ok {
-			return nil
-		}
-		link = referenced(ref, ast.ReferenceLinkShortcut, label)
+		return nil
 	}
 	if !takeText(op, stop, link) {
 		s.mem.spareBracketText(op)
@@ -157,6 +136,36 @@ func (links) close(parent ast.Node, block text.Reader, pc parser.Context, at int
 	}
 	n.(interface{ SetPos(int) }).SetPos(start)
 	return n
+}
+
+// linkAfter reads what follows the `]` at the reader's position, whose
+// bracket's text runs from stop to at: an inline link, a full or
+// collapsed reference, or else a shortcut reference; nil when none is.
+func linkAfter(block text.Reader, pc parser.Context, stop, at int) *ast.Link {
+	block.Advance(1)
+	line, pos := block.Position()
+	switch block.Peek() {
+	case '(':
+		if link := inlineLink(block); link != nil {
+			return link
+		}
+	case '[':
+		link, labelled := referenceLink(block, pc, stop)
+		if link != nil || labelled {
+			return link
+		}
+	}
+	// A shortcut reference: the text is the label.
+	block.SetPosition(line, pos)
+	label := block.Value(text.NewSegment(stop, at))
+	if len(label) > maxLabel {
+		return nil
+	}
+	ref, ok := pc.Reference(util.ToLinkReference(label))
+	if !ok {
+		return nil
+	}
+	return referenced(ref, ast.ReferenceLinkShortcut, label)
 }
 
 // holdsLink reports whether a link is among n, the nodes after it and
