@@ -75,31 +75,46 @@ func parseRecord(raw json.RawMessage) (Record, bool) {
 	if json.Unmarshal(fields["key"], &r.Key) != nil || !validKey(r.Key) {
 		return Record{}, false
 	}
-	hostsRaw, ok := fields["allowedHosts"]
-	if !ok || json.Unmarshal(hostsRaw, &r.AllowedHosts) != nil || r.AllowedHosts == nil {
+	var ok bool
+	if r.AllowedHosts, ok = recordHosts(fields["allowedHosts"]); !ok {
 		return Record{}, false
 	}
-	for _, h := range r.AllowedHosts {
-		if !Presentable(h) {
-			return Record{}, false
-		}
-	}
-	if bg, ok := fields["allowedBundleGrants"]; ok && string(bg) != "null" {
-		var list []string
-		if json.Unmarshal(bg, &list) != nil {
-			return Record{}, false
-		}
-		norm, ok := normalizeBundleGrants(list)
-		if !ok {
-			return Record{}, false
-		}
-		r.AllowedBundleGrants = norm
+	if r.AllowedBundleGrants, ok = recordBundleGrants(fields["allowedBundleGrants"]); !ok {
+		return Record{}, false
 	}
 	if len(r.AllowedHosts) == 0 && len(r.AllowedBundleGrants) == 0 {
 		return Record{}, false
 	}
 	r.AllowedHosts = uniqueSorted(r.AllowedHosts)
 	return r, true
+}
+
+// recordHosts reads a record's allowedHosts: a list, every host one a
+// question can name. A missing key or null is not a record.
+func recordHosts(raw json.RawMessage) ([]string, bool) {
+	var hosts []string
+	if raw == nil || json.Unmarshal(raw, &hosts) != nil || hosts == nil {
+		return nil, false
+	}
+	for _, h := range hosts {
+		if !Presentable(h) {
+			return nil, false
+		}
+	}
+	return hosts, true
+}
+
+// recordBundleGrants reads a record's allowedBundleGrants, normalized;
+// missing or null is none.
+func recordBundleGrants(raw json.RawMessage) ([]string, bool) {
+	if raw == nil || string(raw) == "null" {
+		return nil, true
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) != nil {
+		return nil, false
+	}
+	return normalizeBundleGrants(list)
 }
 
 func validKey(k string) bool {
