@@ -26,28 +26,31 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	g := &tableGrid{l: l, t: t, cols: cols, runs: l.mem.scratch[:0], ends: l.mem.cellEnds[:0]}
 	l.mem.scratch, l.mem.cellEnds = nil, nil
 	g.flatten()
-	g.widths = g.naturalWidths()
-	natural := append([]int(nil), g.widths...)
+	// widths and from are the caller's, not the grid's, so that they
+	// stay on the stack.
+	widths := make([]int, cols)
+	g.naturalWidths(widths)
+	natural := append([]int(nil), widths...)
 	avail := width - (3*cols + 1)
-	shrinkColumns(g.widths, avail)
-	wide := l.scrollable(width) && l.wideColumns(g.widths, natural, g.wordFloors(), avail)
-	if !wide && unreadable(g.widths, natural, avail) {
+	shrinkColumns(widths, avail)
+	wide := l.scrollable(width) && l.wideColumns(widths, natural, g.wordFloors(), avail)
+	if !wide && unreadable(widths, natural, avail) {
 		g.release()
 		return l.stackedTable(t, cols, width)
 	}
-	g.out = append(l.mem.borrowLines(), g.rule("┌", "┬", "┐"))
+	g.out = append(l.mem.borrowLines(), g.rule(widths, "┌", "┬", "┐"))
 	g.wrapped = l.mem.borrowLines()
-	g.from = make([]int, cols+1)
-	g.row(0)
+	from := make([]int, cols+1)
+	g.row(0, widths, from)
 	if len(t.Rows) > 0 {
-		g.out = append(g.out, g.rule("├", "┼", "┤"))
+		g.out = append(g.out, g.rule(widths, "├", "┼", "┤"))
 	}
 	for r := range t.Rows {
-		g.row((r + 1) * cols)
+		g.row((r+1)*cols, widths, from)
 	}
-	g.out = append(g.out, g.rule("└", "┴", "┘"))
+	g.out = append(g.out, g.rule(widths, "└", "┴", "┘"))
 	if wide {
-		l.laidWide(g.total())
+		l.laidWide(3*cols + 1 + sum(widths))
 	}
 	g.release()
 	l.mem.returnLines(g.wrapped)
@@ -61,14 +64,12 @@ type tableGrid struct {
 	cols int
 	// Every cell is flattened once into one run buffer; cell c of the
 	// grid (header first, row by row) is runs[ends[c-1]:ends[c]].
-	runs   []run
-	ends   []int
-	widths []int
-	out    []ansi.Line
+	runs []run
+	ends []int
+	out  []ansi.Line
 	// wrapped holds the wrapped lines of a row's cells, cell i's lines
-	// being wrapped[from[i]:from[i+1]].
+	// being wrapped[from[i]:from[i+1]] for the from its caller keeps.
 	wrapped []ansi.Line
-	from    []int
 }
 
 // flatten flattens the header, bold, and every row into the run buffer.
@@ -96,16 +97,14 @@ func (g *tableGrid) cellRuns(c int) []run {
 	return g.runs[g.ends[c-1]:g.ends[c]]
 }
 
-// naturalWidths returns each column's widest cell, at least 1.
-func (g *tableGrid) naturalWidths() []int {
-	widths := make([]int, g.cols)
+// naturalWidths sets widths to each column's widest cell, at least 1.
+func (g *tableGrid) naturalWidths(widths []int) {
 	for c := range g.ends {
 		widths[c%g.cols] = max(widths[c%g.cols], runsWidth(g.cellRuns(c)))
 	}
 	for i := range widths {
 		widths[i] = max(widths[i], 1)
 	}
-	return widths
 }
 
 // wordFloors returns each column's longest word: the narrowest a wide
@@ -118,11 +117,11 @@ func (g *tableGrid) wordFloors() []int {
 	return floors
 }
 
-// total is the grid's width.
-func (g *tableGrid) total() int {
-	total := 3*g.cols + 1
-	for _, w := range g.widths {
-		total += w
+// sum returns the sum of ns.
+func sum(ns []int) int {
+	total := 0
+	for _, n := range ns {
+		total += n
 	}
 	return total
 }
@@ -138,11 +137,11 @@ func (g *tableGrid) release() {
 // drawn as a span per glyph run, all in the frame style, so it is sliced
 // from constants rather than built; the encoder joins the spans back into
 // one run.
-func (g *tableGrid) rule(left, mid, right string) ansi.Line {
+func (g *tableGrid) rule(widths []int, left, mid, right string) ansi.Line {
 	frame := g.l.st.Frame
 	ln := g.l.mem.line(2*g.cols + 1)
 	ln = append(ln, ansi.Span{Text: left, Style: frame})
-	for i, w := range g.widths {
+	for i, w := range widths {
 		if i > 0 {
 			ln = append(ln, ansi.Span{Text: mid, Style: frame})
 		}
@@ -152,32 +151,32 @@ func (g *tableGrid) rule(left, mid, right string) ansi.Line {
 }
 
 // row draws the grid row whose first cell is cell first.
-func (g *tableGrid) row(first int) {
+func (g *tableGrid) row(first int, widths, from []int) {
 	g.wrapped = g.wrapped[:0]
 	height := 1
 	for i := range g.cols {
-		g.from[i] = len(g.wrapped)
-		g.wrapped = wrapRunsIn(g.cellRuns(first+i), g.widths[i], g.wrapped, &g.l.mem)
-		height = max(height, len(g.wrapped)-g.from[i])
+		from[i] = len(g.wrapped)
+		g.wrapped = wrapRunsIn(g.cellRuns(first+i), widths[i], g.wrapped, &g.l.mem)
+		height = max(height, len(g.wrapped)-from[i])
 	}
-	g.from[g.cols] = len(g.wrapped)
+	from[g.cols] = len(g.wrapped)
 	for k := 0; k < height; k++ {
-		g.out = append(g.out, g.rowLine(k))
+		g.out = append(g.out, g.rowLine(k, widths, from))
 	}
 }
 
 // rowLine draws line k of the row in g.wrapped.
-func (g *tableGrid) rowLine(k int) ansi.Line {
+func (g *tableGrid) rowLine(k int, widths, from []int) ansi.Line {
 	frame := g.l.st.Frame
 	spans := 1
 	for i := range g.cols {
-		spans += 3 + len(g.cellLine(i, k))
+		spans += 3 + len(g.cellLine(i, k, from))
 	}
 	ln := g.l.mem.line(spans)
 	ln = append(ln, ansi.Span{Text: "│", Style: frame})
 	for i := range g.cols {
-		text := g.cellLine(i, k)
-		pad := g.widths[i] - text.Width()
+		text := g.cellLine(i, k, from)
+		pad := widths[i] - text.Width()
 		left := alignedLeft(g.align(i), pad)
 		ln = append(ln, ansi.Span{Text: blank(1 + left)})
 		ln = append(ln, text...)
@@ -187,9 +186,9 @@ func (g *tableGrid) rowLine(k int) ansi.Line {
 }
 
 // cellLine returns line k of cell i of the row, nil past its end.
-func (g *tableGrid) cellLine(i, k int) ansi.Line {
-	if g.from[i]+k < g.from[i+1] {
-		return g.wrapped[g.from[i]+k]
+func (g *tableGrid) cellLine(i, k int, from []int) ansi.Line {
+	if from[i]+k < from[i+1] {
+		return g.wrapped[from[i]+k]
 	}
 	return nil
 }
