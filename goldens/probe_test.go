@@ -148,6 +148,23 @@ html details body P
 
 <unknown-element P="P">unknown element P</unknown-element>
 
+<p>x<sup>sup P</sup> H<sub>P</sub>O <a href="data:text/html,P">data P</a> <img alt="img alt P" src="img2-P.png" width="P" height="P"></p>
+
+<iframe src="P">
+iframe P
+
+after an unclosed iframe P
+
+Math $x_P^P + \frac{P}{2}$ and $P$ and $\sqrt{P}$, currency $5 and P$10.
+
+$$
+\frac{P}{x} = \sum_{P}^{P} \begin{pmatrix} P & 1 \\ 2 & P \end{pmatrix}
+$$
+
+` + "```math" + `
+\int_P^P P \, dP \mathbb{P} \unknown{P}
+` + "```" + `
+
 Text :kbd[kbd P] and :badge[badge P]{variant=P} and :unknown[inline P]{k=P}
 and :value[P] and :value[probe]{format=P} and :value[vals.P].
 
@@ -287,7 +304,8 @@ func TestProbeTextSurvives(t *testing.T) {
 	src := []byte(probeNote("\x1b[31mZQX"))
 	out := renderNote(src, 80, ansi.None, probeValues(t, "ZQX"))
 	for _, want := range []string{"Heading", "Body text", "callout body", "card body", "cell one", "figure caption",
-		"summary", "html details body", "html link", "th [31mZQX", "td [31mZQX", "pre [31mZQX", "html heading", "html item", "html quote", "unknown element"} {
+		"summary", "html details body", "html link", "th [31mZQX", "td [31mZQX", "pre [31mZQX", "html heading", "html item", "html quote", "unknown element",
+		"after an unclosed iframe", "img alt", "data [31mZQX"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("render lost %q", want)
 		}
