@@ -143,9 +143,9 @@ type layouter struct {
 	// mem holds the spans of the page's lines and the layout's scratch
 	// buffers (see arena).
 	mem arena
-	// wide is the width of the widest line of the top-level block being
-	// laid out, when it is laid out wider than the page.
-	wide int
+	// wide says a table or code block of the top-level block being laid
+	// out was laid out wider than its width.
+	wide bool
 	// streaming is set when the page's headings are dropped after every
 	// block, so that their text is not worth extracting.
 	streaming bool
@@ -208,16 +208,17 @@ func (l *layouter) shift(m marks, n int) {
 	}
 }
 
-// scrollable reports whether a block laid out at width may be laid out
-// wider (Options.ScrollWidth): only a top-level block, whose lines no
-// frame or indent around them needs to fit the page.
+// scrollable reports whether a table or code block laid out at width may
+// be laid out wider (Options.ScrollWidth): one outside any component's
+// frame, whose lines nothing to their right needs to line up with (at the
+// top level, in a list, a quote or a footnote).
 func (l *layouter) scrollable(width int) bool {
-	return l.opt.ScrollWidth > width && l.depth == 0 && l.measuring == 0 && width == l.opt.Width
+	return l.opt.ScrollWidth > width && l.components == 0 && l.measuring == 0
 }
 
-// laidWide notes that the top-level block being laid out has lines w
-// cells wide, more than the page (see block).
-func (l *layouter) laidWide(w int) { l.wide = max(l.wide, w) }
+// laidWide notes that the top-level block being laid out has a table or
+// code block laid out wider than its width (see block).
+func (l *layouter) laidWide() { l.wide = true }
 
 // blocks lays out a block sequence at width, one blank line between
 // non-empty blocks.
@@ -272,15 +273,21 @@ func (l *layouter) block(b Block, width int) []ansi.Line {
 	if width < 1 {
 		width = 1
 	}
-	if !l.scrollable(width) {
+	if l.depth > 0 || !l.scrollable(width) {
 		return l.blockAt(b, width)
 	}
-	l.wide = 0
+	l.wide = false
 	lines := l.blockAt(b, width)
-	if l.wide > width {
-		l.page.Wide = append(l.page.Wide, WideBlock{Line: 0, EndLine: len(lines), Width: l.wide})
+	if l.wide {
+		w := 0
+		for _, ln := range lines {
+			w = max(w, ln.Width())
+		}
+		if w > width {
+			l.page.Wide = append(l.page.Wide, WideBlock{Line: 0, EndLine: len(lines), Width: w})
+		}
 	}
-	l.wide = 0
+	l.wide = false
 	return lines
 }
 

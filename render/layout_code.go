@@ -89,7 +89,7 @@ func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
 		}
 		if w := min(longest+ansi.Width(codeGutter), l.opt.ScrollWidth); w > width {
 			width = w
-			l.laidWide(w)
+			l.laidWide()
 		}
 	}
 	top := append(l.mem.line(3), ansi.Span{Text: "╭", Style: frame})

@@ -50,7 +50,7 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	}
 	g.out = append(g.out, g.rule(widths, "└", "┴", "┘"))
 	if wide {
-		l.laidWide(3*cols + 1 + sum(widths))
+		l.laidWide()
 	}
 	g.release()
 	l.mem.returnLines(g.wrapped)

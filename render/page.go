@@ -52,11 +52,12 @@ type Options struct {
 	// components' fallback boxes say why markii cannot draw them.
 	Packs map[string]string
 	// ScrollWidth, when more than Width, is for a viewer that scrolls
-	// sideways: a top-level table that cannot fit Width without breaking
-	// a column's longest word, and a top-level code block with lines
-	// longer than Width, are laid out wider, up to ScrollWidth cells,
-	// instead of being squeezed, stacked or broken; Page.Wide says where
-	// they are. At most Width (the default), every line fits Width.
+	// sideways: a table that cannot fit its width without breaking a
+	// column's longest word, and a code block with lines longer than its
+	// width, are laid out wider, up to ScrollWidth cells, instead of
+	// being squeezed, stacked or broken, unless a component's frame holds
+	// them; Page.Wide says which top-level blocks hold such lines. At
+	// most Width (the default), every line fits Width.
 	ScrollWidth int
 }
 

@@ -10,26 +10,37 @@ import (
 )
 
 // wideNote has a table too wide for 40 columns, one that fits, a code
-// block with a long line, prose, and a wide table inside a quote.
+// block with a long line, prose, and wide tables inside a quote and a
+// callout.
 const wideNote = "Intro paragraph that wraps to the page like any other prose does.\n\n" +
 	"| Name | Kind | Size | Owner | Created | Modified | Status |\n|---|---|---|---|---|---|---|\n" +
 	"| alpha.txt | file | 12 KB | ada | 2024-01-02 | 2024-03-04 | ok |\n" +
 	"| beta | folder | - | linus | 2023-05-06 | 2024-07-08 | archived |\n\n" +
 	"| a | b |\n|---|---|\n| 1 | 2 |\n\n" +
 	"```go\nfunc main() { fmt.Println(\"a line of code far longer than forty columns of screen\") }\n```\n\n" +
-	"> | Name | Kind | Size | Owner | Created | Modified | Status |\n> |---|---|---|---|---|---|---|\n> | alpha.txt | file | 12 KB | ada | 2024-01-02 | 2024-03-04 | ok |\n"
+	"> | Name | Kind | Size | Owner | Created | Modified | Status |\n> |---|---|---|---|---|---|---|\n> | alpha.txt | file | 12 KB | ada | 2024-01-02 | 2024-03-04 | ok |\n\n" +
+	":::callout{type=info}\n| Name | Kind | Size | Owner | Created | Modified | Status |\n|---|---|---|---|---|---|---|\n| alpha.txt | file | 12 KB | ada | 2024-01-02 | 2024-03-04 | ok |\n:::\n"
 
 // TestScrollWidthLaysWideBlocksOut: with ScrollWidth a top-level table
 // that would break its words and a code block with long lines are laid
-// out wider than the page, every word and line whole, and Page.Wide says
-// where; the prose, the table that fits and anything nested keep the
-// page's width; without it nothing is wider than the page.
+// out wider than the page, every word and line whole, and so is one in a
+// quote; Page.Wide says where. The prose, the table that fits and a table
+// in a component's frame keep the page's width; without ScrollWidth
+// nothing is wider than the page.
 func TestScrollWidthLaysWideBlocksOut(t *testing.T) {
 	doc := Parse([]byte(wideNote))
 	opt := Options{Width: 40, Level: ansi.TrueColor, Theme: theme.Dark, ScrollWidth: 1000}
 	pg := Layout(doc, opt)
-	if len(pg.Wide) != 2 {
-		t.Fatalf("want the table and the code block wide, got %+v", pg.Wide)
+	if len(pg.Wide) != 3 {
+		t.Fatalf("want the table, the code block and the quoted table wide, got %+v", pg.Wide)
+	}
+	if q := pg.Lines[pg.Wide[2].Line].Text(); !strings.HasPrefix(q, "│ ┌") {
+		t.Fatalf("the third wide block is not the quoted table: %q", q)
+	}
+	for _, ln := range pg.Lines[pg.Wide[2].EndLine:] {
+		if ln.Width() > 40 {
+			t.Fatalf("the table in the callout is wider than the page: %q", ln.Text())
+		}
 	}
 	for i, ln := range pg.Lines {
 		in := false
