@@ -286,23 +286,13 @@ func writeInlines(b *textBuilder, in []Inline) {
 // cleanListed removes C0 controls other than tab and line feed, DEL and
 // invalid UTF-8 (lone surrogates included, which Go sees as invalid).
 func cleanListed(s string) string {
-	ok := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f || c >= 0x80 {
-			ok = false
-			break
-		}
-	}
-	if ok || (utf8.ValidString(s) && !hasListedControl(s)) {
+	if utf8.ValidString(s) && !hasListedControl(s) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-		case r < 0x20 && r != '\t' && r != '\n', r == 0x7f:
-		default:
+		if !(r == utf8.RuneError && n <= 1) && !listedControl(r) {
 			b.WriteString(s[i : i+n])
 		}
 		i += n
@@ -310,9 +300,15 @@ func cleanListed(s string) string {
 	return b.String()
 }
 
+// listedControl reports whether cleanListed removes the character r: a
+// C0 control other than tab and line feed, or DEL.
+func listedControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f
+}
+
 func hasListedControl(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+		if listedControl(rune(s[i])) {
 			return true
 		}
 	}
