@@ -44,22 +44,11 @@ func textHost(text string) (string, bool) {
 	if t == "" || strings.ContainsAny(t, " \t") {
 		return "", false
 	}
-	withScheme := false
-	if scheme, rest, ok := strings.Cut(t, "://"); ok {
-		if !isScheme(scheme) {
-			return "", false
-		}
-		t, withScheme = rest, true
-		if i := strings.LastIndexByte(authority(t), '@'); i >= 0 {
-			t = t[i+1:]
-		}
+	t, withScheme, ok := cutScheme(t)
+	if !ok {
+		return "", false
 	}
-	hostport := authority(t)
-	host := hostport
-	if h, port, ok := strings.Cut(hostport, ":"); ok && strings.Count(hostport, ":") == 1 && allDigits(port) {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	host := authorityHost(authority(t))
 	if host == "" {
 		return "", false
 	}
@@ -74,6 +63,32 @@ func textHost(text string) (string, bool) {
 		return "", false
 	}
 	return asciiHost(host), true
+}
+
+// cutScheme returns t after its `scheme://` and any credentials, and
+// whether it had a scheme; ok is false for a scheme of the wrong shape.
+func cutScheme(t string) (rest string, withScheme, ok bool) {
+	scheme, rest, found := strings.Cut(t, "://")
+	if !found {
+		return t, false, true
+	}
+	if !isScheme(scheme) {
+		return "", false, false
+	}
+	if i := strings.LastIndexByte(authority(rest), '@'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	return rest, true, true
+}
+
+// authorityHost returns the host of hostport: without a numeric port and
+// an IPv6 literal's brackets.
+func authorityHost(hostport string) string {
+	host := hostport
+	if h, port, ok := strings.Cut(hostport, ":"); ok && strings.Count(hostport, ":") == 1 && allDigits(port) {
+		host = h
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 }
 
 // authority is s up to its first '/', '?' or '#'.
