@@ -496,25 +496,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 	}
 	out := l.mem.borrowLines()
 	for i, it := range ls.Items {
-		var marker string
-		markStyle := l.st.Accent
-		if ls.Ordered {
-			marker = numbers[ends[i]:ends[i+1]]
-			markStyle = l.st.Muted
-		} else {
-			marker = bullets[(l.lists-1)%len(bullets)]
-		}
-		first := l.mem.line(3)
-		first = append(first, ansi.Span{Text: marker, Style: markStyle})
-		hang := ansi.Width(marker)
-		if it.Task != nil {
-			if *it.Task {
-				first = append(first, ansi.Span{Text: "[x]", Style: l.st.Success}, ansi.Span{Text: " "})
-			} else {
-				first = append(first, ansi.Span{Text: "[ ]", Style: l.st.Muted}, ansi.Span{Text: " "})
-			}
-			hang += 4
-		}
+		first, hang := l.itemHead(ls, it, i, numbers, ends)
 		if !indent {
 			hang = 0
 		}
@@ -543,6 +525,29 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		out = append(out, body...)
 	}
 	return l.mem.keepLines(out)
+}
+
+// itemHead is the start of item i's first line, its marker (the item's
+// number, sliced from numbers at ends, or the bullet of the list's depth)
+// and any task box, and how many cells it takes.
+func (l *layouter) itemHead(ls *List, it *ListItem, i int, numbers string, ends []int) (ansi.Line, int) {
+	marker, markStyle := "", l.st.Accent
+	if ls.Ordered {
+		marker, markStyle = numbers[ends[i]:ends[i+1]], l.st.Muted
+	} else {
+		marker = bullets[(l.lists-1)%len(bullets)]
+	}
+	first := l.mem.line(3)
+	first = append(first, ansi.Span{Text: marker, Style: markStyle})
+	hang := ansi.Width(marker)
+	if it.Task == nil {
+		return first, hang
+	}
+	box, boxStyle := "[ ]", l.st.Muted
+	if *it.Task {
+		box, boxStyle = "[x]", l.st.Success
+	}
+	return append(first, ansi.Span{Text: box, Style: boxStyle}, ansi.Span{Text: " "}), hang + 4
 }
 
 // orderedMarkers writes the markers of count ordered items from start,
