@@ -377,9 +377,25 @@ func (h *htmlBuilder) text(t []byte) {
 	c.inlineStack = append(c.inlineStack, c.newText(sanitize.Inline(s)))
 }
 
+// closeParagraph closes an open p element that holds the place where
+// a block starts, as a browser does: a block start tag, or a markdown
+// block (which GitHub writes as a block element), ends the paragraph, so
+// `<p align="center">` followed by `<p>` or by markdown centres only its
+// own text.
+func (h *htmlBuilder) closeParagraph() {
+	f := h.blockFrame()
+	if f.tag != "p" {
+		return
+	}
+	for at := h.top().blockAt; len(h.frames) > at; {
+		h.close()
+	}
+}
+
 // markdown adds a markdown block that sits between raw HTML blocks.
 func (h *htmlBuilder) markdown(n ast.Node) {
 	c := h.c
+	h.closeParagraph()
 	if f := h.pre(); f != nil {
 		f.pre = append(append(f.pre, c.plain(n, nil)...), '\n')
 		return
@@ -472,6 +488,9 @@ func (h *htmlBuilder) void(kind htmlKind, attrs htmlAttrs) bool {
 // open pushes an element, or reads it as its content where it cannot be
 // what it is.
 func (h *htmlBuilder) open(kind htmlKind, name string, attrs htmlAttrs) {
+	if kind.block() && kind != hCell && kind != hRow && kind != hSection {
+		h.closeParagraph()
+	}
 	kind = h.placeable(kind)
 	if kind.block() {
 		h.flush()
