@@ -115,7 +115,8 @@ func (c *conv) hseq(depth int, stop int) box {
 	}
 	for c.pos < len(c.src) {
 		ch := c.src[c.pos]
-		if ch == '}' || stop > 0 && (ch == '&' || strings.HasPrefix(c.src[c.pos:], `\\`) || strings.HasPrefix(c.src[c.pos:], `\end`)) {
+		if ch == '}' || stop == 1 && (ch == '&' || strings.HasPrefix(c.src[c.pos:], `\\`) || strings.HasPrefix(c.src[c.pos:], `\end`)) ||
+			stop == stopRight && strings.HasPrefix(c.src[c.pos:], `\right`) {
 			break
 		}
 		if b, ok := c.displayItem(depth); ok {
@@ -165,6 +166,15 @@ func (c *conv) displayItem(depth int) (box, bool) {
 			bottom = textBox(low)
 		}
 		return stack(top, textBox(op), bottom), true
+	case "left":
+		open := c.delimiterToken()
+		body := c.hseq(depth+1, stopRight)
+		closing := ""
+		if strings.HasPrefix(c.src[c.pos:], `\right`) {
+			c.pos += len(`\right`)
+			closing = c.delimiterToken()
+		}
+		return hcat([]box{tallDelimiter(open, body, true), body, tallDelimiter(closing, body, false)}), true
 	case "begin":
 		var b strings.Builder
 		c.environment(&b, depth)
@@ -258,4 +268,52 @@ func (c *conv) displayText() string {
 		}
 	}
 	return strings.Trim(strings.Join(b.lines, "\n"), "\n")
+}
+
+// stopRight makes hseq stop at \right, the end of a \left group.
+const stopRight = 2
+
+// delimiterToken reads the delimiter after \left or \right: a
+// character or a command; "." is none.
+func (c *conv) delimiterToken() string {
+	for c.pos < len(c.src) && c.src[c.pos] == ' ' {
+		c.pos++
+	}
+	if c.pos >= len(c.src) {
+		return ""
+	}
+	if c.src[c.pos] == '\\' {
+		name := c.commandName()
+		if s, ok := symbol(name); ok {
+			return s
+		}
+		return ""
+	}
+	d := c.src[c.pos : c.pos+1]
+	c.pos++
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// tallDelimiter draws d as tall as body, from its top, middle and bottom
+// pieces (one character when body is one line or d has no pieces).
+func tallDelimiter(d string, body box, open bool) box {
+	if d == "" {
+		return box{}
+	}
+	n := len(body.lines)
+	if n == 1 {
+		return textBox(d)
+	}
+	out := box{lines: make([]string, n), base: body.base}
+	for i := range n {
+		piece := strings.TrimSpace(edge(d, i, n, open))
+		if piece == "" || piece == d && d != "|" {
+			piece = d
+		}
+		out.lines[i] = piece
+	}
+	return out
 }

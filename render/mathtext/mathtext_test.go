@@ -77,6 +77,8 @@ func TestConvertDisplayStacks(t *testing.T) {
 		{`\frac{1}{1+\frac{1}{x}}`, "   1\n───────\n    1\n 1+───\n    x"},
 		{`f = \begin{pmatrix} a & b \\ c & d \end{pmatrix}`, "f = ⎛ a  b ⎞\n    ⎝ c  d ⎠"},
 		{`\mathbb{R} \weird{x}`, `ℝ \weird{x}`},
+		{`\left( \frac{a}{b} \right)^2`, "⎛  a  ⎞\n⎜ ─── ⎟²\n⎝  b  ⎠"},
+		{`\left\{ x \right.`, "{ x"},
 	} {
 		if got := Convert(c.in, true); got != c.want {
 			t.Errorf("Convert(%q, display)\n%s\nwant\n%s", c.in, got, c.want)
