@@ -103,6 +103,7 @@ func (c *conv) hseq(depth int, stop int) box {
 	if depth >= MaxDepth {
 		var b strings.Builder
 		c.seq(&b, depth, stop)
+		c.deep = true
 		return textBox(b.String())
 	}
 	var parts []box
@@ -241,12 +242,18 @@ func (c *conv) boxArg(depth int) box {
 // spaces at their ends trimmed.
 func (c *conv) displayText() string {
 	var parts []box
-	for c.pos < len(c.src) {
-		parts = append(parts, c.hseq(0, 0))
-		if c.pos < len(c.src) { // a brace closing nothing stays
-			parts = append(parts, textBox("}"))
-			c.pos++
-		}
+	if braceDepth(c.src) < MaxDepth/2 {
+		parts = c.displayParts()
+	} else {
+		c.deep = true // stacked, it would pass MaxDepth: skip the work
+	}
+	if c.deep {
+		// Nesting past MaxDepth kept source as text: stacked, every
+		// level would carry it; the one-line form shows it once.
+		inline := &conv{src: c.src, display: true}
+		var b strings.Builder
+		inline.seq(&b, 0, 0)
+		return strings.TrimSpace(b.String())
 	}
 	if len(parts) == 0 {
 		return ""
@@ -316,4 +323,32 @@ func tallDelimiter(d string, body box, open bool) box {
 		out.lines[i] = piece
 	}
 	return out
+}
+
+// displayParts converts the whole source as boxes.
+func (c *conv) displayParts() []box {
+	var parts []box
+	for c.pos < len(c.src) {
+		parts = append(parts, c.hseq(0, 0))
+		if c.pos < len(c.src) { // a brace closing nothing stays
+			parts = append(parts, textBox("}"))
+			c.pos++
+		}
+	}
+	return parts
+}
+
+// braceDepth is the deepest nesting of braces in s.
+func braceDepth(s string) int {
+	d, most := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			d++
+			most = max(most, d)
+		case '}':
+			d = max(d-1, 0)
+		}
+	}
+	return most
 }

@@ -42,6 +42,8 @@ type conv struct {
 	src     string
 	pos     int
 	display bool
+	// deep is set when nesting past MaxDepth kept source as text.
+	deep bool
 }
 
 // seq converts items up to a closing brace (when inGroup) or the end.
@@ -89,7 +91,7 @@ func (c *conv) item(b *strings.Builder, depth int) {
 func (c *conv) group(depth int) string {
 	if depth >= MaxDepth {
 		rest := c.src[c.pos:]
-		c.pos = len(c.src)
+		c.pos, c.deep = len(c.src), true
 		return rest
 	}
 	c.pos++ // {
@@ -114,7 +116,7 @@ func (c *conv) arg(depth int) string {
 	}
 	if depth >= MaxDepth {
 		rest := c.src[c.pos:]
-		c.pos = len(c.src)
+		c.pos, c.deep = len(c.src), true
 		return rest
 	}
 	var b strings.Builder

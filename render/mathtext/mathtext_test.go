@@ -88,3 +88,19 @@ func TestConvertDisplayStacks(t *testing.T) {
 		t.Errorf("inline: %q", got)
 	}
 }
+
+// TestDeepDisplayIsOneLine: display math nested past what is stacked is
+// drawn on one line, its text once, not a rule per level as wide as it.
+func TestDeepDisplayIsOneLine(t *testing.T) {
+	for _, n := range []int{20, 40, 1250} {
+		src := strings.Repeat(`\frac{1}{`, n) + "x" + strings.Repeat("}", n)
+		start := time.Now()
+		got := Convert(src, true)
+		if len(got) > 2*len(src) || strings.Contains(got, "\n") {
+			t.Errorf("%d levels: %d bytes of output on %d lines for %d of source", n, len(got), strings.Count(got, "\n")+1, len(src))
+		}
+		if d := time.Since(start); d > 50*time.Millisecond {
+			t.Errorf("%d levels took %v", n, d)
+		}
+	}
+}
