@@ -93,96 +93,141 @@ func sequenceWord(word string) seqWord {
 // parseSequence reads a sequence diagram's statements; stmts[0] is its
 // header.
 func parseSequence(stmts []stmt) (*sequence, error) {
-	sd := &sequence{index: map[string]int{}}
-	autonumber := 0
-	var stack []bool // open blocks; true for a box, which is not drawn
-	drawn := 0
+	p := &seqParser{sd: &sequence{index: map[string]int{}}}
 	for _, st := range stmts[1:] {
-		s := strings.TrimSpace(strings.TrimSuffix(st.text, ";"))
-		word, rest, _ := strings.Cut(s, " ")
-		rest = strings.TrimSpace(rest)
-		if word == "create" {
-			s = rest
-			word, rest, _ = strings.Cut(s, " ")
-			rest = strings.TrimSpace(rest)
-		}
-		switch {
-		case sequenceWord(word) == seqIgnored:
-		case word == "autonumber":
-			autonumber = 1
-		case word == "participant" || word == "actor":
-			id, alias, ok := strings.Cut(rest, " as ")
-			id = strings.TrimSpace(id)
-			if id == "" {
-				return nil, syntaxError(st.line, s, "a participant needs a name")
-			}
-			p, err := sd.participant(id)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				sd.parts[p].lines = labelLines(alias)
-			}
-			sd.parts[p].actor = word == "actor"
-		case word == "box":
-			stack = append(stack, true)
-		case sequenceWord(word) == seqBlock:
-			if drawn == MaxDepth {
-				return nil, errorf(TooLarge, "sequence diagrams whose blocks nest deeper than %d are shown as source", MaxDepth)
-			}
-			title := word
-			if word == "rect" {
-				title = ""
-			} else if rest != "" {
-				title += " " + oneLine(rest)
-			}
-			sd.events = append(sd.events, event{kind: blockStart, lines: []string{title}, depth: drawn})
-			stack = append(stack, false)
-			drawn++
-			sd.depth = max(sd.depth, drawn)
-		case sequenceWord(word) == seqDivider:
-			if len(stack) == 0 || stack[len(stack)-1] {
-				return nil, syntaxError(st.line, s, word+" outside a block")
-			}
-			title := word
-			if rest != "" {
-				title += " " + oneLine(rest)
-			}
-			sd.events = append(sd.events, event{kind: blockElse, lines: []string{title}, depth: drawn - 1})
-		case word == "end":
-			if len(stack) == 0 {
-				return nil, syntaxError(st.line, s, "end without a block")
-			}
-			if !stack[len(stack)-1] {
-				drawn--
-				sd.events = append(sd.events, event{kind: blockEnd, depth: drawn})
-			}
-			stack = stack[:len(stack)-1]
-		case strings.EqualFold(word, "note"):
-			e, err := sd.note(rest, st.line, s)
-			if err != nil {
-				return nil, err
-			}
-			sd.events = append(sd.events, e)
-		default:
-			e, err := sd.message(s, st.line)
-			if err != nil {
-				return nil, err
-			}
-			if autonumber > 0 {
-				e.lines[0] = strings.TrimSpace(strconv.Itoa(autonumber) + ". " + e.lines[0])
-				autonumber++
-			}
-			sd.events = append(sd.events, e)
+		if err := p.statement(st); err != nil {
+			return nil, err
 		}
 	}
-	if len(stack) > 0 {
+	if len(p.stack) > 0 {
 		return nil, errorf(Syntax, "a block is not closed with end")
 	}
-	if len(sd.parts) == 0 {
+	if len(p.sd.parts) == 0 {
 		return nil, errorf(Syntax, "this sequence diagram has no participants")
 	}
-	return sd, nil
+	return p.sd, nil
+}
+
+// seqParser is the state of reading a sequence diagram's statements.
+type seqParser struct {
+	sd         *sequence
+	autonumber int    // the next message's number, 0 for none
+	stack      []bool // open blocks; true for a box, which is not drawn
+	drawn      int    // open blocks that are drawn
+}
+
+// statement reads one statement.
+func (p *seqParser) statement(st stmt) error {
+	s := strings.TrimSpace(strings.TrimSuffix(st.text, ";"))
+	word, rest, _ := strings.Cut(s, " ")
+	rest = strings.TrimSpace(rest)
+	if word == "create" {
+		s = rest
+		word, rest, _ = strings.Cut(s, " ")
+		rest = strings.TrimSpace(rest)
+	}
+	switch {
+	case sequenceWord(word) == seqIgnored:
+	case word == "autonumber":
+		p.autonumber = 1
+	case word == "participant" || word == "actor":
+		return p.declare(word, rest, st.line, s)
+	case word == "box":
+		p.stack = append(p.stack, true)
+	case sequenceWord(word) == seqBlock:
+		return p.open(word, rest)
+	case sequenceWord(word) == seqDivider:
+		return p.divide(word, rest, st.line, s)
+	case word == "end":
+		return p.end(st.line, s)
+	case strings.EqualFold(word, "note"):
+		e, err := p.sd.note(rest, st.line, s)
+		if err != nil {
+			return err
+		}
+		p.sd.events = append(p.sd.events, e)
+	default:
+		return p.message(s, st.line)
+	}
+	return nil
+}
+
+// declare reads a participant or actor statement; rest is "id" or
+// "id as alias".
+func (p *seqParser) declare(word, rest string, line int, s string) error {
+	id, alias, ok := strings.Cut(rest, " as ")
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return syntaxError(line, s, "a participant needs a name")
+	}
+	i, err := p.sd.participant(id)
+	if err != nil {
+		return err
+	}
+	if ok {
+		p.sd.parts[i].lines = labelLines(alias)
+	}
+	p.sd.parts[i].actor = word == "actor"
+	return nil
+}
+
+// open starts a block drawn as a frame (loop, alt, ...); rect frames
+// have no title.
+func (p *seqParser) open(word, rest string) error {
+	if p.drawn == MaxDepth {
+		return errorf(TooLarge, "sequence diagrams whose blocks nest deeper than %d are shown as source", MaxDepth)
+	}
+	title := word
+	if word == "rect" {
+		title = ""
+	} else if rest != "" {
+		title += " " + oneLine(rest)
+	}
+	p.sd.events = append(p.sd.events, event{kind: blockStart, lines: []string{title}, depth: p.drawn})
+	p.stack = append(p.stack, false)
+	p.drawn++
+	p.sd.depth = max(p.sd.depth, p.drawn)
+	return nil
+}
+
+// divide reads an else, and or option inside a drawn block.
+func (p *seqParser) divide(word, rest string, line int, s string) error {
+	if len(p.stack) == 0 || p.stack[len(p.stack)-1] {
+		return syntaxError(line, s, word+" outside a block")
+	}
+	title := word
+	if rest != "" {
+		title += " " + oneLine(rest)
+	}
+	p.sd.events = append(p.sd.events, event{kind: blockElse, lines: []string{title}, depth: p.drawn - 1})
+	return nil
+}
+
+// end closes the innermost block.
+func (p *seqParser) end(line int, s string) error {
+	if len(p.stack) == 0 {
+		return syntaxError(line, s, "end without a block")
+	}
+	if !p.stack[len(p.stack)-1] {
+		p.drawn--
+		p.sd.events = append(p.sd.events, event{kind: blockEnd, depth: p.drawn})
+	}
+	p.stack = p.stack[:len(p.stack)-1]
+	return nil
+}
+
+// message reads a message statement, numbering it after autonumber.
+func (p *seqParser) message(s string, line int) error {
+	e, err := p.sd.message(s, line)
+	if err != nil {
+		return err
+	}
+	if p.autonumber > 0 {
+		e.lines[0] = strings.TrimSpace(strconv.Itoa(p.autonumber) + ". " + e.lines[0])
+		p.autonumber++
+	}
+	p.sd.events = append(p.sd.events, e)
+	return nil
 }
 
 // participant returns the index of the participant id, adding it.
@@ -334,85 +379,17 @@ func layoutSequence(sd *sequence, width int) ([]Line, int, error) {
 		boxW[i] = widest(p.lines) + 4
 		boxH = max(boxH, len(p.lines)+2)
 	}
-	leftNeed, rightNeed := make([]int, n), make([]int, n)
-	var cs []constraint
-	need := func(i, j, d int) { cs = append(cs, constraint{i, j, d}) }
-	for i := range n {
-		leftNeed[i], rightNeed[i] = boxW[i]/2, boxW[i]-boxW[i]/2-1
-		if i > 0 {
-			need(i-1, i, boxW[i-1]-boxW[i-1]/2+boxW[i]/2+1)
-		}
-	}
-	// side asks for d columns right (or left) of participant i's lifeline.
-	side := func(i, d int, toRight bool) {
-		switch {
-		case toRight && i+1 < n:
-			need(i, i+1, d+1)
-		case toRight:
-			rightNeed[i] = max(rightNeed[i], d)
-		case i > 0:
-			need(i-1, i, d+1)
-		default:
-			leftNeed[i] = max(leftNeed[i], d)
-		}
-	}
+	sp := newSpacing(boxW)
 	for _, e := range sd.events {
-		tw := widest(e.lines)
-		switch e.kind {
-		case message:
-			if e.from == e.to {
-				side(e.from, tw+6, true)
-				continue
-			}
-			need(min(e.from, e.to), max(e.from, e.to), max(tw+4, 6))
-		case note:
-			nw := tw + 4
-			switch {
-			case e.pos == rightOf:
-				side(e.from, nw+2, true)
-			case e.pos == leftOf:
-				side(e.from, nw+2, false)
-			case e.from == e.to:
-				side(e.from, nw/2+1, false)
-				side(e.from, nw-nw/2+1, true)
-			default:
-				need(e.from, e.to, nw-4)
-				leftNeed[e.from] = max(leftNeed[e.from], 3)
-				rightNeed[e.to] = max(rightNeed[e.to], 3)
-			}
-		}
+		sp.event(e)
 	}
-	gaps := make([]int, max(n-1, 0))
-	slices.SortStableFunc(cs, func(a, b constraint) int { return cmp.Compare(a.j-a.i, b.j-b.i) })
-	for _, c := range cs {
-		cur := 0
-		for k := c.i; k < c.j; k++ {
-			cur += gaps[k]
-		}
-		if short := c.d - cur; short > 0 {
-			span := c.j - c.i
-			for k := c.i; k < c.j; k++ {
-				gaps[k] += short / span
-				if k >= c.j-short%span {
-					gaps[k]++
-				}
-			}
-		}
-	}
+	gaps := sp.gaps()
 	centre := make([]int, n)
-	centre[0] = sd.depth + leftNeed[0]
+	centre[0] = sd.depth + sp.leftNeed[0]
 	for i := 1; i < n; i++ {
 		centre[i] = centre[i-1] + gaps[i-1]
 	}
-	w := 0
-	for i := range n {
-		w = max(w, centre[i]+rightNeed[i]+1+sd.depth)
-	}
-	for _, e := range sd.events {
-		if e.kind == blockStart || e.kind == blockElse {
-			w = max(w, widest(e.lines)+6+2*e.depth)
-		}
-	}
+	w := sd.width(centre, sp.rightNeed)
 	if w > width {
 		return nil, w, tooWide("sequence diagram", w, width)
 	}
@@ -434,34 +411,152 @@ func layoutSequence(sd *sequence, width int) ([]Line, int, error) {
 		g.vline(centre[i], boxH-1, h-1, solid, Border)
 		g.put(centre[i], boxH-1, "┬", Border)
 	}
-	type open struct{ row, depth int }
-	var frames []open
-	y := boxH
+	drawEvents(g, sd.events, centre, boxH)
+	return g.lines(), w, nil
+}
+
+// spacing gathers the room a sequence diagram's participants need: the
+// columns left of the first lifeline and right of the last, and the
+// constraints between lifelines.
+type spacing struct {
+	leftNeed, rightNeed []int
+	cs                  []constraint
+}
+
+// newSpacing is the room participant boxes boxW wide need: each box
+// centred on its lifeline, one column apart from its neighbours.
+func newSpacing(boxW []int) *spacing {
+	n := len(boxW)
+	sp := &spacing{leftNeed: make([]int, n), rightNeed: make([]int, n)}
+	for i := range n {
+		sp.leftNeed[i], sp.rightNeed[i] = boxW[i]/2, boxW[i]-boxW[i]/2-1
+		if i > 0 {
+			sp.need(i-1, i, boxW[i-1]-boxW[i-1]/2+boxW[i]/2+1)
+		}
+	}
+	return sp
+}
+
+// need asks for at least d columns between lifelines i < j.
+func (sp *spacing) need(i, j, d int) { sp.cs = append(sp.cs, constraint{i, j, d}) }
+
+// side asks for d columns right (or left) of participant i's lifeline.
+func (sp *spacing) side(i, d int, toRight bool) {
+	n := len(sp.leftNeed)
+	switch {
+	case toRight && i+1 < n:
+		sp.need(i, i+1, d+1)
+	case toRight:
+		sp.rightNeed[i] = max(sp.rightNeed[i], d)
+	case i > 0:
+		sp.need(i-1, i, d+1)
+	default:
+		sp.leftNeed[i] = max(sp.leftNeed[i], d)
+	}
+}
+
+// event asks for the room a message's or a note's text needs.
+func (sp *spacing) event(e event) {
+	tw := widest(e.lines)
+	switch e.kind {
+	case message:
+		if e.from == e.to {
+			sp.side(e.from, tw+6, true)
+			return
+		}
+		sp.need(min(e.from, e.to), max(e.from, e.to), max(tw+4, 6))
+	case note:
+		sp.note(e, tw+4)
+	}
+}
+
+// note asks for the room a note nw columns wide needs.
+func (sp *spacing) note(e event, nw int) {
+	switch {
+	case e.pos == rightOf:
+		sp.side(e.from, nw+2, true)
+	case e.pos == leftOf:
+		sp.side(e.from, nw+2, false)
+	case e.from == e.to:
+		sp.side(e.from, nw/2+1, false)
+		sp.side(e.from, nw-nw/2+1, true)
+	default:
+		sp.need(e.from, e.to, nw-4)
+		sp.leftNeed[e.from] = max(sp.leftNeed[e.from], 3)
+		sp.rightNeed[e.to] = max(sp.rightNeed[e.to], 3)
+	}
+}
+
+// gaps is the columns between each lifeline and the next that meet
+// every constraint: the narrowest spans first, each shortfall spread
+// evenly over its span with the remainder on its rightmost gaps.
+func (sp *spacing) gaps() []int {
+	gaps := make([]int, max(len(sp.leftNeed)-1, 0))
+	slices.SortStableFunc(sp.cs, func(a, b constraint) int { return cmp.Compare(a.j-a.i, b.j-b.i) })
+	for _, c := range sp.cs {
+		cur := 0
+		for k := c.i; k < c.j; k++ {
+			cur += gaps[k]
+		}
+		short := c.d - cur
+		if short <= 0 {
+			continue
+		}
+		span := c.j - c.i
+		for k := c.i; k < c.j; k++ {
+			gaps[k] += short / span
+			if k >= c.j-short%span {
+				gaps[k]++
+			}
+		}
+	}
+	return gaps
+}
+
+// width is the columns sd takes with its lifelines at centre: the
+// rightmost participant's room and every block's label.
+func (sd *sequence) width(centre, rightNeed []int) int {
+	w := 0
+	for i := range centre {
+		w = max(w, centre[i]+rightNeed[i]+1+sd.depth)
+	}
 	for _, e := range sd.events {
+		if e.kind == blockStart || e.kind == blockElse {
+			w = max(w, widest(e.lines)+6+2*e.depth)
+		}
+	}
+	return w
+}
+
+// drawEvents draws events one below the other from row y, the
+// lifelines at centre.
+func drawEvents(g *grid, events []event, centre []int, y int) {
+	var open []int // the top rows of the blocks still open
+	for _, e := range events {
 		switch e.kind {
 		case message:
 			drawMessage(g, e, centre, y)
 		case note:
 			drawNote(g, e, centre, y)
 		case blockStart:
-			frames = append(frames, open{y, e.depth})
-			g.hline(e.depth, w-1-e.depth, y, solid, Border)
+			open = append(open, y)
+			g.hline(e.depth, g.w-1-e.depth, y, solid, Border)
 			if e.lines[0] != "" {
 				g.text(e.depth+2, y, " "+e.lines[0]+" ", Label)
 			}
 		case blockElse:
-			g.hline(e.depth, w-1-e.depth, y, dotted, Border)
+			g.hline(e.depth, g.w-1-e.depth, y, dotted, Border)
 			g.text(e.depth+2, y, " "+e.lines[0]+" ", Label)
 		case blockEnd:
-			f := frames[len(frames)-1]
-			frames = frames[:len(frames)-1]
-			g.hline(e.depth, w-1-e.depth, y, solid, Border)
-			g.vline(e.depth, f.row, y, solid, Border)
-			g.vline(w-1-e.depth, f.row, y, solid, Border)
+			top := open[len(open)-1]
+			open = open[:len(open)-1]
+			right := g.w - 1 - e.depth
+			g.hline(e.depth, right, y, solid, Border)
+			g.vline(e.depth, top, y, solid, Border)
+			g.vline(right, top, y, solid, Border)
 		}
 		y += e.rows()
 	}
-	return g.lines(), w, nil
 }
 
 // rows is how many rows an event takes.
