@@ -12,7 +12,9 @@ import (
 )
 
 // This file draws raw HTML through markii's own tree. An HTML5 tokenizer
-// reads each raw HTML block and inline tag; an allowlist modelled on
+// reads each raw HTML block and inline tag (plain tags and text are read
+// by a small scanner that makes the same tokens, parse_html_simple.go);
+// an allowlist modelled on
 // GitHub's sanitizer maps elements onto the nodes markdown makes
 // (details, image, link, heading, table, list, quote, code, emphasis), any
 // other element keeps its text and loses its tag, and script, style,
@@ -24,7 +26,9 @@ import (
 // blocks that follow it in the same container, up to the block that
 // closes it, as a browser reads GitHub's output: `<details>`, a blank
 // line, markdown, a blank line and `</details>` make one details block.
-// Everything open when the container ends is closed there.
+// A `<p>` ends, as in a browser, at the next block start tag or markdown
+// block; an element whose content is dropped ends with its own raw HTML
+// block. Everything open when the container ends is closed there.
 
 // htmlKind is what markii makes of an element.
 type htmlKind uint8
