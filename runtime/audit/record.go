@@ -164,19 +164,20 @@ func clip(s string, n int) string {
 	return s[:cut] + "…"
 }
 
-// SplitURL returns the host, the path and the hash of the query string of
-// a request URL, as a record keeps them; the query's own text (it may hold
-// a token) is never kept.
-func SplitURL(raw string) (host, path, query string) {
+// SplitURL returns the path and the hash of the query string of a request
+// URL, as a record keeps them; the query's own text (it may hold a token)
+// is never kept. The record's host is the canonical one the network
+// client decides the grant for (netclient.HostOf), not worked out here.
+func SplitURL(raw string) (path, query string) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", "", hashHex(raw)[:16]
+		return "", hashHex(raw)[:16]
 	}
 	path = u.EscapedPath()
 	if u.RawQuery != "" {
 		query = "sha256:" + hashHex(u.RawQuery)[:16]
 	}
-	return u.Hostname(), path, query
+	return path, query
 }
 
 // EffectID is the id the host gives an effectful request: the same note,

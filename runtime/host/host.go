@@ -204,10 +204,13 @@ func (h *Host) Fetch(ctx context.Context, r script.FetchRequest) (script.FetchRe
 	return resp, err
 }
 
-// requestRecord is the audit record of a request before it is decided.
+// requestRecord is the audit record of a request before it is decided,
+// named by the canonical host the client decides the grant for, so the
+// trail, the denial and the grant name one host.
 func requestRecord(r script.FetchRequest) audit.Record {
-	host, path, query := audit.SplitURL(r.URL)
-	rec := audit.Record{Event: audit.EventRequest, Capability: string(script.CapNet), Method: r.Method, Host: host, Path: path, Query: query}
+	path, query := audit.SplitURL(r.URL)
+	rec := audit.Record{Event: audit.EventRequest, Capability: string(script.CapNet), Method: r.Method,
+		Host: netclient.HostOf(r.URL), Path: path, Query: query}
 	if r.Method != http.MethodGet {
 		rec.BytesOut = int64(len(r.Body))
 	}
@@ -287,15 +290,15 @@ func (h *Host) fetch(ctx context.Context, r script.FetchRequest, rec *audit.Reco
 	case http.MethodGet:
 	case http.MethodPost, http.MethodPatch:
 		if h.tier != script.TierManual {
-			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: netclient.HostOf(r.URL), TierBlocked: true,
+			return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: rec.Host, TierBlocked: true,
 				Reason: "a " + r.Method + " request is only available on a manual run"})
 		}
 	default:
-		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: netclient.HostOf(r.URL),
+		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: rec.Host,
 			Reason: "the method " + r.Method + " is not available to scripts"})
 	}
 	if h.client == nil {
-		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: netclient.HostOf(r.URL),
+		return script.FetchResponse{}, h.deny(script.Denial{Capability: script.CapNet, Host: rec.Host,
 			Reason: "network access is not available to this run"})
 	}
 	var body []byte

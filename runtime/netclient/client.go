@@ -300,7 +300,7 @@ func checkParsed(u *url.URL, granted func(string) bool) (*url.URL, string, *Erro
 	if u.Opaque != "" {
 		return nil, "", errorf(Refused, "", "the address is not a valid URL")
 	}
-	host, err := CanonicalHost(u.Hostname())
+	host, err := urlHost(u)
 	if err != nil {
 		return nil, "", errorf(Refused, "", "%s", sanitize.Line(err.Error()))
 	}

@@ -1,6 +1,7 @@
 package netclient
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/markii/markii/sanitize"
@@ -9,11 +10,17 @@ import (
 // maxHostRecord caps a host name kept in a record (the longest DNS name).
 const maxHostRecord = 253
 
-// HostOf is the host a URL names, for records and messages: its canonical
-// form (CanonicalHost) when it has one, else the raw host lowercased and
-// made one printable line. It is "" when raw has no scheme. It decides
-// nothing: whether the host may be reached is the client's business.
+// HostOf is the host a URL names, for records and messages: the canonical
+// host the client decides a grant for (urlHost), when the URL has one;
+// else the raw host lowercased and made one printable line. It is "" when
+// raw has no scheme. It decides nothing: whether the host may be reached
+// is the client's business.
 func HostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Scheme != "" {
+		if h, err := urlHost(u); err == nil {
+			return h
+		}
+	}
 	i := strings.Index(raw, "://")
 	if i < 0 {
 		return ""
@@ -41,4 +48,10 @@ func HostOf(raw string) string {
 		h = h[:maxHostRecord]
 	}
 	return h
+}
+
+// urlHost is the canonical host of a parsed URL: the one the client
+// checks against the grant and dials, and the one records name.
+func urlHost(u *url.URL) (string, error) {
+	return CanonicalHost(u.Hostname())
 }
