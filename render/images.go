@@ -1,7 +1,12 @@
 package render
 
 import (
+	"net/url"
+	"path"
+	"strings"
+
 	"github.com/markii/markii/ansi"
+	"github.com/markii/markii/sanitize"
 )
 
 // This file draws pictures: bundle-local images the caller decoded and
@@ -144,7 +149,40 @@ func (l *layouter) imageCols(img *Image, width int) int {
 	return cols
 }
 
-// soleImage returns the image a paragraph consists of, or nil.
+// imageNameWidth bounds the file name an image without alt text is
+// labelled with, in cells.
+const imageNameWidth = 40
+
+// imageLabel is an image's text form: its alt text in brackets, or for an
+// image without alt text a stand-in naming the file its address points at,
+// `[image: shot.png]` (`[image]` when the address names no file).
+func imageLabel(n *Image) string {
+	if strings.TrimSpace(n.Alt) != "" {
+		return "[" + n.Alt + "]"
+	}
+	if name := imageFileName(n.URL); name != "" {
+		return "[image: " + name + "]"
+	}
+	return "[image]"
+}
+
+// imageFileName returns the last segment of src's path, decoded,
+// sanitized and at most imageNameWidth cells, or "" when there is none.
+func imageFileName(src string) string {
+	u, err := url.Parse(src)
+	if err != nil || u.Path == "" {
+		return ""
+	}
+	name := path.Base(u.Path)
+	if name == "." || name == "/" {
+		return ""
+	}
+	name = strings.TrimSpace(sanitize.Visible(name))
+	return truncate(name, imageNameWidth)
+}
+
+// soleImage returns the image a paragraph (or a link's text) consists of,
+// or nil.
 func soleImage(content []Inline) *Image {
 	var img *Image
 	for _, n := range content {

@@ -67,11 +67,20 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 	outer := l.inLink
 	l.inLink = l.newTarget(n.URL)
 	defer func() { l.inLink = outer }()
+	// A link whose whole text is an image (a README's badge) is drawn as
+	// the image's label, as the link: the image's own address is not shown.
+	content, text := n.Content, ""
+	if img := soleImage(n.Content); img != nil {
+		content, text = []Inline{&Text{Text: imageLabel(img)}}, img.Alt
+	}
 	hyperlink := ""
 	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
 		if !l.opt.ShowURLs {
-			dst = l.flatten(dst, n.Content, Over(st, l.st.Link), n.URL)
-			if host, ok := misleadingLink(linkText(n.Content), n.URL); ok {
+			dst = l.flatten(dst, content, Over(st, l.st.Link), n.URL)
+			if text == "" {
+				text = linkText(n.Content)
+			}
+			if host, ok := misleadingLink(text, n.URL); ok {
 				dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
 			}
 			return dst
@@ -80,7 +89,9 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 		// keeps the hyperlink on the text.
 		hyperlink = n.URL
 	}
-	text := plainText(n.Content)
+	if text == "" {
+		text = plainText(content)
+	}
 	if text == n.URL || text == sanitize.Visible(n.URL) || text == "" {
 		return append(dst, run{text: sanitize.Visible(n.URL), style: Over(st, l.st.Link), link: hyperlink, target: l.inLink})
 	}
@@ -88,7 +99,7 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 		// An email autolink prints the address as written.
 		return append(dst, run{text: text, style: Over(st, l.st.Link), link: hyperlink, target: l.inLink})
 	}
-	dst = l.flatten(dst, n.Content, Over(st, l.st.Link), hyperlink)
+	dst = l.flatten(dst, content, Over(st, l.st.Link), hyperlink)
 	dst = append(dst, run{text: " (" + sanitize.Visible(n.URL) + ")", style: Over(st, l.st.Dim), target: l.inLink})
 	// The URL is printed, but a look-alike host in it (Cyrillic а for a)
 	// still reads as the text's; its Punycode form cannot.
@@ -112,7 +123,7 @@ func (l *layouter) flattenWikiLink(dst []run, n *WikiLink, st ansi.Style) []run 
 
 // flattenImage draws an image as `[alt] (src)`; images are never fetched.
 func (l *layouter) flattenImage(dst []run, n *Image, st ansi.Style) []run {
-	dst = append(dst, run{text: "[" + n.Alt + "]", style: Over(st, l.st.Muted)})
+	dst = append(dst, run{text: imageLabel(n), style: Over(st, l.st.Muted)})
 	if n.URL == "" {
 		return dst
 	}
