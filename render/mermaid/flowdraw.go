@@ -24,7 +24,6 @@ type gapPlan struct {
 // measure routes the edges onto tracks and returns the drawing's width
 // and height.
 func (l *flowLayout) measure() (w, h int) {
-	horiz := l.dir.horizontal()
 	n := len(l.layers)
 	l.band = make([]int, n)
 	l.mpos = make([]int, n)
@@ -40,51 +39,7 @@ func (l *flowLayout) measure() (w, h int) {
 		bySeg[k] = append(bySeg[k], i)
 	}
 	for k := range l.gaps {
-		g := &l.gaps[k]
-		index := map[[2]int]int{}
-		var groups []*trackGroup
-		for _, i := range bySeg[k] {
-			s := &l.segs[i]
-			g.headUp = g.headUp || s.headUp
-			if s.label != "" {
-				if horiz {
-					g.labels = max(g.labels, widest([]string{s.label})+2)
-				} else {
-					g.labels = 1
-				}
-			}
-			a, b := l.ends(s)
-			key := [2]int{s.upper, s.upPort}
-			if s.headUp || l.nodes[s.upper].real < 0 {
-				key = [2]int{-1 - i, 0}
-			}
-			j, ok := index[key]
-			if !ok {
-				j = len(groups)
-				index[key] = j
-				groups = append(groups, &trackGroup{lo: a, hi: a, a: a, first: i})
-			}
-			gr := groups[j]
-			gr.lo, gr.hi = min(gr.lo, b), max(gr.hi, b)
-			gr.bs = append(gr.bs, b)
-			gr.segs = append(gr.segs, i)
-		}
-		tracks := assignTracks(groups)
-		for _, gr := range groups {
-			for _, i := range gr.segs {
-				l.segs[i].track = gr.track
-			}
-		}
-		ends := make([]int, tracks)
-		g.tracks = max(len(ends), 1)
-		g.bottoms, g.tops = bottoms[k], tops[k+1]
-		g.size = g.tracks + g.labels + 1 + g.bottoms + g.tops
-		if g.headUp {
-			g.size++
-		}
-		if horiz {
-			g.size++ // the stub out of a box's side
-		}
+		l.planGap(k, bySeg[k], bottoms[k], tops[k+1])
 	}
 	m := tops[0]
 	for k := range l.layers {
@@ -95,6 +50,86 @@ func (l *flowLayout) measure() (w, h int) {
 		}
 	}
 	m += bottoms[len(l.layers)-1]
+	l.frameLines(tops, bottoms)
+	l.checkFrames()
+	c := 0
+	for _, nd := range l.nodes {
+		c = max(c, nd.cross+nd.csize+nd.extra)
+	}
+	for _, f := range l.frames {
+		c = max(c, f.cHi+1)
+	}
+	if l.dir.horizontal() {
+		return m, c
+	}
+	return c, m
+}
+
+// planGap plans the gap below layer k, crossed by segs, with the given
+// rows of frame bottoms above and frame tops below its edges: routes
+// the segments onto tracks and sizes it.
+func (l *flowLayout) planGap(k int, segs []int, bottoms, tops int) {
+	horiz := l.dir.horizontal()
+	g := &l.gaps[k]
+	for _, i := range segs {
+		s := &l.segs[i]
+		g.headUp = g.headUp || s.headUp
+		switch {
+		case s.label == "":
+		case horiz:
+			g.labels = max(g.labels, widest([]string{s.label})+2)
+		default:
+			g.labels = 1
+		}
+	}
+	groups := l.trackGroups(segs)
+	tracks := assignTracks(groups)
+	for _, gr := range groups {
+		for _, i := range gr.segs {
+			l.segs[i].track = gr.track
+		}
+	}
+	g.tracks = max(tracks, 1)
+	g.bottoms, g.tops = bottoms, tops
+	g.size = g.tracks + g.labels + 1 + g.bottoms + g.tops
+	if g.headUp {
+		g.size++
+	}
+	if horiz {
+		g.size++ // the stub out of a box's side
+	}
+}
+
+// trackGroups groups the segments of one gap that run on one track:
+// those that leave a real node's shared tail port together, each other
+// segment alone.
+func (l *flowLayout) trackGroups(segs []int) []*trackGroup {
+	index := map[[2]int]int{}
+	var groups []*trackGroup
+	for _, i := range segs {
+		s := &l.segs[i]
+		a, b := l.ends(s)
+		key := [2]int{s.upper, s.upPort}
+		if s.headUp || l.nodes[s.upper].real < 0 {
+			key = [2]int{-1 - i, 0}
+		}
+		j, ok := index[key]
+		if !ok {
+			j = len(groups)
+			index[key] = j
+			groups = append(groups, &trackGroup{lo: a, hi: a, a: a, first: i})
+		}
+		gr := groups[j]
+		gr.lo, gr.hi = min(gr.lo, b), max(gr.hi, b)
+		gr.bs = append(gr.bs, b)
+		gr.segs = append(gr.segs, i)
+	}
+	return groups
+}
+
+// frameLines places the frames' top and bottom lines on the main axis,
+// given each layer's rows of frame tops above it and bottoms below it.
+func (l *flowLayout) frameLines(tops, bottoms []int) {
 	for i := range l.frames {
 		f := &l.frames[i]
 		// Outer tops first, the innermost next to the arrowheads; inner
@@ -108,18 +143,6 @@ func (l *flowLayout) measure() (w, h int) {
 			f.bottom++
 		}
 	}
-	l.checkFrames()
-	c := 0
-	for _, nd := range l.nodes {
-		c = max(c, nd.cross+nd.csize+nd.extra)
-	}
-	for _, f := range l.frames {
-		c = max(c, f.cHi+1)
-	}
-	if horiz {
-		return m, c
-	}
-	return c, m
 }
 
 // straighten moves a port on a node's lower side by a cell or two when
@@ -194,24 +217,12 @@ func assignTracks(groups []*trackGroup) int {
 	slices.SortStableFunc(need, func(x, y *trackGroup) int {
 		return cmp.Or(cmp.Compare(x.lo, y.lo), cmp.Compare(x.hi, y.hi), cmp.Compare(x.first, y.first))
 	})
-	in := func(v int, g *trackGroup) bool { return v >= g.lo && v <= g.hi }
-	above := func(x, y *trackGroup) bool {
-		if in(x.a, y) {
-			return true
-		}
-		for _, b := range y.bs {
-			if in(b, x) {
-				return true
-			}
-		}
-		return false
-	}
 	n := len(need)
 	preds, succs := make([][]int, n), make([][]int, n)
 	indeg := make([]int, n)
 	for i := range n {
 		for j := range n {
-			if i != j && above(need[i], need[j]) && !above(need[j], need[i]) {
+			if i != j && need[i].above(need[j]) && !need[j].above(need[i]) {
 				preds[j] = append(preds[j], i)
 				succs[i] = append(succs[i], j)
 				indeg[j]++
@@ -221,16 +232,7 @@ func assignTracks(groups []*trackGroup) int {
 	done := make([]bool, n)
 	var rows [][]*trackGroup
 	for range n {
-		pick := -1
-		for i := range n {
-			if !done[i] && indeg[i] == 0 {
-				pick = i
-				break
-			}
-		}
-		if pick < 0 {
-			pick = slices.Index(done, false)
-		}
+		pick := nextGroup(done, indeg)
 		done[pick] = true
 		g := need[pick]
 		t := 0
@@ -239,18 +241,7 @@ func assignTracks(groups []*trackGroup) int {
 				t = max(t, need[p].track+1)
 			}
 		}
-		for ; t < len(rows); t++ {
-			free := true
-			for _, o := range rows[t] {
-				if g.lo <= o.hi+1 && o.lo <= g.hi+1 {
-					free = false
-					break
-				}
-			}
-			if free {
-				break
-			}
-		}
+		t = freeTrack(rows, g, t)
 		if t == len(rows) {
 			rows = append(rows, nil)
 		}
@@ -261,6 +252,43 @@ func assignTracks(groups []*trackGroup) int {
 		}
 	}
 	return len(rows)
+}
+
+// nextGroup is the first group not yet on a track that no group left
+// must be above, or the first left when the constraints make a cycle.
+func nextGroup(done []bool, indeg []int) int {
+	for i := range done {
+		if !done[i] && indeg[i] == 0 {
+			return i
+		}
+	}
+	return slices.Index(done, false)
+}
+
+// above reports whether x's track must be above y's: x's upper line
+// would cross y's track, or one of y's lower lines x's.
+func (x *trackGroup) above(y *trackGroup) bool {
+	if y.spans(x.a) {
+		return true
+	}
+	return slices.ContainsFunc(y.bs, x.spans)
+}
+
+// spans reports whether cross position v is within g's track.
+func (g *trackGroup) spans(v int) bool { return v >= g.lo && v <= g.hi }
+
+// touches reports whether g and o would touch on one track.
+func (g *trackGroup) touches(o *trackGroup) bool { return g.lo <= o.hi+1 && o.lo <= g.hi+1 }
+
+// freeTrack is the first of rows from track t on where g touches no
+// group, or len(rows) for a new track.
+func freeTrack(rows [][]*trackGroup, g *trackGroup, t int) int {
+	for ; t < len(rows); t++ {
+		if !slices.ContainsFunc(rows[t], g.touches) {
+			return t
+		}
+	}
+	return t
 }
 
 // ends are the cross positions of a segment's upper and lower ports.

@@ -328,111 +328,123 @@ func (l *flowLayout) order() {
 // far enough from the next for its label (beside it when layers are
 // rows).
 func (l *flowLayout) ports() {
-	horiz := l.dir.horizontal()
 	for v := range l.nodes {
 		n := &l.nodes[v]
-		// The upper side: one port a segment, ordered by the other end.
+		// Each side ordered by the other ends' positions.
 		slices.SortStableFunc(n.ups, func(a, b int) int {
 			return cmp.Compare(l.nodes[l.segs[a].upper].pos, l.nodes[l.segs[b].upper].pos)
 		})
-		upSpan := 0
-		var upLabel []int
-		for i, s := range n.ups {
-			if n.real < 0 {
-				l.segs[s].downPort = 0
-				continue
-			}
-			l.segs[s].downPort = i
-			w := 0
-			if !horiz {
-				w = widest([]string{l.segs[s].label})
-			}
-			upLabel = append(upLabel, w)
-		}
-		// The lower side: tails share a port.
 		slices.SortStableFunc(n.downs, func(a, b int) int {
 			return cmp.Compare(l.nodes[l.segs[a].lower].pos, l.nodes[l.segs[b].lower].pos)
 		})
-		downPorts := 0
 		if n.real < 0 {
+			// A point on a long edge: one port through it.
+			for _, s := range n.ups {
+				l.segs[s].downPort = 0
+			}
 			for _, s := range n.downs {
 				l.segs[s].upPort = 0
 			}
-		} else {
-			shared := -1
-			for _, s := range n.downs {
-				sg := &l.segs[s]
-				if sg.headUp {
-					sg.upPort = downPorts
-					downPorts++
-					continue
-				}
-				if shared < 0 {
-					shared = downPorts
-					downPorts++
-				}
-				sg.upPort = shared
-			}
-		}
-		if n.real < 0 {
 			n.csize, n.upOff, n.downOff = 1, []int{0}, []int{0}
 			continue
 		}
-		// Port offsets from the first port.
-		step := 2
-		if horiz {
-			step = 1
+		upLabel := l.upPorts(n)
+		l.size(n, upLabel, l.downPorts(n))
+	}
+}
+
+// upPorts gives each segment into n's upper side its own port, in
+// order, and returns the width of the label each port's line carries
+// beside it (0 for none, and always 0 when layers are rows).
+func (l *flowLayout) upPorts(n *lnode) []int {
+	upLabel := make([]int, 0, len(n.ups))
+	for i, s := range n.ups {
+		l.segs[s].downPort = i
+		w := 0
+		if !l.dir.horizontal() {
+			w = widest([]string{l.segs[s].label})
 		}
-		n.upOff = make([]int, len(n.ups))
-		for i := 1; i < len(n.ups); i++ {
-			gap := step
-			if upLabel[i-1] > 0 {
-				gap = max(gap, upLabel[i-1]+3)
-			}
-			n.upOff[i] = n.upOff[i-1] + gap
+		upLabel = append(upLabel, w)
+	}
+	return upLabel
+}
+
+// downPorts gives the segments out of n's lower side their ports: one
+// each for a segment with an arrowhead at n, one shared by the rest.
+// It returns how many ports there are.
+func (l *flowLayout) downPorts(n *lnode) int {
+	ports, shared := 0, -1
+	for _, s := range n.downs {
+		sg := &l.segs[s]
+		if sg.headUp {
+			sg.upPort = ports
+			ports++
+			continue
 		}
-		if len(n.ups) > 0 {
-			upSpan = n.upOff[len(n.ups)-1] + 1
+		if shared < 0 {
+			shared = ports
+			ports++
 		}
-		n.downOff = make([]int, downPorts)
-		for i := 1; i < downPorts; i++ {
-			n.downOff[i] = n.downOff[i-1] + step
-		}
-		downSpan := 0
-		if downPorts > 0 {
-			downSpan = n.downOff[downPorts-1] + 1
-		}
-		// The box.
-		tw, th := widest(n.lines)+4, len(n.lines)+2
-		if n.shape == subroutine {
-			tw += 2
-		}
-		if n.shape == cylinder {
-			th++
-		}
-		side := &tw
-		if horiz {
-			side = &th
-		}
-		*side = max(*side, upSpan+2, downSpan+2)
-		n.w, n.h = tw, th
-		n.csize, n.msize = tw, th
-		if horiz {
-			n.csize, n.msize = th, tw
-		}
-		// Ports are centred on their side.
-		for i := range n.upOff {
-			n.upOff[i] += (n.csize - upSpan) / 2
-		}
-		for i := range n.downOff {
-			n.downOff[i] += (n.csize - downSpan) / 2
-		}
-		for i, w := range upLabel {
-			if w > 0 {
-				n.extra = max(n.extra, n.upOff[i]+2+w-n.csize)
-			}
+		sg.upPort = shared
+	}
+	return ports
+}
+
+// size sizes n's box to hold its text and its ports, and places the
+// ports centred on their sides.
+func (l *flowLayout) size(n *lnode, upLabel []int, downPorts int) {
+	horiz := l.dir.horizontal()
+	step := 2
+	if horiz {
+		step = 1
+	}
+	var upSpan, downSpan int
+	n.upOff, upSpan = portOffsets(len(n.ups), step, upLabel)
+	n.downOff, downSpan = portOffsets(downPorts, step, nil)
+	tw, th := widest(n.lines)+4, len(n.lines)+2
+	if n.shape == subroutine {
+		tw += 2
+	}
+	if n.shape == cylinder {
+		th++
+	}
+	n.w, n.h = tw, th
+	if horiz {
+		n.h = max(th, upSpan+2, downSpan+2)
+		n.csize, n.msize = n.h, n.w
+	} else {
+		n.w = max(tw, upSpan+2, downSpan+2)
+		n.csize, n.msize = n.w, n.h
+	}
+	for i := range n.upOff {
+		n.upOff[i] += (n.csize - upSpan) / 2
+	}
+	for i := range n.downOff {
+		n.downOff[i] += (n.csize - downSpan) / 2
+	}
+	for i, w := range upLabel {
+		if w > 0 {
+			n.extra = max(n.extra, n.upOff[i]+2+w-n.csize)
 		}
 	}
+}
+
+// portOffsets places count ports along a side from 0, step apart, or
+// further where the port before has a label w wide beside its line
+// (w+3); span is the cells they cover.
+func portOffsets(count, step int, labels []int) (offs []int, span int) {
+	offs = make([]int, count)
+	for i := 1; i < count; i++ {
+		gap := step
+		if labels != nil && labels[i-1] > 0 {
+			gap = max(gap, labels[i-1]+3)
+		}
+		offs[i] = offs[i-1] + gap
+	}
+	if count > 0 {
+		span = offs[count-1] + 1
+	}
+	return offs, span
 }
 
 // gap is the space between two boxes along a layer.

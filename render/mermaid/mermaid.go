@@ -3,6 +3,7 @@ package mermaid
 import (
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -125,51 +126,41 @@ func Draw(src string, width int) ([]Line, error) {
 	return nil, errorf(Unsupported, "%q is not a diagram kind markii draws", clip(sanitize.Line(kind), 30))
 }
 
+// sourceKinds are the diagram kinds markii shows as source, each with
+// the keywords that start it.
+var sourceKinds = []struct {
+	name     string
+	keywords []string
+}{
+	{"class diagrams", []string{"classDiagram", "classDiagram-v2"}},
+	{"state diagrams", []string{"stateDiagram", "stateDiagram-v2"}},
+	{"entity relationship diagrams", []string{"erDiagram"}},
+	{"gantt charts", []string{"gantt"}},
+	{"pie charts", []string{"pie"}},
+	{"user journeys", []string{"journey"}},
+	{"git graphs", []string{"gitGraph"}},
+	{"mind maps", []string{"mindmap"}},
+	{"timelines", []string{"timeline"}},
+	{"quadrant charts", []string{"quadrantChart"}},
+	{"requirement diagrams", []string{"requirementDiagram"}},
+	{"C4 diagrams", []string{"C4Context", "C4Container", "C4Component", "C4Dynamic", "C4Deployment"}},
+	{"sankey diagrams", []string{"sankey-beta", "sankey"}},
+	{"XY charts", []string{"xychart-beta", "xychart"}},
+	{"block diagrams", []string{"block-beta", "block"}},
+	{"packet diagrams", []string{"packet-beta", "packet"}},
+	{"kanban boards", []string{"kanban"}},
+	{"architecture diagrams", []string{"architecture-beta"}},
+	{"radar charts", []string{"radar-beta"}},
+	{"ZenUML diagrams", []string{"zenuml"}},
+	{"treemaps", []string{"treemap-beta"}},
+}
+
 // kindName names a diagram kind markii shows as source.
 func kindName(kind string) (string, bool) {
-	switch kind {
-	case "classDiagram", "classDiagram-v2":
-		return "class diagrams", true
-	case "stateDiagram", "stateDiagram-v2":
-		return "state diagrams", true
-	case "erDiagram":
-		return "entity relationship diagrams", true
-	case "gantt":
-		return "gantt charts", true
-	case "pie":
-		return "pie charts", true
-	case "journey":
-		return "user journeys", true
-	case "gitGraph":
-		return "git graphs", true
-	case "mindmap":
-		return "mind maps", true
-	case "timeline":
-		return "timelines", true
-	case "quadrantChart":
-		return "quadrant charts", true
-	case "requirementDiagram":
-		return "requirement diagrams", true
-	case "C4Context", "C4Container", "C4Component", "C4Dynamic", "C4Deployment":
-		return "C4 diagrams", true
-	case "sankey-beta", "sankey":
-		return "sankey diagrams", true
-	case "xychart-beta", "xychart":
-		return "XY charts", true
-	case "block-beta", "block":
-		return "block diagrams", true
-	case "packet-beta", "packet":
-		return "packet diagrams", true
-	case "kanban":
-		return "kanban boards", true
-	case "architecture-beta":
-		return "architecture diagrams", true
-	case "radar-beta":
-		return "radar charts", true
-	case "zenuml":
-		return "ZenUML diagrams", true
-	case "treemap-beta":
-		return "treemaps", true
+	for _, k := range sourceKinds {
+		if slices.Contains(k.keywords, kind) {
+			return k.name, true
+		}
 	}
 	return "", false
 }
