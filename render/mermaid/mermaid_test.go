@@ -476,6 +476,26 @@ func TestSequence(t *testing.T) {
 }
 
 // TestSequenceBounds: too many participants or too deep blocks fall back.
+// TestSequenceNamesItsLifelinesAtBothEnds: as mermaid does by default,
+// the participants are drawn again below the last event, joined to their
+// lifelines.
+func TestSequenceNamesItsLifelinesAtBothEnds(t *testing.T) {
+	out := mustDraw(t, "sequenceDiagram\n    actor A as Alice\n    A->>Bob: hello\n", 80)
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) < 6 {
+		t.Fatalf("too short:\n%s", out)
+	}
+	top, bottom := strings.Join(lines[:3], "\n"), strings.Join(lines[len(lines)-3:], "\n")
+	for _, w := range []string{"│ Alice │", "│ Bob │"} {
+		if strings.Count(out, w) != 2 || !strings.Contains(top, w) || !strings.Contains(bottom, w) {
+			t.Errorf("%q is not drawn once at the top and once at the bottom:\n%s", w, out)
+		}
+	}
+	if strings.Count(lines[len(lines)-3], "┴") != 2 || !strings.HasPrefix(lines[len(lines)-3], "╭") {
+		t.Errorf("the bottom boxes are not joined to the lifelines, or the actor's is not round:\n%s", out)
+	}
+}
+
 func TestSequenceBounds(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("sequenceDiagram\n")

@@ -393,10 +393,14 @@ func layoutSequence(sd *sequence, width int) ([]Line, int, error) {
 	if w > width {
 		return nil, w, tooWide("sequence diagram", w, width)
 	}
-	h := boxH + 1
+	// The participants are drawn again below the last event, as mermaid
+	// does by default (its mirrorActors setting), so a long diagram names
+	// its lifelines at both ends.
+	bottom := boxH + 1
 	for _, e := range sd.events {
-		h += e.rows()
+		bottom += e.rows()
 	}
+	h := bottom + boxH
 	if h > MaxHeight {
 		return nil, w, tooTall("sequence diagram", h)
 	}
@@ -408,8 +412,10 @@ func layoutSequence(sd *sequence, width int) ([]Line, int, error) {
 			sh = round
 		}
 		drawBox(g, x, 0, boxW[i], boxH, sh, p.lines)
-		g.vline(centre[i], boxH-1, h-1, solid, Border)
+		drawBox(g, x, bottom, boxW[i], boxH, sh, p.lines)
+		g.vline(centre[i], boxH-1, bottom, solid, Border)
 		g.put(centre[i], boxH-1, "┬", Border)
+		g.put(centre[i], bottom, "┴", Border)
 	}
 	drawEvents(g, sd.events, centre, boxH)
 	return g.lines(), w, nil
