@@ -22,65 +22,90 @@ type fenceLine struct {
 }
 
 // parseFenceLine reads an opening directive line from the reader's current
-// line. It accepts a run of minColons to maxColons colons, a name not
-// followed by ':', an optional single-line label, an optional single-line
-// attribute block, then only blanks. It reports ok=false for anything
-// else, which then stays text.
+// line (see scanFence). It reports ok=false for anything else, which then
+// stays text.
 func parseFenceLine(reader text.Reader, pc parser.Context, minColons, maxColons int) (f fenceLine, ok bool) {
 	line, seg := reader.PeekLine()
 	pos := pc.BlockOffset()
-	if pos < 0 || pos >= len(line) || line[pos] != ':' {
+	if byteAt(line, pos) != ':' {
 		return f, false
 	}
-	i := pos
-	for i < len(line) && line[i] == ':' {
-		i++
-	}
-	f.colons = i - pos
-	if f.colons < minColons || f.colons > maxColons {
-		return f, false
-	}
-	nameStart := i
-	end := scanName(line, i)
-	if end < 0 {
-		return f, false
-	}
-	i = end
-	if i < len(line) && line[i] == ':' {
+	var buf [8]attrSpan
+	p, ok := scanFence(line, pos, minColons, maxColons, buf[:0])
+	if !ok {
 		return f, false
 	}
 	// abs converts an index into line to a source offset.
 	abs := func(k int) int { return seg.Start + k - seg.Padding }
-	if i < len(line) && line[i] == '[' {
-		close := scanLabel(line, i, false)
-		if close < 0 {
-			return f, false
-		}
+	f.colons = p.colons
+	if p.labelOpen >= 0 {
 		f.hasLabel = true
-		f.label = text.NewSegment(abs(i+1), abs(close))
-		i = close + 1
+		f.label = text.NewSegment(abs(p.labelOpen+1), abs(p.labelClose))
 	}
-	var buf [8]attrSpan
-	var spans []attrSpan
-	if i < len(line) && line[i] == '{' {
-		var good bool
-		if spans, i, good = scanAttrSpans(line, i, false, buf[:0]); !good {
-			return f, false
+	f.start, f.stop = abs(pos), abs(p.stop)
+	f.name, f.attrs = nameAndAttrs(line, p.nameStart, p.nameEnd, p.spans)
+	return f, true
+}
+
+// fenceParts is what an opening directive line holds, as indices into
+// the line.
+type fenceParts struct {
+	colons                int
+	nameStart, nameEnd    int
+	labelOpen, labelClose int // the label's brackets, -1 for none
+	spans                 []attrSpan
+	stop                  int // just past the name, label or attribute block
+}
+
+// scanFence reads an opening directive line from line[pos]: a run of
+// minColons to maxColons colons, a name not followed by ':', an optional
+// single-line label, an optional single-line attribute block (its spans
+// appended to buf), then only blanks.
+func scanFence(line []byte, pos, minColons, maxColons int, buf []attrSpan) (p fenceParts, ok bool) {
+	i := colonRun(line, pos)
+	p.colons = i - pos
+	if p.colons < minColons || p.colons > maxColons {
+		return p, false
+	}
+	p.nameStart, p.nameEnd = i, scanName(line, i)
+	if p.nameEnd < 0 || byteAt(line, p.nameEnd) == ':' {
+		return p, false
+	}
+	i = p.nameEnd
+	p.labelOpen, p.labelClose = -1, -1
+	if byteAt(line, i) == '[' {
+		if p.labelClose = scanLabel(line, i, false); p.labelClose < 0 {
+			return p, false
+		}
+		p.labelOpen, i = i, p.labelClose+1
+	}
+	if byteAt(line, i) == '{' {
+		if p.spans, i, ok = scanAttrSpans(line, i, false, buf); !ok {
+			return p, false
 		}
 	}
-	stop := i
+	p.stop = i
+	return p, blankToEOL(line, i)
+}
+
+// colonRun is the index just past the run of colons at line[i].
+func colonRun(line []byte, i int) int {
+	for i < len(line) && line[i] == ':' {
+		i++
+	}
+	return i
+}
+
+// blankToEOL reports whether line holds only blanks from i to its line
+// ending.
+func blankToEOL(line []byte, i int) bool {
 	for i < len(line) && isBlank(line[i]) {
 		i++
 	}
-	if i < len(line) && line[i] == '\r' {
+	if byteAt(line, i) == '\r' {
 		i++
 	}
-	if i < len(line) && line[i] != '\n' {
-		return f, false
-	}
-	f.start, f.stop = abs(pos), abs(stop)
-	f.name, f.attrs = nameAndAttrs(line, nameStart, end, spans)
-	return f, true
+	return i >= len(line) || line[i] == '\n'
 }
 
 // bareFence reports whether the reader's current line is only a run of at
@@ -99,11 +124,8 @@ func bareFence(reader text.Reader, pc parser.Context, min int) (start, stop int,
 	if !f.valid || f.seg != seg || f.offset != reader.LineOffset() {
 		*f = fenceScan{valid: true, seg: seg, offset: reader.LineOffset()}
 		w, pos := util.IndentWidth(line, reader.LineOffset())
-		if w <= 3 && pos < len(line) && line[pos] == ':' {
-			i := pos
-			for i < len(line) && line[i] == ':' {
-				i++
-			}
+		if w <= 3 && byteAt(line, pos) == ':' {
+			i := colonRun(line, pos)
 			if util.IsBlank(line[i:]) {
 				f.bare = true
 				f.start, f.stop = seg.Start+pos-seg.Padding, seg.Start+i-seg.Padding
@@ -208,56 +230,18 @@ func (leafParser) CanAcceptIndentedLine() bool { return false }
 // first column (no indentation), opens a container directive as
 // NewContainerParser would, and the length of its colon fence.
 func OpensContainer(line []byte) (colons int, ok bool) {
-	i := 0
-	for i < len(line) && line[i] == ':' {
-		i++
-	}
-	if i < 3 {
+	var buf [8]attrSpan
+	p, ok := scanFence(line, 0, 3, math.MaxInt, buf[:0])
+	if !ok {
 		return 0, false
 	}
-	colons = i
-	end := scanName(line, i)
-	if end < 0 {
-		return 0, false
-	}
-	i = end
-	if i < len(line) && line[i] == ':' {
-		return 0, false
-	}
-	if i < len(line) && line[i] == '[' {
-		close := scanLabel(line, i, false)
-		if close < 0 {
-			return 0, false
-		}
-		i = close + 1
-	}
-	if i < len(line) && line[i] == '{' {
-		var buf [8]attrSpan
-		_, end, good := scanAttrSpans(line, i, false, buf[:0])
-		if !good {
-			return 0, false
-		}
-		i = end
-	}
-	for i < len(line) && isBlank(line[i]) {
-		i++
-	}
-	if i < len(line) && line[i] == '\r' {
-		i++
-	}
-	if i < len(line) && line[i] != '\n' {
-		return 0, false
-	}
-	return colons, true
+	return p.colons, true
 }
 
 // ClosesContainer reports whether line, a source line that starts at its
 // first column, is a bare colon fence of at least min colons: the line
 // that closes an open container directive with a fence of length min.
 func ClosesContainer(line []byte, min int) bool {
-	i := 0
-	for i < len(line) && line[i] == ':' {
-		i++
-	}
+	i := colonRun(line, 0)
 	return i >= min && i > 0 && util.IsBlank(line[i:])
 }

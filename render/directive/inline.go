@@ -158,10 +158,8 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 		return nil
 	}
 	source := block.Source()
-	if seg.Padding == 0 && seg.Start > 0 {
-		if prev := source[seg.Start-1]; isAlnum(prev) || prev == ':' && !escaped(source, seg.Start-1) {
-			return nil
-		}
+	if seg.Padding == 0 && seg.Start > 0 && !startsWord(source, seg.Start) {
+		return nil
 	}
 	bt := currentBlockText(parent, pc)
 	if seg.Padding == 0 {
@@ -171,13 +169,26 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	}
 	bt.load(source)
 	lineNo, pos := block.Position()
-	at := bt.flatPos(lineNo, pos)
-	if at < 0 || at >= len(bt.flat) || bt.flat[at] != ':' {
+	return bt.parseAt(bt.flatPos(lineNo, pos), block)
+}
+
+// startsWord reports whether the colon at source[at] starts a word: the
+// byte before it is neither an ASCII letter or digit nor a colon that is
+// not backslash-escaped.
+func startsWord(source []byte, at int) bool {
+	prev := source[at-1]
+	return !isAlnum(prev) && (prev != ':' || escaped(source, at-1))
+}
+
+// parseAt reads the directive at the colon bt.flat[at], across the
+// block's lines, and advances block past what it takes.
+func (bt *blockText) parseAt(at int, block text.Reader) ast.Node {
+	b := bt.flat
+	if byteAt(b, at) != ':' {
 		return nil
 	}
-	b := bt.flat
 	end := scanName(b, at+1)
-	if end < 0 || (end < len(b) && b[end] == ':') {
+	if end < 0 || byteAt(b, end) == ':' {
 		return nil
 	}
 	// As in remark-directive, a label that never closes ends the directive
@@ -185,7 +196,7 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	// block: the directive is kept and the rest stays text.
 	i := end
 	labelOpen, labelClose := -1, -1
-	if i < len(b) && b[i] == '[' {
+	if byteAt(b, i) == '[' {
 		if c := bt.closeOf(i); c >= 0 {
 			labelOpen, labelClose = i, c
 			i = c + 1
@@ -193,7 +204,7 @@ func (inlineParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 	}
 	var buf [8]attrSpan
 	var spans []attrSpan
-	if i < len(b) && b[i] == '{' {
+	if byteAt(b, i) == '{' {
 		if s, j, ok := scanAttrSpans(b, i, true, buf[:0]); ok {
 			spans, i = s, j
 		}
@@ -269,12 +280,12 @@ const shortLabel = 256
 // caller then decides on the whole block.
 func parseOnLine(line []byte, start int, block text.Reader, bt *blockText) ast.Node {
 	end := scanName(line, 1)
-	if end < 0 || (end < len(line) && line[end] == ':') {
+	if end < 0 || byteAt(line, end) == ':' {
 		return nil
 	}
 	i := end
 	labelOpen, labelClose := -1, -1
-	if i < len(line) && line[i] == '[' {
+	if byteAt(line, i) == '[' {
 		window := line[:min(len(line), i+shortLabel)]
 		labelClose = scanLabel(window, i, false)
 		if labelClose < 0 {
@@ -285,7 +296,7 @@ func parseOnLine(line []byte, start int, block text.Reader, bt *blockText) ast.N
 	}
 	var buf [8]attrSpan
 	var spans []attrSpan
-	if i < len(line) && line[i] == '{' {
+	if byteAt(line, i) == '{' {
 		var ok bool
 		if spans, i, ok = scanAttrSpans(line, i, true, buf[:0]); !ok {
 			return nil

@@ -16,6 +16,14 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 func isEOL(c byte) bool { return c == '\n' || c == '\r' }
 
+// byteAt is b[i], or 0 when i is outside b.
+func byteAt(b []byte, i int) byte {
+	if i < 0 || i >= len(b) {
+		return 0
+	}
+	return b[i]
+}
+
 // isPunct reports whether c is ASCII punctuation (what a backslash escapes).
 func isPunct(c byte) bool {
 	return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') || (c >= '{' && c <= '~')
