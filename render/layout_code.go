@@ -275,11 +275,46 @@ func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 	if ln.Width() <= width {
 		return []ansi.Line{ln}
 	}
-	type cluster struct {
-		span, start, end, w int
-		word                bool
+	cs := lineClusters(ln)
+	var out []ansi.Line
+	from, curW, lastBreak := 0, 0, -1
+	for i := 0; i < len(cs); i++ {
+		if curW > 0 && curW+cs[i].w > width {
+			cut := i
+			if !wordBreak(cs, i) && lastBreak > from {
+				cut = lastBreak
+			}
+			out = append(out, cutOf(ln, cs[from:cut]))
+			from, curW, lastBreak, width = cut, 0, -1, rest
+			for k := cut; k < i; k++ {
+				curW += cs[k].w
+				if k > cut && wordBreak(cs, k) {
+					lastBreak = k
+				}
+			}
+		}
+		if i > from && wordBreak(cs, i) {
+			lastBreak = i
+		}
+		curW += cs[i].w
 	}
-	var cs []cluster
+	if from < len(cs) {
+		out = append(out, cutOf(ln, cs[from:]))
+	}
+	return out
+}
+
+// lineCluster is a grapheme cluster of a line: the span it is in, its
+// byte range in that span's text, its width, and whether it is part of
+// a word (a letter, digit or underscore).
+type lineCluster struct {
+	span, start, end, w int
+	word                bool
+}
+
+// lineClusters splits ln's spans into grapheme clusters.
+func lineClusters(ln ansi.Line) []lineCluster {
+	var cs []lineCluster
 	for i, sp := range ln {
 		t := sp.Text
 		pos, state := 0, -1
@@ -287,47 +322,29 @@ func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 			c, _, _, ns := uniseg.FirstGraphemeClusterInString(t[pos:], state)
 			state = ns
 			r, _ := utf8.DecodeRuneInString(c)
-			cs = append(cs, cluster{span: i, start: pos, end: pos + len(c), w: ansi.Width(c), word: r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)})
+			cs = append(cs, lineCluster{span: i, start: pos, end: pos + len(c), w: ansi.Width(c), word: r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)})
 			pos += len(c)
 		}
 	}
-	var out []ansi.Line
-	emit := func(from, to int) {
-		var cur ansi.Line
-		for i := from; i < to; {
-			j := i
-			for j < to && cs[j].span == cs[i].span {
-				j++
-			}
-			sp := ln[cs[i].span]
-			cur = append(cur, ansi.Span{Text: sp.Text[cs[i].start:cs[j-1].end], Style: sp.Style, Link: sp.Link, Target: sp.Target})
-			i = j
+	return cs
+}
+
+// wordBreak reports whether a line may break before cs[i] without
+// cutting a word in two.
+func wordBreak(cs []lineCluster, i int) bool { return !(cs[i-1].word && cs[i].word) }
+
+// cutOf is the part of ln that clusters cs cover, one span for each of
+// ln's spans they touch.
+func cutOf(ln ansi.Line, cs []lineCluster) ansi.Line {
+	var cur ansi.Line
+	for i := 0; i < len(cs); {
+		j := i
+		for j < len(cs) && cs[j].span == cs[i].span {
+			j++
 		}
-		out = append(out, cur)
+		sp := ln[cs[i].span]
+		cur = append(cur, ansi.Span{Text: sp.Text[cs[i].start:cs[j-1].end], Style: sp.Style, Link: sp.Link, Target: sp.Target})
+		i = j
 	}
-	from, curW, lastBreak := 0, 0, -1
-	for i := 0; i < len(cs); i++ {
-		if curW > 0 && curW+cs[i].w > width {
-			cut := i
-			if cs[i-1].word && cs[i].word && lastBreak > from {
-				cut = lastBreak
-			}
-			emit(from, cut)
-			from, curW, lastBreak, width = cut, 0, -1, rest
-			for k := cut; k < i; k++ {
-				curW += cs[k].w
-				if k > cut && !(cs[k-1].word && cs[k].word) {
-					lastBreak = k
-				}
-			}
-		}
-		if i > from && !(cs[i-1].word && cs[i].word) {
-			lastBreak = i
-		}
-		curW += cs[i].w
-	}
-	if from < len(cs) {
-		emit(from, len(cs))
-	}
-	return out
+	return cur
 }
