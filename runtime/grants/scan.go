@@ -200,12 +200,7 @@ func (s *scanner) stmt(st ast.Stmt, depth int) {
 	}
 	switch n := st.(type) {
 	case *ast.AssignStmt:
-		for _, e := range n.Lhs {
-			if id, ok := e.(*ast.IdentExpr); ok && id.Value == "net" {
-				continue
-			}
-			s.expr(e, depth+1)
-		}
+		s.targets(n.Lhs, depth)
 		s.exprs(n.Rhs, depth)
 	case *ast.LocalAssignStmt:
 		s.exprs(n.Exprs, depth)
@@ -230,15 +225,30 @@ func (s *scanner) stmt(st ast.Stmt, depth int) {
 		s.exprs(n.Exprs, depth)
 		s.stmts(n.Stmts, depth)
 	case *ast.FuncDefStmt:
-		if n.Name != nil {
-			s.expr(n.Name.Func, depth+1)
-			s.expr(n.Name.Receiver, depth+1)
-		}
-		if n.Func != nil {
-			s.stmts(n.Func.Stmts, depth)
-		}
+		s.funcDef(n, depth)
 	case *ast.ReturnStmt:
 		s.exprs(n.Exprs, depth)
+	}
+}
+
+// targets walks an assignment's targets, where assigning to `net`
+// itself (replacing the table) is not a use of it.
+func (s *scanner) targets(list []ast.Expr, depth int) {
+	for _, e := range list {
+		if !isNet(e) {
+			s.expr(e, depth+1)
+		}
+	}
+}
+
+// funcDef walks a function statement's name and body.
+func (s *scanner) funcDef(n *ast.FuncDefStmt, depth int) {
+	if n.Name != nil {
+		s.expr(n.Name.Func, depth+1)
+		s.expr(n.Name.Receiver, depth+1)
+	}
+	if n.Func != nil {
+		s.stmts(n.Func.Stmts, depth)
 	}
 }
 
@@ -294,24 +304,11 @@ func (s *scanner) expr(e ast.Expr, depth int) {
 		}
 	case *ast.FuncCallExpr:
 		s.call(n, depth)
-	case *ast.LogicalOpExpr:
-		s.expr(n.Lhs, depth+1)
-		s.expr(n.Rhs, depth+1)
-	case *ast.RelationalOpExpr:
-		s.expr(n.Lhs, depth+1)
-		s.expr(n.Rhs, depth+1)
-	case *ast.StringConcatOpExpr:
-		s.expr(n.Lhs, depth+1)
-		s.expr(n.Rhs, depth+1)
-	case *ast.ArithmeticOpExpr:
-		s.expr(n.Lhs, depth+1)
-		s.expr(n.Rhs, depth+1)
-	case *ast.UnaryMinusOpExpr:
-		s.expr(n.Expr, depth+1)
-	case *ast.UnaryNotOpExpr:
-		s.expr(n.Expr, depth+1)
-	case *ast.UnaryLenOpExpr:
-		s.expr(n.Expr, depth+1)
+	case *ast.LogicalOpExpr, *ast.RelationalOpExpr, *ast.StringConcatOpExpr, *ast.ArithmeticOpExpr,
+		*ast.UnaryMinusOpExpr, *ast.UnaryNotOpExpr, *ast.UnaryLenOpExpr:
+		lhs, rhs := operands(e)
+		s.expr(lhs, depth+1)
+		s.expr(rhs, depth+1)
 	case *ast.FunctionExpr:
 		s.stmts(n.Stmts, depth)
 	case *ast.StringExpr:
@@ -319,6 +316,28 @@ func (s *scanner) expr(e ast.Expr, depth int) {
 			s.hosts[host] = true
 		}
 	}
+}
+
+// operands are an operator expression's operands: both of a binary
+// one's, or a unary one's and nil.
+func operands(e ast.Expr) (lhs, rhs ast.Expr) {
+	switch n := e.(type) {
+	case *ast.LogicalOpExpr:
+		return n.Lhs, n.Rhs
+	case *ast.RelationalOpExpr:
+		return n.Lhs, n.Rhs
+	case *ast.StringConcatOpExpr:
+		return n.Lhs, n.Rhs
+	case *ast.ArithmeticOpExpr:
+		return n.Lhs, n.Rhs
+	case *ast.UnaryMinusOpExpr:
+		return n.Expr, nil
+	case *ast.UnaryNotOpExpr:
+		return n.Expr, nil
+	case *ast.UnaryLenOpExpr:
+		return n.Expr, nil
+	}
+	return nil, nil
 }
 
 // closedURLHost returns the canonical host of lit when lit is an absolute
