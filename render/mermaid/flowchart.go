@@ -161,16 +161,7 @@ func (fc *flowchart) statement(s string, line int) error {
 	word, rest, _ := strings.Cut(s, " ")
 	switch word {
 	case "subgraph":
-		if len(fc.subs) == MaxNodes {
-			return errorf(TooLarge, "flowcharts of more than %d subgraphs are shown as source", MaxNodes)
-		}
-		parent := -1
-		if len(fc.open) > 0 {
-			parent = fc.open[len(fc.open)-1]
-		}
-		fc.open = append(fc.open, len(fc.subs))
-		fc.subs = append(fc.subs, subgraph{title: subgraphTitle(rest), parent: parent})
-		return nil
+		return fc.openSubgraph(rest)
 	case "end":
 		if len(fc.open) > 0 {
 			fc.open = fc.open[:len(fc.open)-1]
@@ -189,23 +180,8 @@ func (fc *flowchart) statement(s string, line int) error {
 		if err != nil {
 			return fc.wrap(err, line, s)
 		}
-		for _, a := range prev {
-			if pending.invisible {
-				break
-			}
-			for _, b := range ids {
-				if len(fc.edges) == MaxEdges {
-					return errorf(TooLarge, "flowcharts of more than %d edges are shown as source", MaxEdges)
-				}
-				e := pending
-				e.from, e.to = a, b
-				if a == b {
-					n := &fc.nodes[a]
-					n.loops = append(n.loops, e.label)
-					continue
-				}
-				fc.edges = append(fc.edges, e)
-			}
+		if err := fc.join(prev, ids, pending); err != nil {
+			return err
 		}
 		p.space()
 		if p.done() {
@@ -221,6 +197,45 @@ func (fc *flowchart) statement(s string, line int) error {
 			return syntaxError(line, s, "an edge leads nowhere")
 		}
 	}
+}
+
+// openSubgraph opens a subgraph inside the one open, if any; rest is
+// what follows the word subgraph.
+func (fc *flowchart) openSubgraph(rest string) error {
+	if len(fc.subs) == MaxNodes {
+		return errorf(TooLarge, "flowcharts of more than %d subgraphs are shown as source", MaxNodes)
+	}
+	parent := -1
+	if len(fc.open) > 0 {
+		parent = fc.open[len(fc.open)-1]
+	}
+	fc.open = append(fc.open, len(fc.subs))
+	fc.subs = append(fc.subs, subgraph{title: subgraphTitle(rest), parent: parent})
+	return nil
+}
+
+// join adds the edge e from each node of from to each node of to; an
+// edge from a node to itself is kept as a loop on the node, and an
+// invisible edge is not added at all.
+func (fc *flowchart) join(from, to []int, e edge) error {
+	if e.invisible {
+		return nil
+	}
+	for _, a := range from {
+		for _, b := range to {
+			if len(fc.edges) == MaxEdges {
+				return errorf(TooLarge, "flowcharts of more than %d edges are shown as source", MaxEdges)
+			}
+			e.from, e.to = a, b
+			if a == b {
+				n := &fc.nodes[a]
+				n.loops = append(n.loops, e.label)
+				continue
+			}
+			fc.edges = append(fc.edges, e)
+		}
+	}
+	return nil
 }
 
 // wrap turns a parse failure into the error shown.
@@ -323,12 +338,15 @@ func (p *flowParser) group(fc *flowchart) ([]int, error) {
 	}
 }
 
-// shapes are the node shapes by their opening bracket, longest first,
-// with the closing bracket each needs.
-var shapes = []struct {
+// nodeShape is a node shape with the brackets written around its text.
+type nodeShape struct {
 	open, close string
 	shape       shape
-}{
+}
+
+// shapes are the node shapes by their opening bracket, longest first,
+// with the closing bracket each needs.
+var shapes = []nodeShape{
 	{"(((", ")))", circle}, {"([", "])", stadium}, {"((", "))", circle}, {"[[", "]]", subroutine},
 	{"[(", ")]", cylinder}, {"{{", "}}", hexagon}, {"[/", "/]", slanted}, {"[/", `\]`, slanted},
 	{`[\`, `\]`, slanted}, {`[\`, "/]", slanted}, {"[", "]", rect}, {"(", ")", round},
@@ -368,34 +386,12 @@ func (p *flowParser) node(fc *flowchart) (int, error) {
 		if !strings.HasPrefix(p.s[p.i:], sh.open) {
 			continue
 		}
-		body := p.i + len(sh.open)
-		var text string
-		end := -1 // where the closing bracket starts
-		t := body
-		for t < len(p.s) && p.s[t] == ' ' {
-			t++
+		text, end, err := p.shapeText(sh)
+		if err != nil {
+			return 0, err
 		}
-		if t < len(p.s) && p.s[t] == '"' {
-			q := p.next('"', t+1)
-			if q < 0 {
-				return 0, parseError("a quote is not closed")
-			}
-			after := q + 1
-			for after < len(p.s) && p.s[after] == ' ' {
-				after++
-			}
-			if !strings.HasPrefix(p.s[after:], sh.close) {
-				continue
-			}
-			text, end = p.s[t+1:q], after
-		} else {
-			j := strings.IndexAny(sh.close, "])}")
-			k := p.next(sh.close[j], body)
-			if k < 0 || k-j < body || !strings.HasPrefix(p.s[k-j:], sh.close) {
-				continue
-			}
-			end = k - j
-			text = p.s[body:end]
+		if end < 0 {
+			continue
 		}
 		p.i = end + len(sh.close)
 		n := &fc.nodes[idx]
@@ -410,6 +406,40 @@ func (p *flowParser) node(fc *flowchart) (int, error) {
 		}
 	}
 	return idx, nil
+}
+
+// shapeText reads the text of a node of shape sh whose opening bracket
+// is at p.i: a quoted string, or everything up to sh's closing bracket.
+// end is where the closing bracket starts, or -1 when sh does not close
+// there.
+func (p *flowParser) shapeText(sh nodeShape) (text string, end int, err error) {
+	body := p.i + len(sh.open)
+	t := p.spaceFrom(body)
+	if t >= len(p.s) || p.s[t] != '"' {
+		j := strings.IndexAny(sh.close, "])}")
+		k := p.next(sh.close[j], body)
+		if k < 0 || k-j < body || !strings.HasPrefix(p.s[k-j:], sh.close) {
+			return "", -1, nil
+		}
+		return p.s[body : k-j], k - j, nil
+	}
+	q := p.next('"', t+1)
+	if q < 0 {
+		return "", -1, parseError("a quote is not closed")
+	}
+	after := p.spaceFrom(q + 1)
+	if !strings.HasPrefix(p.s[after:], sh.close) {
+		return "", -1, nil
+	}
+	return p.s[t+1 : q], after, nil
+}
+
+// spaceFrom is the index of the first byte from i on that is not a space.
+func (p *flowParser) spaceFrom(i int) int {
+	for i < len(p.s) && p.s[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // count consumes a run of c and returns its length.
@@ -447,74 +477,23 @@ func (p *flowParser) edge() (edge, bool) {
 		e.headFrom = true
 		p.i++
 	}
+	ok := false
 	switch p.peek(0) {
 	case '-':
-		n := p.count('-')
-		if n == 1 {
-			if p.peek(0) != '.' {
-				return e, false
-			}
-			e.style = dotted
-			p.count('.')
-			if p.peek(0) != '-' {
-				// -. text .->
-				k := strings.Index(p.s[p.i:], ".-")
-				if k < 0 {
-					return e, false
-				}
-				e.label = oneLine(p.s[p.i : p.i+k])
-				p.i += k
-				p.count('.')
-			}
-			if p.count('-') == 0 {
-				return e, false
-			}
-			e.headTo = p.head()
-			break
+		if n := p.count('-'); n == 1 {
+			ok = p.dottedEdge(&e)
+		} else {
+			ok = p.lineEdge(&e, "--", n)
 		}
-		if p.head() {
-			e.headTo = true
-			break
-		}
-		if n >= 3 {
-			break
-		}
-		// -- text -->
-		k := strings.Index(p.s[p.i:], "--")
-		if k < 0 {
-			return e, false
-		}
-		e.label = oneLine(p.s[p.i : p.i+k])
-		p.i += k
-		p.count('-')
-		e.headTo = p.head()
 	case '=':
 		e.style = thick
 		n := p.count('=')
-		if n < 2 {
-			return e, false
-		}
-		if p.head() {
-			e.headTo = true
-			break
-		}
-		if n >= 3 {
-			break
-		}
-		k := strings.Index(p.s[p.i:], "==")
-		if k < 0 {
-			return e, false
-		}
-		e.label = oneLine(p.s[p.i : p.i+k])
-		p.i += k
-		p.count('=')
-		e.headTo = p.head()
+		ok = n >= 2 && p.lineEdge(&e, "==", n)
 	case '~':
-		if p.count('~') < 3 {
-			return e, false
-		}
 		e.invisible = true
-	default:
+		ok = p.count('~') >= 3
+	}
+	if !ok {
 		return e, false
 	}
 	p.space()
@@ -527,4 +506,51 @@ func (p *flowParser) edge() (edge, bool) {
 		p.i += k + 2
 	}
 	return e, true
+}
+
+// dottedEdge reads the rest of a dotted edge after its first '-': .->,
+// .-, or . text .->.
+func (p *flowParser) dottedEdge(e *edge) bool {
+	if p.peek(0) != '.' {
+		return false
+	}
+	e.style = dotted
+	p.count('.')
+	if p.peek(0) != '-' {
+		// -. text .->
+		k := strings.Index(p.s[p.i:], ".-")
+		if k < 0 {
+			return false
+		}
+		e.label = oneLine(p.s[p.i : p.i+k])
+		p.i += k
+		p.count('.')
+	}
+	if p.count('-') == 0 {
+		return false
+	}
+	e.headTo = p.head()
+	return true
+}
+
+// lineEdge reads the rest of a solid or thick edge after its first n
+// line characters: an arrowhead, nothing more when n is 3 or more, or
+// a label up to the next pair (-- or ==) and then the arrow's end.
+func (p *flowParser) lineEdge(e *edge, pair string, n int) bool {
+	if p.head() {
+		e.headTo = true
+		return true
+	}
+	if n >= 3 {
+		return true
+	}
+	k := strings.Index(p.s[p.i:], pair)
+	if k < 0 {
+		return false
+	}
+	e.label = oneLine(p.s[p.i : p.i+k])
+	p.i += k
+	p.count(pair[0])
+	e.headTo = p.head()
+	return true
 }
