@@ -155,33 +155,42 @@ func (l *flowLayout) straighten() {
 			continue
 		}
 		for p := range n.downOff {
-			a := n.cross + n.downOff[p]
-			best := 0
-			for _, i := range n.downs {
-				s := &l.segs[i]
-				if s.upPort != p {
-					continue
-				}
-				_, b := l.ends(s)
-				if d := b - a; d != 0 && d >= -2 && d <= 2 && (best == 0 || abs(d) < abs(best)) {
-					best = d
-				}
-			}
+			best := l.nearestShift(n, p)
 			off := n.downOff[p] + best
-			if best == 0 || off < 1 || off > n.csize-2 {
-				continue
-			}
-			free := true
-			for q, o := range n.downOff {
-				if q != p && abs(o-off) < 2 {
-					free = false
-				}
-			}
-			if free {
+			if best != 0 && off >= 1 && off <= n.csize-2 && portFree(n.downOff, p, off) {
 				n.downOff[p] = off
 			}
 		}
 	}
+}
+
+// nearestShift is the smallest move, of one or two cells, that lines
+// n's lower port p up with a port one of its segments leads to, or 0.
+func (l *flowLayout) nearestShift(n *lnode, p int) int {
+	a := n.cross + n.downOff[p]
+	best := 0
+	for _, i := range n.downs {
+		s := &l.segs[i]
+		if s.upPort != p {
+			continue
+		}
+		_, b := l.ends(s)
+		if d := b - a; d != 0 && abs(d) <= 2 && (best == 0 || abs(d) < abs(best)) {
+			best = d
+		}
+	}
+	return best
+}
+
+// portFree reports whether port p may move to off: no other port of
+// offs is within a cell of it.
+func portFree(offs []int, p, off int) bool {
+	for q, o := range offs {
+		if q != p && abs(o-off) < 2 {
+			return false
+		}
+	}
+	return true
 }
 
 func abs(x int) int {
@@ -326,7 +335,10 @@ func (l *flowLayout) cline(g *grid, c0, c1, m int, st lineStyle) {
 // draw draws the laid out chart on a w×h grid.
 func (l *flowLayout) draw(w, h int) *grid {
 	g := newGrid(w, h)
-	horiz := l.dir.horizontal()
+	gl := &edgeGlyphs[0]
+	if l.dir.horizontal() {
+		gl = &edgeGlyphs[1]
+	}
 	l.drawFrames(g)
 	for i := range l.nodes {
 		n := &l.nodes[i]
@@ -337,75 +349,105 @@ func (l *flowLayout) draw(w, h int) *grid {
 		x, y := l.xy(n.cross, l.mpos[n.layer])
 		drawBox(g, x, y, n.w, n.h, n.shape, n.lines)
 	}
-	downHead, upHead, exitMark, entryMark := "▼", "▲", "┬", "┴"
-	straight := "─"
-	if horiz {
-		downHead, upHead, exitMark, entryMark = "►", "◄", "├", "┤"
-		straight = "│"
-	}
-	type mark struct{ x, y int }
-	var exits, entries []mark
+	var j joins
 	for i := range l.segs {
-		s := &l.segs[i]
-		u, d := &l.nodes[s.upper], &l.nodes[s.lower]
-		k := u.layer
-		gp := &l.gaps[k]
-		a, b := l.ends(s)
-		start := l.mpos[k] + l.band[k] - 1
-		if u.real >= 0 {
-			start = l.mpos[k] + u.msize - 1
-		}
-		end := l.mpos[k+1]
-		first := l.mpos[k] + l.band[k] + gp.bottoms
-		if gp.headUp {
-			first++
-		}
-		if horiz {
-			first++
-		}
-		if s.track < 0 || a == b {
-			l.mline(g, a, start, end, s.style)
-		} else {
-			t := first + s.track
-			l.mline(g, a, start, t, s.style)
-			l.cline(g, a, b, t, s.style)
-			l.mline(g, b, t, end, s.style)
-		}
-		if s.headUp {
-			x, y := l.xy(a, start+1)
-			g.put(x, y, upHead, Edge)
-		} else if u.real >= 0 {
-			x, y := l.xy(a, start)
-			exits = append(exits, mark{x, y})
-		}
-		if s.headDown {
-			x, y := l.xy(b, end-1)
-			g.put(x, y, downHead, Edge)
-		} else if d.real >= 0 {
-			x, y := l.xy(b, end)
-			entries = append(entries, mark{x, y})
-		}
-		if s.label != "" {
-			lw := widest([]string{s.label})
-			if horiz {
-				g.text(end-2-gp.tops-lw, b, s.label, Label)
-			} else {
-				g.text(b+2, first+gp.tracks, s.label, Label)
-			}
-		}
+		l.drawSeg(g, &l.segs[i], gl, &j)
 	}
-	for _, m := range exits {
-		if p := g.at(m.x, m.y); p != nil && p.glyph == straight {
-			p.glyph = exitMark
-		}
-	}
+	markJoins(g, j.exits, gl.straight, gl.exit)
 	l.drawTitles(g)
-	for _, m := range entries {
+	markJoins(g, j.entries, gl.straight, gl.entry)
+	return g
+}
+
+// edgeGlyph is how edges are drawn in one direction: the arrowheads
+// pointing down and up the layers, the marks where an edge leaves and
+// enters a box, and a box's side it crosses.
+type edgeGlyph struct{ down, up, exit, entry, straight string }
+
+// edgeGlyphs are the edge glyphs when layers are rows, then when they
+// are columns.
+var edgeGlyphs = [2]edgeGlyph{
+	{down: "▼", up: "▲", exit: "┬", entry: "┴", straight: "─"},
+	{down: "►", up: "◄", exit: "├", entry: "┤", straight: "│"},
+}
+
+// mark is a cell on the grid.
+type mark struct{ x, y int }
+
+// joins are the cells where edges leave and enter boxes without an
+// arrowhead, marked once the rest is drawn.
+type joins struct{ exits, entries []mark }
+
+// drawSeg draws segment s: its line, along its track when it turns,
+// its arrowheads, and its label; the cells where it leaves or enters a
+// box are added to j.
+func (l *flowLayout) drawSeg(g *grid, s *seg, gl *edgeGlyph, j *joins) {
+	u, d := &l.nodes[s.upper], &l.nodes[s.lower]
+	k := u.layer
+	a, b := l.ends(s)
+	start := l.mpos[k] + l.band[k] - 1
+	if u.real >= 0 {
+		start = l.mpos[k] + u.msize - 1
+	}
+	end := l.mpos[k+1]
+	first := l.firstTrack(k)
+	if s.track < 0 || a == b {
+		l.mline(g, a, start, end, s.style)
+	} else {
+		t := first + s.track
+		l.mline(g, a, start, t, s.style)
+		l.cline(g, a, b, t, s.style)
+		l.mline(g, b, t, end, s.style)
+	}
+	switch {
+	case s.headUp:
+		x, y := l.xy(a, start+1)
+		g.put(x, y, gl.up, Edge)
+	case u.real >= 0:
+		x, y := l.xy(a, start)
+		j.exits = append(j.exits, mark{x, y})
+	}
+	switch {
+	case s.headDown:
+		x, y := l.xy(b, end-1)
+		g.put(x, y, gl.down, Edge)
+	case d.real >= 0:
+		x, y := l.xy(b, end)
+		j.entries = append(j.entries, mark{x, y})
+	}
+	if s.label == "" {
+		return
+	}
+	gp := &l.gaps[k]
+	if l.dir.horizontal() {
+		g.text(end-2-gp.tops-widest([]string{s.label}), b, s.label, Label)
+	} else {
+		g.text(b+2, first+gp.tracks, s.label, Label)
+	}
+}
+
+// firstTrack is the main-axis position of the first track in the gap
+// below layer k: past the frame bottoms, the arrowheads pointing up and,
+// when layers are columns, the stub out of a box's side.
+func (l *flowLayout) firstTrack(k int) int {
+	gp := &l.gaps[k]
+	first := l.mpos[k] + l.band[k] + gp.bottoms
+	if gp.headUp {
+		first++
+	}
+	if l.dir.horizontal() {
+		first++
+	}
+	return first
+}
+
+// markJoins puts glyph on each of ms where a box's side runs straight.
+func markJoins(g *grid, ms []mark, straight, glyph string) {
+	for _, m := range ms {
 		if p := g.at(m.x, m.y); p != nil && p.glyph == straight {
-			p.glyph = entryMark
+			p.glyph = glyph
 		}
 	}
-	return g
 }
 
 // boxGlyphs are a shape's corners (top left, top right, bottom left,
