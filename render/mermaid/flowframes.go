@@ -185,49 +185,60 @@ func (l *flowLayout) pushFrames() {
 			if !ok {
 				continue
 			}
-			mid := (f.cLo + f.cHi) / 2
 			for k := f.first; k <= f.last; k++ {
-				layer := l.layers[k]
-				// Members stand together; the others go to the side of
-				// the frame they are on.
-				lo, hi := -1, -1
-				for i, v := range layer {
-					if l.member(v, s) {
-						if lo < 0 {
-							lo = i
-						}
-						hi = i
-					}
-				}
-				if lo < 0 {
-					lo = len(layer)
-					for i, v := range layer {
-						if n := &l.nodes[v]; n.cross+n.csize/2 >= mid {
-							lo = i
-							break
-						}
-					}
-					hi = lo - 1
-				}
-				if hi+1 < len(layer) {
-					if d := f.cHi + 2 - l.nodes[layer[hi+1]].cross; d > 0 {
-						for _, v := range layer[hi+1:] {
-							l.nodes[v].cross += d
-						}
-					}
-				}
-				if lo > 0 {
-					n := &l.nodes[layer[lo-1]]
-					if d := n.cross + n.csize + n.extra - 1 - (f.cLo - 2); d > 0 {
-						for _, v := range layer[:lo] {
-							l.nodes[v].cross -= d
-						}
-					}
-				}
+				l.clearFrame(l.layers[k], s, f)
 			}
 		}
 		l.pushApart(order)
 	}
+}
+
+// clearFrame moves the nodes of layer that are not in subgraph s out of
+// its frame f to the side they are on, with the rest of the layer
+// beyond them.
+func (l *flowLayout) clearFrame(layer []int, s int, f frame) {
+	lo, hi := l.memberRun(layer, s, (f.cLo+f.cHi)/2)
+	if hi+1 < len(layer) {
+		if d := f.cHi + 2 - l.nodes[layer[hi+1]].cross; d > 0 {
+			for _, v := range layer[hi+1:] {
+				l.nodes[v].cross += d
+			}
+		}
+	}
+	if lo > 0 {
+		n := &l.nodes[layer[lo-1]]
+		if d := n.cross + n.csize + n.extra - 1 - (f.cLo - 2); d > 0 {
+			for _, v := range layer[:lo] {
+				l.nodes[v].cross -= d
+			}
+		}
+	}
+}
+
+// memberRun is where subgraph s's members stand together in layer, from
+// lo to hi; with none there, the empty run (hi = lo-1) before the first
+// node whose centre is at or past mid.
+func (l *flowLayout) memberRun(layer []int, s, mid int) (lo, hi int) {
+	lo, hi = -1, -1
+	for i, v := range layer {
+		if l.member(v, s) {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+		}
+	}
+	if lo >= 0 {
+		return lo, hi
+	}
+	lo = len(layer)
+	for i, v := range layer {
+		if n := &l.nodes[v]; n.cross+n.csize/2 >= mid {
+			lo = i
+			break
+		}
+	}
+	return lo, lo - 1
 }
 
 // pushApart moves two frames that share a layer, neither inside the
@@ -329,27 +340,38 @@ func (l *flowLayout) frameRows() (tops, bottoms []int) {
 func (l *flowLayout) checkFrames() {
 	for i := range l.frames {
 		f := &l.frames[i]
-		for _, n := range l.nodes {
-			if n.real < 0 || slices.Contains(l.chain(n.sub), f.sub) {
-				continue
-			}
-			m0 := l.mpos[n.layer]
-			if n.cross <= f.cHi && n.cross+n.csize-1 >= f.cLo && m0 <= f.bottom && m0+n.msize-1 >= f.top {
-				f.drop = true
-			}
+		if l.holdsOutsider(f) {
+			f.drop = true
 		}
 		for j := range i {
-			o := &l.frames[j]
-			if o.drop {
-				continue
-			}
-			disjoint := f.cLo > o.cHi || f.cHi < o.cLo || f.top > o.bottom || f.bottom < o.top
-			inside := f.cLo > o.cLo && f.cHi < o.cHi && f.top > o.top && f.bottom < o.bottom
-			if !disjoint && !inside {
+			if o := &l.frames[j]; !o.drop && cuts(f, o) {
 				f.drop = true
 			}
 		}
 	}
+}
+
+// holdsOutsider reports whether a node's box that is not in f's subgraph
+// stands within frame f.
+func (l *flowLayout) holdsOutsider(f *frame) bool {
+	for _, n := range l.nodes {
+		if n.real < 0 || slices.Contains(l.chain(n.sub), f.sub) {
+			continue
+		}
+		m0 := l.mpos[n.layer]
+		if n.cross <= f.cHi && n.cross+n.csize-1 >= f.cLo && m0 <= f.bottom && m0+n.msize-1 >= f.top {
+			return true
+		}
+	}
+	return false
+}
+
+// cuts reports whether frame f cuts through frame o: they overlap and f
+// is not wholly inside o.
+func cuts(f, o *frame) bool {
+	disjoint := f.cLo > o.cHi || f.cHi < o.cLo || f.top > o.bottom || f.bottom < o.top
+	inside := f.cLo > o.cLo && f.cHi < o.cHi && f.top > o.top && f.bottom < o.bottom
+	return !disjoint && !inside
 }
 
 // drawFrames draws the frames that are kept, dotted, their titles in

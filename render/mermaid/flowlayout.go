@@ -210,42 +210,65 @@ func (l *flowLayout) link(s seg) {
 // round; bottom-up and right-left charts count from the other end.
 func (l *flowLayout) layering() []int {
 	fc := l.fc
-	n := len(fc.nodes)
+	layer := longestPaths(len(fc.nodes), fc.edges, backEdges(len(fc.nodes), fc.edges))
+	if l.dir == bottomUp || l.dir == rightLeft {
+		top := slices.Max(layer)
+		for v := range layer {
+			layer[v] = top - layer[v]
+		}
+	}
+	return layer
+}
+
+// backEdges marks the edges among n nodes that a depth first search
+// finds closing a cycle.
+func backEdges(n int, edges []edge) []bool {
 	out := make([][]int, n)
-	for i, e := range fc.edges {
+	for i, e := range edges {
 		out[e.from] = append(out[e.from], i)
 	}
-	back := make([]bool, len(fc.edges))
+	back := make([]bool, len(edges))
+	const (
+		unseen = iota
+		onPath
+		finished
+	)
 	state := make([]uint8, n)
 	type frame struct{ v, next int }
 	var stack []frame
 	for root := range n {
-		if state[root] != 0 {
+		if state[root] != unseen {
 			continue
 		}
-		state[root] = 1
+		state[root] = onPath
 		stack = append(stack[:0], frame{root, 0})
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
 			if f.next == len(out[f.v]) {
-				state[f.v] = 2
+				state[f.v] = finished
 				stack = stack[:len(stack)-1]
 				continue
 			}
 			e := out[f.v][f.next]
 			f.next++
-			switch w := fc.edges[e].to; state[w] {
-			case 0:
-				state[w] = 1
+			switch w := edges[e].to; state[w] {
+			case unseen:
+				state[w] = onPath
 				stack = append(stack, frame{w, 0})
-			case 1:
+			case onPath:
 				back[e] = true
 			}
 		}
 	}
+	return back
+}
+
+// longestPaths is the length of the longest path to each of n nodes
+// along edges, the ones marked back turned round.
+func longestPaths(n int, edges []edge, back []bool) []int {
 	succ := make([][]int, n)
 	indeg := make([]int, n)
-	for i, e := range fc.edges {
+	for i, e := range edges {
 		a, b := e.from, e.to
 		if back[i] {
 			a, b = b, a
@@ -267,12 +290,6 @@ func (l *flowLayout) layering() []int {
 			if indeg[w]--; indeg[w] == 0 {
 				queue = append(queue, w)
 			}
-		}
-	}
-	if l.dir == bottomUp || l.dir == rightLeft {
-		top := slices.Max(layer)
-		for v := range layer {
-			layer[v] = top - layer[v]
 		}
 	}
 	return layer
@@ -471,28 +488,8 @@ func (l *flowLayout) place() {
 		layer := l.layers[k]
 		desired, sep = desired[:0], sep[:0]
 		for i, v := range layer {
-			n := &l.nodes[v]
-			ends := n.ups
-			if upward {
-				ends = n.downs
-			}
 			sep = append(sep, l.sep(layer, i))
-			sum := 0
-			for _, s := range ends {
-				sg := &l.segs[s]
-				if upward {
-					o := &l.nodes[sg.lower]
-					sum += o.cross + o.upOff[sg.downPort] - n.downOff[sg.upPort]
-				} else {
-					o := &l.nodes[sg.upper]
-					sum += o.cross + o.downOff[sg.upPort] - n.upOff[sg.downPort]
-				}
-			}
-			d := n.cross
-			if len(ends) > 0 {
-				d = floorDiv(sum, len(ends))
-			}
-			desired = append(desired, d)
+			desired = append(desired, l.desired(&l.nodes[v], upward))
 		}
 		for i, x := range isotonic(desired, sep) {
 			l.nodes[layer[i]].cross = x
@@ -511,6 +508,36 @@ func (l *flowLayout) place() {
 	}
 	l.pushFrames()
 	l.placeFrames()
+	l.shiftToZero()
+}
+
+// desired is where n's box would be best placed on the cross axis: the
+// mean of where its edges' other ends (the layer above, or below when
+// upward) would put it, or where it is when it has none.
+func (l *flowLayout) desired(n *lnode, upward bool) int {
+	ends := n.ups
+	if upward {
+		ends = n.downs
+	}
+	if len(ends) == 0 {
+		return n.cross
+	}
+	sum := 0
+	for _, s := range ends {
+		sg := &l.segs[s]
+		if upward {
+			o := &l.nodes[sg.lower]
+			sum += o.cross + o.upOff[sg.downPort] - n.downOff[sg.upPort]
+		} else {
+			o := &l.nodes[sg.upper]
+			sum += o.cross + o.downOff[sg.upPort] - n.upOff[sg.downPort]
+		}
+	}
+	return floorDiv(sum, len(ends))
+}
+
+// shiftToZero moves every node and frame so the leftmost starts at 0.
+func (l *flowLayout) shiftToZero() {
 	lo := 0
 	for i, n := range l.nodes {
 		if i == 0 || n.cross < lo {
