@@ -117,10 +117,7 @@ func (e *encoder) appendLine(dst []byte, l Line, level Level) []byte {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(l) && l[j].Style == s.Style && l[j].Link == s.Link && l[j].Image == nil {
-			j++
-		}
+		j := runEnd(l, i)
 		link := level != None && s.Link != "" && e.allowed(s.Link)
 		if link {
 			dst = append(dst, "\x1b]8;;"...)
@@ -149,18 +146,23 @@ func (e *encoder) appendLine(dst []byte, l Line, level Level) []byte {
 	return dst
 }
 
+// runEnd is the end of the run of text spans from l[i] that share its
+// style and link, written under one SGR and one OSC 8.
+func runEnd(l Line, i int) int {
+	j := i + 1
+	for j < len(l) && l[j].Style == l[i].Style && l[j].Link == l[i].Link && l[j].Image == nil {
+		j++
+	}
+	return j
+}
+
 // appendSGR appends one SGR sequence that opens style st at level, or
 // nothing when st has no effect at level.
 func appendSGR(dst []byte, st Style, level Level) []byte {
 	start := len(dst)
 	dst = append(dst, "\x1b["...)
 	open := len(dst)
-	param := func(s string) {
-		if len(dst) > open {
-			dst = append(dst, ';')
-		}
-		dst = append(dst, s...)
-	}
+	param := func(s string) { dst = append(paramSep(dst, open), s...) }
 	if st.Bold {
 		param("1")
 	}
@@ -179,50 +181,56 @@ func appendSGR(dst []byte, st Style, level Level) []byte {
 	if st.Strikethru {
 		param("9")
 	}
-	for _, c := range [2]struct {
-		col Color
-		bg  bool
-	}{{st.FG, false}, {st.BG, true}} {
-		if !c.col.Set {
-			continue
-		}
-		switch level {
-		case Color16:
-			if c.col.ANSI16 == 0 {
-				continue
-			}
-			n := int(c.col.ANSI16)
-			if c.bg {
-				n += 10
-			}
-			if len(dst) > open {
-				dst = append(dst, ';')
-			}
-			dst = strconv.AppendInt(dst, int64(n), 10)
-		case Color256:
-			if c.bg {
-				param("48;5;")
-			} else {
-				param("38;5;")
-			}
-			dst = strconv.AppendInt(dst, int64(c.col.Index256()), 10)
-		case TrueColor:
-			if c.bg {
-				param("48;2;")
-			} else {
-				param("38;2;")
-			}
-			dst = strconv.AppendInt(dst, int64(c.col.R), 10)
-			dst = append(dst, ';')
-			dst = strconv.AppendInt(dst, int64(c.col.G), 10)
-			dst = append(dst, ';')
-			dst = strconv.AppendInt(dst, int64(c.col.B), 10)
-		}
-	}
+	dst = appendColor(dst, open, st.FG, false, level)
+	dst = appendColor(dst, open, st.BG, true, level)
 	if len(dst) == open {
 		return dst[:start]
 	}
 	return append(dst, 'm')
+}
+
+// appendColor appends the SGR parameters of color c at level, as the
+// background when bg, to an SGR sequence whose parameters start at
+// dst[open:]; nothing when c is unset or does not exist at level.
+func appendColor(dst []byte, open int, c Color, bg bool, level Level) []byte {
+	if !c.Set {
+		return dst
+	}
+	intro := "38;"
+	if bg {
+		intro = "48;"
+	}
+	switch level {
+	case Color16:
+		if c.ANSI16 == 0 {
+			return dst
+		}
+		n := int(c.ANSI16)
+		if bg {
+			n += 10
+		}
+		dst = strconv.AppendInt(paramSep(dst, open), int64(n), 10)
+	case Color256:
+		dst = append(append(paramSep(dst, open), intro...), "5;"...)
+		dst = strconv.AppendInt(dst, int64(c.Index256()), 10)
+	case TrueColor:
+		dst = append(append(paramSep(dst, open), intro...), "2;"...)
+		dst = strconv.AppendInt(dst, int64(c.R), 10)
+		dst = append(dst, ';')
+		dst = strconv.AppendInt(dst, int64(c.G), 10)
+		dst = append(dst, ';')
+		dst = strconv.AppendInt(dst, int64(c.B), 10)
+	}
+	return dst
+}
+
+// paramSep appends the ';' that separates a parameter from the ones
+// before it, when dst[open:] holds any.
+func paramSep(dst []byte, open int) []byte {
+	if len(dst) > open {
+		dst = append(dst, ';')
+	}
+	return dst
 }
 
 // LinkAllowed reports whether u may be written into an OSC 8 sequence: it
