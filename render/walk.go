@@ -37,14 +37,7 @@ func walkInside(b Block, yield func(any) bool) bool {
 			}
 		}
 	case *Table:
-		if !walkCells(b.Header, yield) {
-			return false
-		}
-		for _, row := range b.Rows {
-			if !walkCells(row, yield) {
-				return false
-			}
-		}
+		return walkCells(b.Header, yield) && walkRows(b.Rows, yield)
 	case *Directive:
 		return walkInlines(b.Label, yield) && walkBlocks(b.Blocks, yield)
 	case *Footnotes:
@@ -52,6 +45,15 @@ func walkInside(b Block, yield func(any) bool) bool {
 			if !walkBlocks(fn.Blocks, yield) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+func walkRows(rows [][][]Inline, yield func(any) bool) bool {
+	for _, row := range rows {
+		if !walkCells(row, yield) {
+			return false
 		}
 	}
 	return true
