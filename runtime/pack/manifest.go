@@ -208,6 +208,9 @@ func (v *validator) components(raw json.RawMessage) {
 	}
 }
 
+// componentKinds are the directive forms a component can be written in.
+var componentKinds = []string{"inline", "leaf", "container"}
+
 func (v *validator) component(where string, obj map[string]json.RawMessage, c *Component) bool {
 	ok := true
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
@@ -224,7 +227,7 @@ func (v *validator) component(where string, obj map[string]json.RawMessage, c *C
 				ok = false
 			}
 		case "kind":
-			if json.Unmarshal(raw, &c.Kind) != nil || (c.Kind != "inline" && c.Kind != "leaf" && c.Kind != "container") {
+			if json.Unmarshal(raw, &c.Kind) != nil || !slices.Contains(componentKinds, c.Kind) {
 				v.Fail("%s.kind must be inline, leaf or container", where)
 				ok = false
 			}
