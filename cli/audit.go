@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/markii/markii/runtime/audit"
+	"github.com/markii/markii/runtime/netclient"
 	"github.com/markii/markii/sanitize"
 )
 
@@ -98,7 +99,14 @@ func (c *invocation) auditFilter(o *auditOptions) (func(audit.Record) bool, erro
 		}
 		key = k
 	}
-	host := strings.ToLower(o.host.value)
+	host := ""
+	if o.host.set {
+		h, err := netclient.CanonicalHost(strings.TrimSuffix(o.host.value, "."))
+		if err != nil {
+			return nil, usagef("--host wants a host name or address such as api.example.org: %v", err)
+		}
+		host = h
+	}
 	runs := map[string]bool{}
 	return func(r audit.Record) bool {
 		if r.Time.Before(since) {
@@ -112,8 +120,18 @@ func (c *invocation) auditFilter(o *auditOptions) (func(audit.Record) bool, erro
 				return false
 			}
 		}
-		return host == "" || r.Event == audit.EventRun || strings.ToLower(r.Host) == host
+		return host == "" || r.Event == audit.EventRun || recordedHost(r.Host) == host
 	}, nil
+}
+
+// recordedHost is a record's host in the form --host is compared in:
+// records hold the canonical host the request was decided for, and one
+// written by an older markii, as it was typed, is read the same way.
+func recordedHost(h string) string {
+	if c, err := netclient.CanonicalHost(strings.TrimSuffix(h, ".")); err == nil {
+		return c
+	}
+	return strings.ToLower(h)
 }
 
 func auditVerify(c *invocation, l *audit.Log) error {

@@ -115,6 +115,15 @@ func TestAuditShowsATerminalRun(t *testing.T) {
 	if _, out, _ := markiiIn(t, home, "audit", "--host", "elsewhere.example"); strings.Contains(out, "POST") {
 		t.Fatalf("--host kept another host:\n%s", out)
 	}
+	// --host names the host as the grant did, however it is spelled.
+	for _, spelling := range []string{"127.0.0.1", "2130706433", "0x7f.0.0.1"} {
+		if _, out, _ := markiiIn(t, home, "audit", "--host", spelling); strings.Count(out, "net POST 127.0.0.1/submit") != 2 {
+			t.Fatalf("--host %s did not keep the POSTs to 127.0.0.1:\n%s", spelling, out)
+		}
+	}
+	if code, _, errs := markiiIn(t, home, "audit", "--host", "not a host"); code != ExitUsage || !strings.Contains(errs, "--host") {
+		t.Fatalf("--host 'not a host': %d %s", code, errs)
+	}
 	_, out, _ = markiiIn(t, home, "audit", "--json", note)
 	sc := bufio.NewScanner(strings.NewReader(out))
 	n := 0
