@@ -26,12 +26,65 @@ func Title(src []byte) string {
 	doc := Parse(src)
 	for n := range Nodes(doc.Blocks) {
 		if h, ok := n.(*Heading); ok {
-			if t := strings.TrimSpace(plainInlines(h.Content, maxTitleBytes)); t != "" {
+			if t := headingTitle(h.Content); t != "" {
 				return t
 			}
 		}
 	}
 	return ""
+}
+
+// headingTitle is a heading's text as a title: the words before its first
+// picture when there are any, so a README's name is not followed by its
+// badges' alt text (GitHub shows the pictures, not those words); the words
+// around the pictures when one comes first (a logo before the name); the
+// pictures' alt text only when the heading has no words of its own. A
+// bracket left open before a picture (a badge whose reference is defined
+// past the part of the note a list reads) is cut with it.
+func headingTitle(content []Inline) string {
+	words := content
+	if i := firstPicture(content); i > 0 {
+		words = content[:i]
+	} else if i == 0 {
+		words = withoutPictures(content)
+	}
+	if t := strings.TrimRight(oneLine(plainInlines(words, maxTitleBytes)), " ["); t != "" {
+		return t
+	}
+	return oneLine(plainInlines(content, maxTitleBytes))
+}
+
+// oneLine is s with each run of white space made one space, trimmed.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// withoutPictures is content less its images and the links around them.
+func withoutPictures(content []Inline) []Inline {
+	var out []Inline
+	for len(content) > 0 {
+		i := firstPicture(content)
+		if i < 0 {
+			return append(out, content...)
+		}
+		out = append(out, content[:i]...)
+		content = content[i+1:]
+	}
+	return out
+}
+
+// firstPicture is the index of the first inline that is an image or a
+// link around one, or -1.
+func firstPicture(content []Inline) int {
+	for i, in := range content {
+		switch n := in.(type) {
+		case *Image:
+			return i
+		case *Link:
+			if firstPicture(n.Content) >= 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // readTitle reads a top-level `title:` key of frontmatter YAML when its

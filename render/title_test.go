@@ -16,6 +16,11 @@ func TestTitle(t *testing.T) {
 		{"# Bell\a and \x1b[31mescape\n", "Bell and [31mescape"},
 		{"---\ntitle: tab\there\x1b]0;x\a\n---\n", "tab here]0;x"},
 		{"---\ntitle: unclosed\n# Heading\n", "Heading"},
+		{"# Node Version Manager [![Tests](https://x.org/t.svg)][3] [![CII](https://x.org/c.svg)](https://x.org)\n", "Node Version Manager"},
+		{"# Tool [![Build](https://x.org/b.svg)](https://x.org/ci)\n", "Tool"},
+		{"# ![Logo only](logo.png)\n", "Logo only"},
+		{"# ![Logo](logo.png) Project *name*\n", "Project name"},
+		{"# Spaced  *out*\t title\n", "Spaced out title"},
 	} {
 		if got := Title([]byte(c.src)); got != c.want {
 			t.Errorf("Title(%q) = %q, want %q", c.src, got, c.want)
