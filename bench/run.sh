@@ -24,16 +24,8 @@ RUNS_SMALL=${RUNS_SMALL:-7}
 RUNS_MEDIUM=${RUNS_MEDIUM:-5}
 RUNS_LARGE=${RUNS_LARGE:-3}
 
-need_apt() {
-	if command -v apt-get >/dev/null 2>&1; then
-		local sudo=""
-		[ "$(id -u)" -ne 0 ] && sudo="sudo"
-		$sudo apt-get install -y "$@" >/dev/null
-	else
-		echo "bench: please install $*" >&2
-		exit 1
-	fi
-}
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 command -v lowdown >/dev/null 2>&1 || need_apt lowdown
 # hyperfine times a command without a shell in between; the shell-loop
 # fallback below adds a process start to every run.

@@ -23,16 +23,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/markii-snapbench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 NOTES=${NOTES:-1000}
 
-need_apt() {
-	if command -v apt-get >/dev/null 2>&1; then
-		local sudo=""
-		[ "$(id -u)" -ne 0 ] && sudo="sudo"
-		$sudo apt-get install -y "$@" >/dev/null
-	else
-		echo "bench: please install $*" >&2
-		exit 1
-	fi
-}
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 command -v lowdown >/dev/null 2>&1 || need_apt lowdown
 [ -x /usr/bin/time ] || need_apt time
 
