@@ -87,20 +87,36 @@ func readFolder(dir string) (*folder, error) {
 	if err := dec.Decode(&f.cfg); err != nil {
 		return nil, fmt.Errorf("the snapshot configuration %s: %w", path, err)
 	}
-	if f.cfg.Height < 0 || f.cfg.Height > 1000 {
-		return nil, fmt.Errorf("the snapshot configuration %s: height %d is not between 1 and 1000", path, f.cfg.Height)
-	}
-	for name, nc := range f.cfg.Notes {
-		if _, ok := notefile.ParseImageMode(nc.Images); !ok && nc.Images != "" {
-			return nil, fmt.Errorf("the snapshot configuration %s: note %q: images %q is not one of %s", path, name, nc.Images, strings.Join(notefile.ImageModes, ", "))
-		}
-		for k := range nc.Keys {
-			if !validKeysName(k) {
-				return nil, fmt.Errorf("the snapshot configuration %s: note %q: key script name %q is not lower-case letters, digits, - and _ (at most %d)", path, name, k, maxKeysName)
-			}
-		}
+	if err := f.cfg.check(); err != nil {
+		return nil, fmt.Errorf("the snapshot configuration %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// check reports the first setting of c out of its range.
+func (c *Config) check() error {
+	if c.Height < 0 || c.Height > 1000 {
+		return fmt.Errorf("height %d is not between 1 and 1000", c.Height)
+	}
+	for name, nc := range c.Notes {
+		if err := nc.check(); err != nil {
+			return fmt.Errorf("note %q: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// check reports the first setting of nc out of its range.
+func (nc NoteConfig) check() error {
+	if _, ok := notefile.ParseImageMode(nc.Images); !ok && nc.Images != "" {
+		return fmt.Errorf("images %q is not one of %s", nc.Images, strings.Join(notefile.ImageModes, ", "))
+	}
+	for k := range nc.Keys {
+		if !validKeysName(k) {
+			return fmt.Errorf("key script name %q is not lower-case letters, digits, - and _ (at most %d)", k, maxKeysName)
+		}
+	}
+	return nil
 }
 
 // Matrix is the variants every note is drawn in, before key scripts.
@@ -136,38 +152,51 @@ func (m Matrix) Check() error {
 // matrix is the folder's matrix: each axis from flags when given, else
 // from the configuration file, else the default.
 func (f *folder) matrix(flags Matrix) (Matrix, error) {
-	m := DefaultMatrix()
-	if len(f.cfg.Width) > 0 {
-		m.Widths = f.cfg.Width
+	def := DefaultMatrix()
+	levels, err := f.levels()
+	if err != nil {
+		return def, f.wrap(err)
 	}
-	if len(f.cfg.Color) > 0 {
-		m.Levels = nil
-		for _, c := range f.cfg.Color {
-			l, err := ParseLevel(c)
-			if err != nil {
-				return m, fmt.Errorf("the snapshot configuration %s: %w", f.path, err)
-			}
-			m.Levels = append(m.Levels, l)
-		}
+	m := Matrix{
+		Widths: firstSet(flags.Widths, f.cfg.Width, def.Widths),
+		Levels: firstSet(flags.Levels, levels, def.Levels),
+		Themes: firstSet(flags.Themes, f.cfg.Theme, def.Themes),
 	}
-	if len(f.cfg.Theme) > 0 {
-		m.Themes = f.cfg.Theme
-	}
-	if len(flags.Widths) > 0 {
-		m.Widths = flags.Widths
-	}
-	if len(flags.Levels) > 0 {
-		m.Levels = flags.Levels
-	}
-	if len(flags.Themes) > 0 {
-		m.Themes = flags.Themes
-	}
-	if err := m.Check(); err != nil && f.path != "" {
-		return m, fmt.Errorf("the snapshot configuration %s: %w", f.path, err)
-	} else if err != nil {
-		return m, err
+	if err := m.Check(); err != nil {
+		return m, f.wrap(err)
 	}
 	return m, nil
+}
+
+// levels is the configuration file's color levels, nil when it sets none.
+func (f *folder) levels() ([]ansi.Level, error) {
+	var out []ansi.Level
+	for _, c := range f.cfg.Color {
+		l, err := ParseLevel(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// wrap names the configuration file, when there is one, in err.
+func (f *folder) wrap(err error) error {
+	if f.path == "" {
+		return err
+	}
+	return fmt.Errorf("the snapshot configuration %s: %w", f.path, err)
+}
+
+// firstSet is the first of axes that is not empty.
+func firstSet[T any](axes ...[]T) []T {
+	for _, a := range axes {
+		if len(a) > 0 {
+			return a
+		}
+	}
+	return nil
 }
 
 // variants is every variant of the note named name.

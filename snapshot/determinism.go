@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	"github.com/markii/markii/internal/notefile"
-	"github.com/markii/markii/render"
 )
 
 // scrambled is the environment of the second rendering of a determinism
@@ -64,36 +61,35 @@ func recheck(ctx context.Context, notes []noteRef, folders map[string]*folder, r
 	restore := scramble()
 	defer restore()
 	return forEach(ctx, len(notes), jobs, func(i int) {
-		n := notes[i]
-		fo := folders[n.dir]
+		fo := folders[notes[i].dir]
 		if fo == nil || len(sums[i]) == 0 {
 			return
 		}
-		p, err := fo.pinsFor(n.dir, n.name)
-		if err != nil {
-			return
-		}
-		note, err := notefile.Load(n.path, nil)
-		if err != nil {
-			return
-		}
-		doc := render.Parse(note.Source)
-		k := 0
-		for j := range results[i] {
-			c := &results[i][j]
-			if c.File == "" || k >= len(sums[i]) {
-				continue
-			}
-			want := sums[i][k]
-			k++
-			if want == ([sha256.Size]byte{}) {
-				continue
-			}
-			body, err := draw(note, doc, c.Variant, p)
-			if err == nil && sha256.Sum256(body) != want {
-				c.Status = Failed
-				c.Err = fmt.Errorf("not deterministic: the rendering differs under a scrambled environment (TERM, COLORTERM, NO_COLOR, CLICOLOR_FORCE, LANG, COLUMNS, TZ)")
-			}
+		if d, err := prepare(fo, notes[i]); err == nil {
+			recheckNote(d, results[i], sums[i])
 		}
 	})
+}
+
+// recheckNote draws each drawn case of one note again and fails those
+// whose hash differs from the first drawing's, kept in sums in case
+// order (zero for a variant that could not be drawn).
+func recheckNote(d drawing, cases []Case, sums [][sha256.Size]byte) {
+	k := 0
+	for j := range cases {
+		c := &cases[j]
+		if c.File == "" || k >= len(sums) {
+			continue
+		}
+		want := sums[k]
+		k++
+		if want == ([sha256.Size]byte{}) {
+			continue
+		}
+		body, err := draw(d.note, d.doc, c.Variant, d.pins)
+		if err == nil && sha256.Sum256(body) != want {
+			c.Status = Failed
+			c.Err = fmt.Errorf("not deterministic: the rendering differs under a scrambled environment (TERM, COLORTERM, NO_COLOR, CLICOLOR_FORCE, LANG, COLUMNS, TZ)")
+		}
+	}
 }

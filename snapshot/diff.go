@@ -41,7 +41,7 @@ func Visible(b []byte) string {
 			out.WriteByte('\n')
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&out, "⟨%#02x⟩", b[i])
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidiControl(r):
+		case isControl(r):
 			out.WriteString(controlName(r))
 		default:
 			out.Write(b[i : i+size])
@@ -49,6 +49,12 @@ func Visible(b []byte) string {
 		i += size
 	}
 	return out.String()
+}
+
+// isControl reports whether r is a C0 or C1 control, DEL or a
+// bidirectional control: a character Visible shows as a token.
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidiControl(r)
 }
 
 // isBidiControl reports whether r is a bidirectional embedding, override
@@ -143,61 +149,46 @@ func sgrToken(params string) string {
 	return "⟨" + strings.Join(words, " ") + "⟩"
 }
 
-// sgrName names the SGR attributes markii writes.
-func sgrName(n int) (string, bool) {
-	switch n {
-	case 0:
-		return "reset", true
-	case 1:
-		return "bold", true
-	case 2:
-		return "dim", true
-	case 3:
-		return "italic", true
-	case 4:
-		return "underline", true
-	case 7:
-		return "inverse", true
-	case 9:
-		return "strike", true
-	case 22:
-		return "/bold", true
-	case 23:
-		return "/italic", true
-	case 24:
-		return "/underline", true
-	case 27:
-		return "/inverse", true
-	case 29:
-		return "/strike", true
-	case 39:
-		return "fg default", true
-	case 49:
-		return "bg default", true
-	}
-	return "", false
+// sgrNames names the SGR attributes markii writes.
+var sgrNames = map[int]string{
+	0: "reset", 1: "bold", 2: "dim", 3: "italic", 4: "underline", 7: "inverse", 9: "strike",
+	22: "/bold", 23: "/italic", 24: "/underline", 27: "/inverse", 29: "/strike",
+	39: "fg default", 49: "bg default",
 }
 
 // sgrWord names one SGR parameter; used is how many of the following
 // parameters it took (the parts of a 256-color or RGB color).
 func sgrWord(n int, rest []string) (string, int) {
-	if w, ok := sgrName(n); ok {
+	if w, ok := sgrNames[n]; ok {
 		return w, 0
 	}
-	side := "fg"
-	if n == 48 || (n >= 40 && n <= 47) || (n >= 100 && n <= 107) {
-		side = "bg"
+	switch n {
+	case 38:
+		return extendedColor("fg", rest)
+	case 48:
+		return extendedColor("bg", rest)
 	}
-	if n == 38 || n == 48 {
-		return extendedColor(side, rest)
-	}
-	switch {
-	case n >= 30 && n <= 47:
-		return fmt.Sprintf("%s %d", side, n%10), 0
-	case n >= 90 && n <= 107:
-		return fmt.Sprintf("%s bright %d", side, n%10), 0
+	if w, ok := basicColor(n); ok {
+		return w, 0
 	}
 	return "sgr " + strconv.Itoa(n), 0
+}
+
+// basicColor names a 16-color code: 30–37 and 40–47 (foreground and
+// background), 90–97 and 100–107 (their bright forms).
+func basicColor(n int) (string, bool) {
+	bright := ""
+	if n >= 90 {
+		n, bright = n-60, "bright "
+	}
+	if n < 30 || n > 47 {
+		return "", false
+	}
+	side := "fg"
+	if n >= 40 {
+		side = "bg"
+	}
+	return fmt.Sprintf("%s %s%d", side, bright, n%10), true
 }
 
 // extendedColor names a 38 or 48 color from the parameters after it: 2;R;G;B
@@ -234,29 +225,42 @@ func Diff(name string, old, new []byte) string {
 	lines := 0
 	for _, h := range u.Hunks {
 		fmt.Fprintf(&out, "@@ line %d @@\n", h.FromLine)
-		for i := 0; i < len(h.Lines); {
-			j := i
-			for j < len(h.Lines) && h.Lines[j].Kind == udiff.Delete {
-				j++
-			}
-			k := j
-			for k < len(h.Lines) && h.Lines[k].Kind == udiff.Insert {
-				k++
-			}
-			if k == i {
-				lines += writeLine(&out, " ", h.Lines[i].Content)
-				i++
-				continue
-			}
-			lines += writeChanged(&out, h.Lines[i:j], h.Lines[j:k])
-			i = k
-			if lines > maxDiffLines {
-				fmt.Fprintf(&out, "… (diff cut at %d lines)\n", maxDiffLines)
-				return out.String()
-			}
+		var cut bool
+		if lines, cut = writeHunk(&out, h.Lines, lines); cut {
+			fmt.Fprintf(&out, "… (diff cut at %d lines)\n", maxDiffLines)
+			return out.String()
 		}
 	}
 	return out.String()
+}
+
+// writeHunk writes a hunk's lines, counting them on from lines: a run of
+// removed lines and the added lines after it as one change. cut reports
+// that the count passed maxDiffLines at the end of a change.
+func writeHunk(out *strings.Builder, hl []udiff.Line, lines int) (int, bool) {
+	for i := 0; i < len(hl); {
+		j := runEnd(hl, i, udiff.Delete)
+		k := runEnd(hl, j, udiff.Insert)
+		if k == i {
+			lines += writeLine(out, " ", hl[i].Content)
+			i++
+			continue
+		}
+		lines += writeChanged(out, hl[i:j], hl[j:k])
+		i = k
+		if lines > maxDiffLines {
+			return lines, true
+		}
+	}
+	return lines, false
+}
+
+// runEnd is the index after the run of kind lines starting at i.
+func runEnd(hl []udiff.Line, i int, kind udiff.OpKind) int {
+	for i < len(hl) && hl[i].Kind == kind {
+		i++
+	}
+	return i
 }
 
 // writeChanged writes a run of removed lines and the added lines that

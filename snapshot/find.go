@@ -69,25 +69,40 @@ func (f *found) walk(root string, add func(string)) {
 			}
 			return nil
 		}
-		name := d.Name()
 		if d.IsDir() {
-			switch {
-			case path != root && (name == Dir || strings.HasPrefix(name, ".")):
-				return filepath.SkipDir
-			case path != root && isBundleDir(path):
-				add(path)
-				return filepath.SkipDir
-			}
-			if abs, err := filepath.Abs(path); err == nil {
-				f.dirs = append(f.dirs, abs)
-			}
-			return nil
+			return f.enter(root, path, add)
 		}
-		if isNoteFile(name) && d.Type().IsRegular() {
+		if isNoteFile(d.Name()) && d.Type().IsRegular() {
 			add(path)
 		}
 		return nil
 	})
+}
+
+// enter decides on a folder met in the walk from root: a hidden or
+// snapshot folder is skipped, a folder bundle is a note, any other is
+// searched and kept in f.dirs.
+func (f *found) enter(root, path string, add func(string)) error {
+	if path == root {
+		f.keepDir(path)
+		return nil
+	}
+	if name := filepath.Base(path); name == Dir || strings.HasPrefix(name, ".") {
+		return filepath.SkipDir
+	}
+	if isBundleDir(path) {
+		add(path)
+		return filepath.SkipDir
+	}
+	f.keepDir(path)
+	return nil
+}
+
+// keepDir adds the absolute form of path to f.dirs.
+func (f *found) keepDir(path string) {
+	if abs, err := filepath.Abs(path); err == nil {
+		f.dirs = append(f.dirs, abs)
+	}
 }
 
 // isNoteFile reports whether a file name is a note's: .mk.md, .md or a

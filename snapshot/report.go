@@ -17,33 +17,45 @@ import (
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, c := range r.Cases {
-		switch c.Status {
-		case Changed:
-			fmt.Fprintf(&b, "changed %s\n%s", sanitize.Line(c.Name()), c.Diff)
-		case New:
-			fmt.Fprintf(&b, "new     %s\n", sanitize.Line(c.Name()))
-		case Written:
-			fmt.Fprintf(&b, "written %s\n", sanitize.Line(c.File))
-		case Failed:
-			fmt.Fprintf(&b, "failed  %s: %s\n", sanitize.Line(c.Name()), c.ErrorLine())
-		}
-		if c.Pending != "" {
-			fmt.Fprintf(&b, "        pending %s\n", sanitize.Line(c.Pending))
-		}
+		writeCaseText(&b, c)
+	}
+	r.writeObsoleteText(&b)
+	b.WriteString(r.Summary() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeCaseText writes one case's lines of the text report: none for a
+// matched case without a pending file.
+func writeCaseText(b *strings.Builder, c Case) {
+	switch c.Status {
+	case Changed:
+		fmt.Fprintf(b, "changed %s\n%s", sanitize.Line(c.Name()), c.Diff)
+	case New:
+		fmt.Fprintf(b, "new     %s\n", sanitize.Line(c.Name()))
+	case Written:
+		fmt.Fprintf(b, "written %s\n", sanitize.Line(c.File))
+	case Failed:
+		fmt.Fprintf(b, "failed  %s: %s\n", sanitize.Line(c.Name()), c.ErrorLine())
+	}
+	if c.Pending != "" {
+		fmt.Fprintf(b, "        pending %s\n", sanitize.Line(c.Pending))
+	}
+}
+
+// writeObsoleteText writes the text report's obsolete (or removed)
+// snapshots.
+func (r *Report) writeObsoleteText(b *strings.Builder) {
+	verb := "obsolete"
+	if r.Pruned {
+		verb = "removed obsolete"
 	}
 	for _, o := range r.Obsolete {
-		verb := "obsolete"
-		if r.Pruned {
-			verb = "removed obsolete"
-		}
-		fmt.Fprintf(&b, "%s %s\n", verb, sanitize.Line(o))
+		fmt.Fprintf(b, "%s %s\n", verb, sanitize.Line(o))
 	}
 	if len(r.Obsolete) > 0 && !r.Pruned {
 		b.WriteString("(remove them with --update --prune)\n")
 	}
-	b.WriteString(r.Summary() + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // junit is the JUnit XML document CI systems read.

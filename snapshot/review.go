@@ -87,40 +87,67 @@ func (m *reviewModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// reviewKeys is what each key of the review screen does; an action
+// returns tea.Quit to end the review.
+var reviewKeys = map[string]func(*reviewModel) tea.Cmd{
+	"a": (*reviewModel).accept, "r": (*reviewModel).reject,
+	"s": (*reviewModel).skip, "n": (*reviewModel).skip, "right": (*reviewModel).skip,
+	"t": (*reviewModel).toggleTokens,
+	"q": (*reviewModel).quit, "ctrl+c": (*reviewModel).quit, "esc": (*reviewModel).quit,
+	"down": (*reviewModel).lineDown, "j": (*reviewModel).lineDown,
+	"up": (*reviewModel).lineUp, "k": (*reviewModel).lineUp,
+	"pgdown": (*reviewModel).pageDown, "space": (*reviewModel).pageDown,
+	"pgup": (*reviewModel).pageUp,
+}
+
 // key handles one key press.
 func (m *reviewModel) key(k string) tea.Cmd {
 	if m.i >= len(m.pending) {
 		return tea.Quit
 	}
-	p := m.pending[m.i]
-	switch k {
-	case "a":
-		m.settle(Accept(p), &m.res.Accepted, "accepted")
-	case "r":
-		m.settle(Reject(p), &m.res.Rejected, "rejected")
-	case "s", "n", "right":
-		m.res.Skipped++
-		m.status = "skipped " + filepath.Base(p)
-		m.next()
-	case "t":
-		m.tokens = !m.tokens
-	case "q", "ctrl+c", "esc":
-		m.res.Skipped += len(m.pending) - m.i
-		return tea.Quit
-	case "down", "j":
-		m.scroll(1)
-	case "up", "k":
-		m.scroll(-1)
-	case "pgdown", "space":
-		m.scroll(m.height - 2)
-	case "pgup":
-		m.scroll(-(m.height - 2))
+	if act, ok := reviewKeys[k]; ok {
+		if cmd := act(m); cmd != nil {
+			return cmd
+		}
 	}
 	if m.i >= len(m.pending) {
 		return tea.Quit
 	}
 	return nil
 }
+
+func (m *reviewModel) accept() tea.Cmd {
+	m.settle(Accept(m.pending[m.i]), &m.res.Accepted, "accepted")
+	return nil
+}
+
+func (m *reviewModel) reject() tea.Cmd {
+	m.settle(Reject(m.pending[m.i]), &m.res.Rejected, "rejected")
+	return nil
+}
+
+func (m *reviewModel) skip() tea.Cmd {
+	m.res.Skipped++
+	m.status = "skipped " + filepath.Base(m.pending[m.i])
+	m.next()
+	return nil
+}
+
+func (m *reviewModel) toggleTokens() tea.Cmd {
+	m.tokens = !m.tokens
+	return nil
+}
+
+// quit ends the review, counting what is left as skipped.
+func (m *reviewModel) quit() tea.Cmd {
+	m.res.Skipped += len(m.pending) - m.i
+	return tea.Quit
+}
+
+func (m *reviewModel) lineDown() tea.Cmd { m.scroll(1); return nil }
+func (m *reviewModel) lineUp() tea.Cmd   { m.scroll(-1); return nil }
+func (m *reviewModel) pageDown() tea.Cmd { m.scroll(m.height - 2); return nil }
+func (m *reviewModel) pageUp() tea.Cmd   { m.scroll(-(m.height - 2)); return nil }
 
 // settle counts an accept or reject and moves on.
 func (m *reviewModel) settle(err error, n *int, verb string) {
@@ -287,23 +314,30 @@ func applySGR(st ansi.Style, params string) ansi.Style {
 	ps := strings.Split(params, ";")
 	for i := 0; i < len(ps); i++ {
 		n, _ := strconv.Atoi(ps[i])
-		if setSGRAttr(&st, n) {
-			continue
-		}
 		switch {
-		case (n == 38 || n == 48) && i+4 < len(ps) && ps[i+1] == "2":
-			c := ansi.Color{R: atoi8(ps[i+2]), G: atoi8(ps[i+3]), B: atoi8(ps[i+4]), Set: true}
-			i += 4
-			if n == 38 {
-				st.FG = c
-			} else {
-				st.BG = c
-			}
+		case setSGRAttr(&st, n):
+		case n == 38 || n == 48:
+			i += setRGB(&st, n, ps[i+1:])
 		case (n >= 30 && n <= 37) || (n >= 90 && n <= 97):
 			st.FG = ansi16(n)
 		}
 	}
 	return st
+}
+
+// setRGB applies a 38 (foreground) or 48 (background) color given as
+// 2;R;G;B in rest, and returns how many parameters of rest it took.
+func setRGB(st *ansi.Style, n int, rest []string) int {
+	if len(rest) < 4 || rest[0] != "2" {
+		return 0
+	}
+	c := ansi.Color{R: atoi8(rest[1]), G: atoi8(rest[2]), B: atoi8(rest[3]), Set: true}
+	if n == 38 {
+		st.FG = c
+	} else {
+		st.BG = c
+	}
+	return 4
 }
 
 // ansi16 is an approximate color for a 16-color foreground code.

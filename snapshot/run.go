@@ -139,11 +139,7 @@ func Run(ctx context.Context, paths []string, opt Options) (*Report, error) {
 		sums = make([][][sha256.Size]byte, len(f.notes))
 	}
 	err := forEach(ctx, len(f.notes), opt.Jobs, func(i int) {
-		var sum *[][sha256.Size]byte
-		if sums != nil {
-			sum = &sums[i]
-		}
-		results[i] = checkNote(f.notes[i], folders, errs, opt, sum)
+		results[i] = checkNote(f.notes[i], folders, errs, opt, slot(sums, i))
 	})
 	if err != nil {
 		return nil, err
@@ -158,14 +154,28 @@ func Run(ctx context.Context, paths []string, opt Options) (*Report, error) {
 	}
 	r.Obsolete = obsolete(f, folders, opt.Matrix)
 	if opt.Update && opt.Prune {
-		for _, o := range r.Obsolete {
-			if err := removeSnapshot(filepath.Dir(o), filepath.Base(o)); err != nil {
-				r.Cases = append(r.Cases, Case{Note: o, Status: Failed, Err: err})
-			}
-		}
-		r.Pruned = true
+		r.prune()
 	}
 	return r, nil
+}
+
+// slot is &sums[i], or nil when sums is.
+func slot(sums [][][sha256.Size]byte, i int) *[][sha256.Size]byte {
+	if sums == nil {
+		return nil
+	}
+	return &sums[i]
+}
+
+// prune removes the obsolete snapshots; one that cannot be removed is a
+// failed case.
+func (r *Report) prune() {
+	for _, o := range r.Obsolete {
+		if err := removeSnapshot(filepath.Dir(o), filepath.Base(o)); err != nil {
+			r.Cases = append(r.Cases, Case{Note: o, Status: Failed, Err: err})
+		}
+	}
+	r.Pruned = true
 }
 
 // readFolders reads the configuration of every note folder, once.
@@ -228,38 +238,58 @@ func checkNote(n noteRef, folders map[string]*folder, errs map[string]error, opt
 	if err != nil {
 		return fail(err)
 	}
-	p, err := fo.pinsFor(n.dir, n.name)
+	d, err := prepare(fo, n)
 	if err != nil {
 		return fail(err)
+	}
+	// Asked to create it, snapDir reports every way it is not there as err.
+	dir, _, err := snapDir(n.dir, true)
+	if err != nil {
+		return fail(err)
+	}
+	var out []Case
+	for _, v := range fo.variants(m, n.name) {
+		c, sum := checkVariant(d, n, dir, v, opt.Update)
+		out = append(out, c)
+		if sums != nil {
+			*sums = append(*sums, sum)
+		}
+	}
+	return out
+}
+
+// drawing is what every variant of one note is drawn from.
+type drawing struct {
+	note *notefile.Note
+	doc  *render.Document
+	pins pins
+}
+
+// prepare reads the note n of folder fo, parsed, and its pins.
+func prepare(fo *folder, n noteRef) (drawing, error) {
+	p, err := fo.pinsFor(n.dir, n.name)
+	if err != nil {
+		return drawing{}, err
 	}
 	note, err := notefile.Load(n.path, nil)
 	if err != nil {
-		return fail(err)
+		return drawing{}, err
 	}
-	dir, ok, err := snapDir(n.dir, true)
-	if err != nil || !ok {
-		return fail(err)
+	return drawing{note: note, doc: render.Parse(note.Source), pins: p}, nil
+}
+
+// checkVariant draws one variant of note n and compares it with its
+// snapshot in dir. sum is the drawing's hash, zero when it could not be
+// drawn.
+func checkVariant(d drawing, n noteRef, dir string, v Variant, update bool) (Case, [sha256.Size]byte) {
+	c := Case{Note: n.path, File: filepath.Join(dir, v.FileName(n.name)), Variant: v}
+	body, err := draw(d.note, d.doc, v, d.pins)
+	if err != nil {
+		c.Status, c.Err = Failed, err
+		return c, [sha256.Size]byte{}
 	}
-	doc := render.Parse(note.Source)
-	var out []Case
-	for _, v := range fo.variants(m, n.name) {
-		c := Case{Note: n.path, File: filepath.Join(dir, v.FileName(n.name)), Variant: v}
-		body, err := draw(note, doc, v, p)
-		if err != nil {
-			c.Status, c.Err = Failed, err
-			out = append(out, c)
-			if sums != nil {
-				*sums = append(*sums, [sha256.Size]byte{})
-			}
-			continue
-		}
-		if sums != nil {
-			*sums = append(*sums, sha256.Sum256(body))
-		}
-		compare(&c, dir, body, opt.Update)
-		out = append(out, c)
-	}
-	return out
+	compare(&c, dir, body, update)
+	return c, sha256.Sum256(body)
 }
 
 // draw renders one variant of a note: the static rendering, or for a key
@@ -328,8 +358,19 @@ func compare(c *Case, dir string, body []byte, update bool) {
 // run names: their note is gone, or the matrix no longer has their
 // variant.
 func obsolete(f found, folders map[string]*folder, flags Matrix) []string {
+	want := wanted(f.notes, folders, flags)
+	var out []string
+	for _, d := range f.dirs {
+		out = append(out, unwanted(d, want)...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// wanted is the set of snapshot files the notes' variants name.
+func wanted(notes []noteRef, folders map[string]*folder, flags Matrix) map[string]bool {
 	want := map[string]bool{}
-	for _, n := range f.notes {
+	for _, n := range notes {
 		fo := folders[n.dir]
 		if fo == nil {
 			continue
@@ -342,25 +383,28 @@ func obsolete(f found, folders map[string]*folder, flags Matrix) []string {
 			want[filepath.Join(n.dir, Dir, v.FileName(n.name))] = true
 		}
 	}
+	return want
+}
+
+// unwanted lists the snapshot and pending files in folder d's snapshot
+// folder whose snapshot is not in want.
+func unwanted(d string, want map[string]bool) []string {
+	dir, ok, err := snapDir(d, false)
+	if err != nil || !ok {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
 	var out []string
-	for _, d := range f.dirs {
-		dir, ok, err := snapDir(d, false)
-		if err != nil || !ok {
-			continue
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			path := filepath.Join(dir, e.Name())
-			snap := strings.TrimSuffix(path, PendingExt)
-			if strings.HasSuffix(snap, Ext) && !want[snap] {
-				out = append(out, path)
-			}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		snap := strings.TrimSuffix(path, PendingExt)
+		if strings.HasSuffix(snap, Ext) && !want[snap] {
+			out = append(out, path)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 
