@@ -25,7 +25,7 @@ import (
 //     ansi.CellSafe says, a ZWJ sequence as its first emoji.
 
 // graphemeModeMsg asks the viewer to count cells by grapheme cluster
-// (see Model.update).
+// (see chrome.modeReport).
 var graphemeModeMsg = tea.ModeReportMsg{Mode: xansi.ModeUnicodeCore, Value: xansi.ModeSet}
 
 // joinsZWJ reports whether a terminal that names itself so (its XTVERSION
@@ -49,14 +49,30 @@ func joinsZWJ(name string) bool {
 	return ma > 3 || ma == 3 && mi >= 3
 }
 
-// terminalVersion takes the terminal's XTVERSION reply: a tmux that joins
-// ZWJ sequences gets them whole, its renderer counting by cluster.
-func (m *Model) terminalVersion(msg tea.TerminalVersionMsg) tea.Cmd {
-	if m.chrome.graphemes || m.chrome.joined || !joinsZWJ(msg.Name) {
+// terminalVersion takes the terminal's XTVERSION reply, the name it
+// gives itself: a tmux that joins ZWJ sequences gets them whole, its
+// renderer counting by cluster.
+func (c *chrome) terminalVersion(name string) tea.Cmd {
+	if c.graphemes || c.joined || !joinsZWJ(name) {
 		return nil
 	}
-	m.chrome.joined = true
+	c.joined = true
 	// bubbletea's renderer counts by cluster once it hears of mode 2027;
 	// tmux ignores the mode it then sets.
 	return func() tea.Msg { return graphemeModeMsg }
 }
+
+// modeReport takes the terminal's report on a mode: one that counts
+// cells by grapheme cluster (2027 set, reset or permanently set) has
+// bubbletea's renderer turn the mode on and count as the layout does.
+// The report the viewer sent itself for tmux (see terminalVersion)
+// changes nothing: cells stay counted as tmux counts them.
+func (c *chrome) modeReport(msg tea.ModeReportMsg) {
+	if !c.joined && msg.Mode == xansi.ModeUnicodeCore && graphemeModes[msg.Value] {
+		c.graphemes = true
+	}
+}
+
+// graphemeModes are the states of mode 2027 that say the terminal knows
+// grapheme clusters.
+var graphemeModes = map[xansi.ModeSetting]bool{xansi.ModeSet: true, xansi.ModeReset: true, xansi.ModePermanentlySet: true}

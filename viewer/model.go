@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // paneKind names the open pane.
@@ -74,40 +73,12 @@ func New(opt Options) *Model {
 func (m *Model) Init() tea.Cmd {
 	// tmux says which version it is: from 3.3 it draws ZWJ sequences
 	// whole (see terminalVersion).
-	cmds := []tea.Cmd{tea.RequestTerminalVersion}
-	rd := m.reader
-	if rd.loading {
-		// Let the first frame reach the terminal before the whole note
-		// is parsed alongside the reader.
-		full := rd.layoutFull()
-		cmds = append(cmds, afterFirstFrame(func() tea.Msg { return startFullMsg{full} }))
-	}
-	if n := rd.note; n.Pictures != nil && n.Images == nil {
-		decode := n.Pictures
-		cmds = append(cmds, afterFirstFrame(func() tea.Msg {
-			images, refused := decode()
-			return picturesMsg{note: n, images: images, refused: refused}
-		}))
-	}
-	if m.opt.Watch && m.opt.Load != nil && rd.note.Path != "" {
-		m.watch = newWatcher(rd.note.Watch)
+	cmds := append([]tea.Cmd{tea.RequestTerminalVersion}, m.reader.startCmds()...)
+	if m.opt.Watch && m.opt.Load != nil && m.reader.note.Path != "" {
+		m.watch = newWatcher(m.reader.note.Watch)
 		cmds = append(cmds, m.watch.wait())
 	}
-	if !m.opt.ScriptsDisabled && m.opt.Runner != nil {
-		if p, ok := m.opt.Runner.(Preparer); ok {
-			cmds = append(cmds, afterFirstFrame(func() tea.Msg {
-				p.Prepare()
-				return nil
-			}))
-		}
-		if m.opt.RunOnOpen {
-			note := m.run.note
-			cmds = append(cmds, func() tea.Msg { return autoRunMsg{note: note} })
-		} else if m.opt.RefreshInterval > 0 {
-			cmds = append(cmds, m.run.scheduleRefresh(m.opt.RefreshInterval))
-		}
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.run.startCmds(&m.opt)...)...)
 }
 
 // bodyHeight is the number of rows the note gets.
@@ -128,11 +99,7 @@ func (m *Model) Update(msg tea.Msg) (model tea.Model, cmd tea.Cmd) {
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		cmd := m.resize(msg.Width, msg.Height)
-		if m.paneKind == diagPane {
-			m.openPane(diagPane)
-		}
-		return cmd
+		return m.resize(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.PasteMsg:
@@ -145,18 +112,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case changedMsg:
 		return m.reloadUpdate(msg)
 	case tea.TerminalVersionMsg:
-		return m.terminalVersion(msg)
+		return m.chrome.terminalVersion(msg.Name)
 	case tea.ModeReportMsg:
-		if m.chrome.joined {
-			// The report the viewer sent itself for tmux (see
-			// terminalVersion): cells stay counted as tmux counts them.
-			return nil
-		}
-		if v := msg.Value; msg.Mode == xansi.ModeUnicodeCore && (v == xansi.ModeSet || v == xansi.ModeReset || v == xansi.ModePermanentlySet) {
-			// The terminal counts cells by grapheme cluster: bubbletea's
-			// renderer turns the mode on and counts as the layout does.
-			m.chrome.graphemes = true
-		}
+		m.chrome.modeReport(msg)
 		return nil
 	}
 	if cmd, ok := m.runUpdate(msg); ok {
@@ -166,10 +124,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 }
 
 // resize takes the terminal's new size; the reader lays the note out
-// again when the page width changes.
+// again when the page width changes, and an open diagnostics pane wraps
+// its entries again.
 func (m *Model) resize(w, h int) tea.Cmd {
 	m.width, m.height = max(w, 1), max(h, 2)
-	return m.reader.resize(m.width, m.bodyHeight())
+	cmd := m.reader.resize(m.width, m.bodyHeight())
+	if m.paneKind == diagPane {
+		m.openPane(diagPane)
+	}
+	return cmd
 }
 
 // key handles one key press: the dialog first, then the search prompt,
@@ -203,43 +166,56 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return m.act(m.reader.update(msg))
 }
 
-// act does what the reader asked for, then runs the reader's command.
+// act does what the reader asked for (see rootActions), then runs the
+// reader's command.
 func (m *Model) act(a readerAction, cmd tea.Cmd) tea.Cmd {
-	switch a {
-	case readerQuit:
-		return m.quit()
-	case readerEscape:
-		// esc closes what is open, the most recent first: a run, then
-		// what the reader has open. It never quits.
-		if m.run.active() {
-			m.cancelRun("run cancelled")
-		} else {
-			m.reader.escape()
-		}
-	case readerHelp:
-		m.openPane(helpPane)
-	case readerContents:
-		m.openPane(tocPane)
-	case readerDiagnostics:
-		m.openPane(diagPane)
-	case readerRun:
-		return m.startRun(manualTrigger)
-	case readerList:
-		m.toLibrary()
-	case readerNextFile:
-		return m.switchFile(1)
-	case readerPrevFile:
-		return m.switchFile(-1)
-	case readerPageArrived:
-		if m.paneKind == tocPane {
-			// The contents grow to the whole note's, the cursor kept.
-			cur := m.pane.cursor
-			m.openPane(tocPane)
-			m.pane.cursor = min(cur, max(len(m.pane.items)-1, 0))
-			m.pane.offset = max(m.pane.cursor-m.bodyHeight()/2, 0)
-		}
+	return rootActions[a](m, cmd)
+}
+
+// rootActions is what the root does for each readerAction, given the
+// reader's command: quitting, a run and a change of file replace it.
+var rootActions = [...]func(m *Model, cmd tea.Cmd) tea.Cmd{
+	readerNone:        keep(func(*Model) {}),
+	readerQuit:        func(m *Model, _ tea.Cmd) tea.Cmd { return m.quit() },
+	readerEscape:      keep((*Model).escape),
+	readerHelp:        keep(func(m *Model) { m.openPane(helpPane) }),
+	readerContents:    keep(func(m *Model) { m.openPane(tocPane) }),
+	readerDiagnostics: keep(func(m *Model) { m.openPane(diagPane) }),
+	readerRun:         func(m *Model, _ tea.Cmd) tea.Cmd { return m.startRun(manualTrigger) },
+	readerList:        keep((*Model).toLibrary),
+	readerNextFile:    func(m *Model, _ tea.Cmd) tea.Cmd { return m.switchFile(1) },
+	readerPrevFile:    func(m *Model, _ tea.Cmd) tea.Cmd { return m.switchFile(-1) },
+	readerPageArrived: keep((*Model).growContents),
+}
+
+// keep returns a root action that does f and keeps the reader's command.
+func keep(f func(m *Model)) func(*Model, tea.Cmd) tea.Cmd {
+	return func(m *Model, cmd tea.Cmd) tea.Cmd {
+		f(m)
+		return cmd
 	}
-	return cmd
+}
+
+// escape closes what is open, the most recent first: a run, then what
+// the reader has open. It never quits.
+func (m *Model) escape() {
+	if m.run.active() {
+		m.cancelRun("run cancelled")
+		return
+	}
+	m.reader.escape()
+}
+
+// growContents makes an open table of contents the whole note's, once
+// its page arrived, keeping the cursor.
+func (m *Model) growContents() {
+	if m.paneKind != tocPane {
+		return
+	}
+	cur := m.pane.cursor
+	m.openPane(tocPane)
+	m.pane.cursor = min(cur, max(len(m.pane.items)-1, 0))
+	m.pane.offset = max(m.pane.cursor-m.bodyHeight()/2, 0)
 }
 
 // paste handles bracketed paste: the open search prompt takes the text
@@ -378,23 +354,7 @@ func (m *Model) frame() (out string) {
 	}
 	if q := m.run.asking; q != nil {
 		// The grant dialog is drawn over whatever is open.
-		// A question that does not fit whole is not shown in part: the
-		// reader is told to enlarge the terminal, and a yes is refused
-		// until it fits.
-		box, fits := m.chrome.dialog(q.lines(), m.width, len(lines))
-		if !fits {
-			box = m.chrome.tooSmall(tooSmall, m.width, len(lines))
-		}
-		at := max((len(lines)-len(box))/2, 0)
-		for i, l := range box {
-			if at+i < len(lines) {
-				lines[at+i] = l
-			}
-		}
-		q.small = !fits
-		if fits && !q.drawn {
-			q.drawn = true
-		}
+		q.drawOver(lines, m.chrome, m.width)
 	}
 	var b strings.Builder
 	for _, l := range lines {

@@ -38,6 +38,27 @@ func afterFirstFrame(do func() tea.Msg) tea.Cmd {
 	return tea.Tick(firstFrameHead, func(time.Time) tea.Msg { return do() })
 }
 
+// startCmds are the reader's work in the background once the first
+// frame is drawn: the whole note's layout, if the first frame showed a
+// part, and its pictures' decoding.
+func (rd *reader) startCmds() []tea.Cmd {
+	var cmds []tea.Cmd
+	if rd.loading {
+		// Let the first frame reach the terminal before the whole note
+		// is parsed alongside the reader.
+		full := rd.layoutFull()
+		cmds = append(cmds, afterFirstFrame(func() tea.Msg { return startFullMsg{full} }))
+	}
+	if n := rd.note; n.Pictures != nil && n.Images == nil {
+		decode := n.Pictures
+		cmds = append(cmds, afterFirstFrame(func() tea.Msg {
+			images, refused := decode()
+			return picturesMsg{note: n, images: images, refused: refused}
+		}))
+	}
+	return cmds
+}
+
 // startFullMsg starts the whole-note layout.
 type startFullMsg struct{ cmd tea.Cmd }
 
@@ -96,33 +117,45 @@ func (rd *reader) fullPage(msg fullPageMsg) (arrived bool, cmd tea.Cmd) {
 	if msg.width != rd.pageWidth || msg.version != rd.liveVersion {
 		return false, rd.layoutFull()
 	}
+	unfound := rd.swapIn(msg.page)
+	for _, a := range rd.pending.take(pendingAnchor, pendingBlock, pendingJump) {
+		rd.donePending(a)
+	}
+	return true, rd.afterArrival(unfound)
+}
+
+// swapIn makes p, the whole note's page, the one on screen at the same
+// place, with the folds and the search carried over; unfound says the
+// search had found nothing in the part shown before.
+func (rd *reader) swapIn(p *page) (unfound bool) {
 	rd.loading = false
 	top := rd.topLine()
-	p := msg.page
 	p.refold(rd.pg.foldKeys())
 	p.buildRows()
 	rd.pg = p
-	// A search that found nothing in the part shown so far goes to its
-	// first match once the rest of the note is there.
-	unfound := rd.search.query != "" && len(rd.search.matches) == 0
+	unfound = rd.search.query != "" && len(rd.search.matches) == 0
 	rd.search.rerun(p)
 	if rd.focus >= len(p.targets) {
 		rd.focus = -1
 	}
 	rd.top = p.rowOf(top)
 	rd.scrollTo(rd.top)
-	for _, a := range rd.pending.take(pendingAnchor, pendingBlock, pendingJump) {
-		rd.donePending(a)
-	}
+	return unfound
+}
+
+// afterArrival shows, once the whole page is there, the search hit that
+// waited for its block to open, or else the first match of a search
+// that found nothing in the part shown so far.
+func (rd *reader) afterArrival(unfound bool) tea.Cmd {
 	if rd.pending.find(pendingReveal) != nil {
 		// A search hit whose block was opened: land on it.
-		return true, rd.landRevealed()
+		return rd.landRevealed()
 	}
 	if unfound && len(rd.search.matches) > 0 {
 		rd.search.firstFrom(rd.topLine())
-		return true, rd.showMatch()
+		return rd.showMatch()
 	}
-	return true, nil
+	return nil
 }
 
 // donePending does one thing that waited for the whole page.

@@ -699,7 +699,23 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	if rd.search.editing {
 		return rd.chrome.bar(rd.search.prompt(), rd.matchCount(), rd.width)
 	}
-	left := ""
+	left, says := rd.statusLeft()
+	right := rd.statusRight(run, ran)
+	sig := rd.note.Signature
+	tail := append(rd.sidewaysSegment(left, right, says), rd.position())
+	withSig := strings.Join(append(append(right, sig.Short()), tail...), "  ") + " "
+	if sig.State == signature.Unsigned && !fitsStatus(rd.note.Name, left, withSig, rd.width) {
+		// A signed note's signer always shows; "unsigned" gives way to
+		// the name, the message and the position when they need the room.
+		return rd.chrome.status(rd.note.Name, left, strings.Join(append(right, tail...), "  ")+" ", rd.width)
+	}
+	return rd.chrome.status(rd.note.Name, left, withSig, rd.width)
+}
+
+// statusLeft is the status bar's left part after the note's name: which
+// file, where backspace goes, and the message or the focus target; says
+// reports whether a message or target is there.
+func (rd *reader) statusLeft() (left string, says bool) {
 	if rd.files > 1 {
 		left += fmt.Sprintf(" (file %d of %d)", rd.file+1, rd.files)
 	}
@@ -708,14 +724,20 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	} else if rd.listed {
 		left += " (backspace: the list)"
 	}
-	says := false
-	if rd.message != "" {
-		left += " · " + rd.message
-		says = true
-	} else if t := rd.focusLabel(); t != "" {
-		left += " · " + t
-		says = true
+	shown := rd.message
+	if shown == "" {
+		shown = rd.focusLabel()
 	}
+	if shown == "" {
+		return left, false
+	}
+	return left + " · " + shown, true
+}
+
+// statusRight is the status bar's right part before the signature and the
+// position: the count typed, loading, matches, the run's state and
+// whether the values shown are from an earlier run.
+func (rd *reader) statusRight(run string, ran bool) []string {
 	var right []string
 	if rd.counted {
 		right = append(right, strconv.Itoa(rd.count))
@@ -732,28 +754,26 @@ func (rd *reader) statusBar(run string, ran bool) string {
 	if rd.earlierValues(ran) {
 		right = append(right, "values from earlier")
 	}
-	sig := rd.note.Signature
-	var tail []string
-	if cols := rd.columns(); cols != "" {
-		// The sideways position goes before the focus target or a
-		// message would lose anything (the name's middle goes first).
-		with := slices.Clone(right)
-		if sig.State != signature.Unsigned {
-			with = append(with, sig.Short())
-		}
-		with = append(with, cols, rd.position())
-		if !says || 2+min(ansi.Width(rd.note.Name), minName)+ansi.Width(left)+ansi.Width(strings.Join(with, "  "))+1 <= rd.width {
-			tail = append(tail, cols)
-		}
+	return right
+}
+
+// sidewaysSegment is the sideways position for the status bar, if the
+// view is scrolled sideways and it fits. It goes before the focus target
+// or a message would lose anything (the name's middle goes first).
+func (rd *reader) sidewaysSegment(left string, right []string, says bool) []string {
+	cols := rd.columns()
+	if cols == "" {
+		return nil
 	}
-	tail = append(tail, rd.position())
-	withSig := strings.Join(append(append(right, sig.Short()), tail...), "  ") + " "
-	if sig.State == signature.Unsigned && !fitsStatus(rd.note.Name, left, withSig, rd.width) {
-		// A signed note's signer always shows; "unsigned" gives way to
-		// the name, the message and the position when they need the room.
-		return rd.chrome.status(rd.note.Name, left, strings.Join(append(right, tail...), "  ")+" ", rd.width)
+	with := slices.Clone(right)
+	if sig := rd.note.Signature; sig.State != signature.Unsigned {
+		with = append(with, sig.Short())
 	}
-	return rd.chrome.status(rd.note.Name, left, withSig, rd.width)
+	with = append(with, cols, rd.position())
+	if says && 2+min(ansi.Width(rd.note.Name), minName)+ansi.Width(left)+ansi.Width(strings.Join(with, "  "))+1 > rd.width {
+		return nil
+	}
+	return []string{cols}
 }
 
 // fitsStatus reports whether a status bar of name, rest and right shows

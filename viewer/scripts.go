@@ -115,6 +115,45 @@ type (
 	panicMsg   struct{ err error }
 )
 
+// drawOver draws the question's dialog over lines, the middle ones, in
+// a width cells wide screen. A question that does not fit whole is not
+// shown in part: the reader is told to enlarge the terminal, and a yes
+// is refused until it fits (small).
+func (q *question) drawOver(lines []string, c *chrome, width int) {
+	box, fits := c.dialog(q.lines(), width, len(lines))
+	if !fits {
+		box = c.tooSmall(tooSmall, width, len(lines))
+	}
+	at := max((len(lines)-len(box))/2, 0)
+	copy(lines[at:], box)
+	q.small = !fits
+	q.drawn = q.drawn || fits
+}
+
+// startCmds are the script work the viewer starts with: warming the
+// runner up after the first frame, and the run on open or the first
+// refresh the settings ask for.
+func (r *runState) startCmds(opt *Options) []tea.Cmd {
+	if opt.ScriptsDisabled || opt.Runner == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if p, ok := opt.Runner.(Preparer); ok {
+		cmds = append(cmds, afterFirstFrame(func() tea.Msg {
+			p.Prepare()
+			return nil
+		}))
+	}
+	if opt.RunOnOpen {
+		note := r.note
+		return append(cmds, func() tea.Msg { return autoRunMsg{note: note} })
+	}
+	if opt.RefreshInterval > 0 {
+		cmds = append(cmds, r.scheduleRefresh(opt.RefreshInterval))
+	}
+	return cmds
+}
+
 // startRun starts a run at trigger unless one is under way, scripts are
 // off, or the note on screen is not the one the viewer was opened with.
 func (m *Model) startRun(trigger script.Trigger) tea.Cmd {
@@ -226,24 +265,13 @@ func (m *Model) cancelRun(why string) {
 func (m *Model) runUpdate(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case wrapRun:
-		cmd := m.runMsg(msg.msg)
-		if _, end := msg.msg.(runEndMsg); end {
-			return cmd, true
-		}
-		return tea.Batch(cmd, waitRun(msg.ch)), true
+		return msg.andWait(m.runMsg(msg.msg)), true
 	case spinner.TickMsg:
 		return m.run.tick(msg), true
 	case autoRunMsg:
-		if msg.note != m.run.note || m.browsing {
-			return nil, true
-		}
-		cmd := m.startRun(script.Auto)
-		if cmd == nil && m.opt.RefreshInterval > 0 {
-			return m.run.scheduleRefresh(m.opt.RefreshInterval), true
-		}
-		return cmd, true
+		return m.autoRun(msg.note), true
 	case refreshMsg:
-		if m.run.active() || m.run.closed || msg.note != m.run.note || m.browsing {
+		if m.run.active() || m.run.closed || !m.onScreen(msg.note) {
 			return nil, true
 		}
 		return m.startRun(script.Scheduled), true
@@ -251,6 +279,34 @@ func (m *Model) runUpdate(msg tea.Msg) (tea.Cmd, bool) {
 		return m.run.arm(msg.q), true
 	}
 	return nil, false
+}
+
+// andWait is cmd, then waiting for the run's next message unless w
+// carried its last.
+func (w wrapRun) andWait(cmd tea.Cmd) tea.Cmd {
+	if _, end := w.msg.(runEndMsg); end {
+		return cmd
+	}
+	return tea.Batch(cmd, waitRun(w.ch))
+}
+
+// onScreen reports whether a timer of note (see runState.note) is the
+// note on screen's.
+func (m *Model) onScreen(note int) bool {
+	return note == m.run.note && !m.browsing
+}
+
+// autoRun starts the run on open of note unless the reader left it; a
+// run that cannot start leaves the refresh, if there is one, to time the
+// next.
+func (m *Model) autoRun(note int) tea.Cmd {
+	if !m.onScreen(note) {
+		return nil
+	}
+	if cmd := m.startRun(script.Auto); cmd != nil || m.opt.RefreshInterval <= 0 {
+		return cmd
+	}
+	return m.run.scheduleRefresh(m.opt.RefreshInterval)
 }
 
 // tick turns the spinner of the run under way.
@@ -393,40 +449,37 @@ func (m *Model) runStatus() string {
 }
 
 // dialogKey answers the grant dialog: y allows, n or esc denies; Ctrl-C
-// denies and quits. Until the dialog is armed only Ctrl-C counts.
+// denies and quits. Until the dialog is armed only Ctrl-C counts, and a
+// refusal of a question too large to read. Other keys are dropped.
 func (m *Model) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	q := m.run.asking
-	if q.small {
+	k := msg.String()
+	yes, answers := dialogAnswers[k]
+	switch {
+	case q.small && yes:
 		// The question cannot be read: a yes would grant what the reader
 		// never saw. A refusal is always safe.
-		switch msg.String() {
-		case "y", "Y":
-			q.refused++
-			return nil
-		case "n", "N", "esc":
-			m.run.asking = nil
-			q.reply <- false
-			return nil
+		q.refused++
+		return nil
+	case !answers:
+		if !q.armed {
+			q.dropped++
 		}
-	}
-	if !q.armed && msg.String() != "ctrl+c" {
+		return nil
+	case !q.armed && !q.small && k != "ctrl+c":
 		q.dropped++
 		return nil
 	}
-	switch {
-	case msg.String() == "y" || msg.String() == "Y":
-		m.run.asking = nil
-		q.reply <- true
-	case msg.String() == "n" || msg.String() == "N" || msg.String() == "esc":
-		m.run.asking = nil
-		q.reply <- false
-	case msg.String() == "ctrl+c":
-		m.run.asking = nil
-		q.reply <- false
+	m.run.asking = nil
+	q.reply <- yes
+	if k == "ctrl+c" {
 		return m.quit()
 	}
 	return nil
 }
+
+// dialogAnswers are the grant dialog's keys and the answer each gives.
+var dialogAnswers = map[string]bool{"y": true, "Y": true, "n": false, "N": false, "esc": false, "ctrl+c": false}
 
 // diagnostics lists the diagnostics pane: each script's outcome, the host
 // a denied call attempted, host notices, and render diagnostics.
