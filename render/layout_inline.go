@@ -12,30 +12,6 @@ import (
 func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link string) []run {
 	for _, n := range content {
 		switch n := n.(type) {
-		case *Text:
-			if n.Text != "" {
-				dst = append(dst, run{text: n.Text, style: st, link: link, target: l.inLink})
-			}
-		case *SoftBreak:
-			dst = append(dst, run{text: " ", style: st, link: link, target: l.inLink})
-		case *HardBreak:
-			dst = append(dst, run{brk: true})
-		case *Emphasis:
-			dst = l.flatten(dst, n.Content, Over(st, l.st.Emphasis), link)
-		case *Strong:
-			dst = l.flatten(dst, n.Content, Over(st, l.st.Strong), link)
-		case *Strikethrough:
-			dst = l.flatten(dst, n.Content, Over(st, l.st.Strike), link)
-		case *CodeSpan:
-			if n.Text != "" {
-				dst = append(dst, run{text: n.Text, style: Over(st, l.st.Code), link: link, target: l.inLink})
-			}
-		case *Emoji:
-			text := n.Text
-			if l.opt.NoEmoji {
-				text = ":" + n.Shortcode + ":"
-			}
-			dst = append(dst, run{text: text, style: st, link: link})
 		case *Link:
 			dst = l.flattenLink(dst, n, st)
 		case *WikiLink:
@@ -46,9 +22,54 @@ func (l *layouter) flatten(dst []run, content []Inline, st ansi.Style, link stri
 			dst = l.inlineDirective(dst, n, st, link)
 		case *FootnoteRef:
 			dst = l.footnoteRef(dst, n, st, link)
+		case styledInline:
+			dst = l.flatten(dst, n.inlines(), Over(st, n.styleIn(&l.st)), link)
+		default:
+			dst = l.flattenText(dst, n, st, link)
 		}
 	}
 	return dst
+}
+
+// styledInline is an inline whose content is drawn in a style of its own
+// over the surrounding one: emphasis, strong and strikethrough.
+type styledInline interface {
+	inlineParent
+	styleIn(st *Styles) ansi.Style
+}
+
+func (*Emphasis) styleIn(st *Styles) ansi.Style      { return st.Emphasis }
+func (*Strong) styleIn(st *Styles) ansi.Style        { return st.Strong }
+func (*Strikethrough) styleIn(st *Styles) ansi.Style { return st.Strike }
+
+// flattenText appends the run of a leaf of text: text, a line break, code
+// or an emoji. Empty text and code draw nothing.
+func (l *layouter) flattenText(dst []run, n Inline, st ansi.Style, link string) []run {
+	text := ""
+	switch n := n.(type) {
+	case *Text:
+		text = n.Text
+	case *SoftBreak:
+		text = " "
+	case *HardBreak:
+		return append(dst, run{brk: true})
+	case *CodeSpan:
+		text, st = n.Text, Over(st, l.st.Code)
+	case *Emoji:
+		return append(dst, run{text: l.emoji(n), style: st, link: link})
+	}
+	if text == "" {
+		return dst
+	}
+	return append(dst, run{text: text, style: st, link: link, target: l.inLink})
+}
+
+// emoji is an emoji's text, or its shortcode when Options.NoEmoji is set.
+func (l *layouter) emoji(n *Emoji) string {
+	if l.opt.NoEmoji {
+		return ":" + n.Shortcode + ":"
+	}
+	return n.Text
 }
 
 // flattenLink draws a link per SPEC §7.3: an OSC 8 hyperlink when color is
@@ -76,19 +97,32 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 	hyperlink := ""
 	if l.opt.Level != ansi.None && ansi.LinkAllowed(n.URL) {
 		if !l.opt.ShowURLs {
-			dst = l.flatten(dst, content, Over(st, l.st.Link), n.URL)
-			if text == "" {
-				text = linkText(n.Content)
-			}
-			if host, ok := misleadingLink(text, n.URL); ok {
-				dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
-			}
-			return dst
+			return l.hyperlinkText(dst, n, content, text, st)
 		}
 		// ShowURLs prints the address as the no-color level does and
 		// keeps the hyperlink on the text.
 		hyperlink = n.URL
 	}
+	return l.printedLink(dst, n, content, text, hyperlink, st)
+}
+
+// hyperlinkText draws a link as its content carrying the hyperlink, and
+// the real host after it when text names another (misleadingLink).
+func (l *layouter) hyperlinkText(dst []run, n *Link, content []Inline, text string, st ansi.Style) []run {
+	dst = l.flatten(dst, content, Over(st, l.st.Link), n.URL)
+	if text == "" {
+		text = linkText(n.Content)
+	}
+	if host, ok := misleadingLink(text, n.URL); ok {
+		dst = l.realHost(dst, host, st)
+	}
+	return dst
+}
+
+// printedLink draws a link with its address printed: the address alone
+// when the text is the address, else the text then the address in
+// parentheses. hyperlink is the hyperlink the text carries, "" for none.
+func (l *layouter) printedLink(dst []run, n *Link, content []Inline, text, hyperlink string, st ansi.Style) []run {
 	if text == "" {
 		text = plainText(content)
 	}
@@ -104,9 +138,14 @@ func (l *layouter) flattenLink(dst []run, n *Link, st ansi.Style) []run {
 	// The URL is printed, but a look-alike host in it (Cyrillic а for a)
 	// still reads as the text's; its Punycode form cannot.
 	if host, ok := misleadingLink(text, n.URL); ok && !strings.Contains(n.URL, host) {
-		dst = append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
+		dst = l.realHost(dst, host, st)
 	}
 	return dst
+}
+
+// realHost appends a link's real host, ` (→ host)`, after its text.
+func (l *layouter) realHost(dst []run, host string, st ansi.Style) []run {
+	return append(dst, run{text: " (→\u00a0" + host + ")", style: Over(st, l.st.Dim), target: l.inLink})
 }
 
 // flattenWikiLink draws a wikilink: as a link to the note
@@ -173,24 +212,14 @@ func walkText(in []Inline, brk string, emit func(string) bool) bool {
 			ok = emit(n.Text)
 		case *SoftBreak, *HardBreak:
 			ok = emit(brk)
-		case *Emphasis:
-			ok = walkText(n.Content, brk, emit)
-		case *Strong:
-			ok = walkText(n.Content, brk, emit)
-		case *Strikethrough:
-			ok = walkText(n.Content, brk, emit)
 		case *CodeSpan:
 			ok = emit(n.Text)
 		case *Emoji:
 			ok = emit(n.Text)
-		case *Link:
-			ok = walkText(n.Content, brk, emit)
-		case *WikiLink:
-			ok = walkText(n.Content, brk, emit)
 		case *Image:
 			ok = emit(n.Alt)
-		case *InlineDirective:
-			ok = walkText(n.Content, brk, emit)
+		case inlineParent:
+			ok = walkText(n.inlines(), brk, emit)
 		}
 		if !ok {
 			return false

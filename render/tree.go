@@ -295,3 +295,17 @@ func (*CodeSpan) inline()        {}
 func (*Link) inline()            {}
 func (*Image) inline()           {}
 func (*InlineDirective) inline() {}
+
+// inlineParent is an inline that holds inlines: emphasis, strong,
+// strikethrough, links, wikilinks and inline directives.
+type inlineParent interface {
+	Inline
+	inlines() []Inline
+}
+
+func (n *Emphasis) inlines() []Inline        { return n.Content }
+func (n *Strong) inlines() []Inline          { return n.Content }
+func (n *Strikethrough) inlines() []Inline   { return n.Content }
+func (n *Link) inlines() []Inline            { return n.Content }
+func (n *WikiLink) inlines() []Inline        { return n.Content }
+func (n *InlineDirective) inlines() []Inline { return n.Content }

@@ -31,20 +31,30 @@ func walkInside(b Block, yield func(any) bool) bool {
 	case *Quote:
 		return walkBlocks(b.Blocks, yield)
 	case *List:
-		for _, it := range b.Items {
-			if !walkBlocks(it.Blocks, yield) {
-				return false
-			}
-		}
+		return walkItems(b.Items, yield)
 	case *Table:
 		return walkCells(b.Header, yield) && walkRows(b.Rows, yield)
 	case *Directive:
 		return walkInlines(b.Label, yield) && walkBlocks(b.Blocks, yield)
 	case *Footnotes:
-		for _, fn := range b.Notes {
-			if !walkBlocks(fn.Blocks, yield) {
-				return false
-			}
+		return walkNotes(b.Notes, yield)
+	}
+	return true
+}
+
+func walkItems(items []*ListItem, yield func(any) bool) bool {
+	for _, it := range items {
+		if !walkBlocks(it.Blocks, yield) {
+			return false
+		}
+	}
+	return true
+}
+
+func walkNotes(notes []Footnote, yield func(any) bool) bool {
+	for _, fn := range notes {
+		if !walkBlocks(fn.Blocks, yield) {
+			return false
 		}
 	}
 	return true
@@ -73,22 +83,7 @@ func walkInlines(in []Inline, yield func(any) bool) bool {
 		if !yield(n) {
 			return false
 		}
-		var inner []Inline
-		switch n := n.(type) {
-		case *Emphasis:
-			inner = n.Content
-		case *Strong:
-			inner = n.Content
-		case *Strikethrough:
-			inner = n.Content
-		case *Link:
-			inner = n.Content
-		case *WikiLink:
-			inner = n.Content
-		case *InlineDirective:
-			inner = n.Content
-		}
-		if !walkInlines(inner, yield) {
+		if p, ok := n.(inlineParent); ok && !walkInlines(p.inlines(), yield) {
 			return false
 		}
 	}
