@@ -88,23 +88,3 @@ func numericReference(b []byte) (repl []byte, n int) {
 	}
 	return utf8.AppendRune(nil, r), i + 1
 }
-
-func digitValue(c byte, base int) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case base == 16 && c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case base == 16 && c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
-
-func isASCIIAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-func isASCIIPunct(c byte) bool {
-	return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') || (c >= '{' && c <= '~')
-}

@@ -948,7 +948,7 @@ func htmlLength(v []byte) Length {
 // isHTMLSpace reports whether t is all HTML white space.
 func isHTMLSpace(t []byte) bool {
 	for _, b := range t {
-		if b != ' ' && b != '\t' && b != '\n' && b != '\r' && b != '\f' {
+		if !isClass(b, classHTMLSpace) {
 			return false
 		}
 	}
@@ -960,7 +960,7 @@ func collapseSpace(t []byte) string {
 	out := make([]byte, 0, len(t))
 	space := false
 	for _, b := range t {
-		if b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' {
+		if isClass(b, classHTMLSpace) {
 			if !space {
 				out = append(out, ' ')
 			}

@@ -55,110 +55,97 @@ const maxSimpleName = 16
 // simpleTag reads the tag at the start of b and, with h set, adds it;
 // it returns the tag's length, or false when the tokenizer must read it.
 func simpleTag(b []byte, h *htmlBuilder) (int, bool) {
-	i, end := 1, false
-	if i < len(b) && b[i] == '/' {
-		i, end = 2, true
+	end := len(b) > 1 && b[1] == '/'
+	i := 1
+	if end {
+		i = 2
 	}
 	var name [maxSimpleName]byte
-	n := 0
-	for i < len(b) && (isASCIIAlnum(b[i]) || n > 0 && b[i] == '-') {
-		if n == maxSimpleName {
-			return 0, false
-		}
-		name[n] = b[i] | 0x20
-		if b[i] <= '9' || b[i] == '-' {
-			name[n] = b[i]
-		}
-		n, i = n+1, i+1
-	}
-	if n == 0 || name[0] <= '9' || rawTextName(name[:n]) {
+	n, i, ok := simpleName(b, i, &name)
+	if !ok {
 		return 0, false
 	}
 	var attrs htmlAttrs
-	selfClosing := false
+	i, selfClosing, ok := simpleAttrs(b, i, end, &attrs, h != nil)
+	if ok && h != nil {
+		h.simpleTag(name[:n], end, &attrs, selfClosing)
+	}
+	return i, ok
+}
+
+// simpleName reads the tag name at b[i:] into name in lower case and
+// returns its length and where it ends. It reports false for a name
+// that is missing, starts with a digit, is longer than maxSimpleName or
+// names an element whose content the tokenizer reads as text.
+func simpleName(b []byte, i int, name *[maxSimpleName]byte) (n, end int, ok bool) {
+	for ; i < len(b) && isClass(b[i], classTagName); i, n = i+1, n+1 {
+		if n == maxSimpleName {
+			return 0, 0, false
+		}
+		name[n] = b[i] | 0x20 // digits and '-' have the bit already
+	}
+	// A missing name leaves name[0] zero; a leading '-' is below '9' too.
+	return n, i, name[0] > '9' && !rawTextName(name[:n])
+}
+
+// simpleAttrs reads the attributes from b[i:] to the end of the tag
+// into a (when read is set) and returns where the tag ends and whether
+// it is self-closing. It reports false for an unterminated tag, an end
+// tag with attributes, or attributes with no space between them.
+func simpleAttrs(b []byte, i int, end bool, a *htmlAttrs, read bool) (int, bool, bool) {
 	for {
 		at := i
-		for i < len(b) && isHTMLSpace(b[i:i+1]) {
-			i++
+		i = skipClass(b, i, classHTMLSpace)
+		if n, selfClosing := tagClose(b[i:]); n > 0 {
+			return i + n, selfClosing, true
 		}
-		if i >= len(b) {
-			return 0, false
-		}
-		if b[i] == '>' {
-			i++
-			break
-		}
-		if b[i] == '/' && i+1 < len(b) && b[i+1] == '>' {
-			i, selfClosing = i+2, true
-			break
-		}
-		if end || i == at {
-			return 0, false // an end tag's attributes, or none between two
+		if end || i == at || i == len(b) {
+			return 0, false, false
 		}
 		var ok bool
-		if i, ok = simpleAttr(b, i, &attrs, h != nil); !ok {
-			return 0, false
+		if i, ok = simpleAttr(b, i, a, read); !ok {
+			return 0, false, false
 		}
 	}
-	if h == nil {
-		return i, true
+}
+
+// tagClose returns the length of the `>` or `/>` that b starts with (0
+// when neither), and whether it is `/>`.
+func tagClose(b []byte) (int, bool) {
+	if len(b) > 0 && b[0] == '>' {
+		return 1, false
 	}
+	if len(b) > 1 && b[0] == '/' && b[1] == '>' {
+		return 2, true
+	}
+	return 0, false
+}
+
+// simpleTag adds a tag simpleHTML read, as tokens would.
+func (h *htmlBuilder) simpleTag(name []byte, end bool, attrs *htmlAttrs, selfClosing bool) {
 	if end {
-		h.endTag(name[:n])
-		return i, true
+		h.endTag(name)
+		return
 	}
-	kind := htmlKindOf(name[:n])
-	if h.skipping(kind, name[:n], selfClosing) || h.pre() != nil && kind != hBreak {
-		return i, true
+	kind := htmlKindOf(name)
+	if h.skipping(kind, name, selfClosing) || h.pre() != nil && kind != hBreak {
+		return
 	}
-	h.start(kind, name[:n], attrs, selfClosing)
-	return i, true
+	h.start(kind, name, *attrs, selfClosing)
 }
 
 // simpleAttr reads the attribute at b[i:] into a (when read is set) and
 // returns where it ends.
 func simpleAttr(b []byte, i int, a *htmlAttrs, read bool) (int, bool) {
 	k := i
-	for i < len(b) && (isASCIIAlnum(b[i]) || b[i] == '-' || b[i] == '_' || b[i] == ':' || b[i] == '.') {
-		i++
-	}
+	i = skipClass(b, i, classAttrName)
 	key := b[k:i]
 	if len(key) == 0 {
 		return 0, false
 	}
-	var val []byte
-	j := i
-	for j < len(b) && isHTMLSpace(b[j:j+1]) {
-		j++
-	}
-	if j < len(b) && b[j] == '=' {
-		j++
-		for j < len(b) && isHTMLSpace(b[j:j+1]) {
-			j++
-		}
-		if j >= len(b) {
-			return 0, false
-		}
-		switch q := b[j]; q {
-		case '"', '\'':
-			e := bytes.IndexByte(b[j+1:], q)
-			if e < 0 {
-				return 0, false
-			}
-			val, i = b[j+1:j+1+e], j+2+e
-		default:
-			v := j
-			for j < len(b) && !isHTMLSpace(b[j:j+1]) && b[j] != '>' {
-				if c := b[j]; c == '"' || c == '\'' || c == '=' || c == '<' || c == '`' {
-					return 0, false
-				}
-				j++
-			}
-			if j == v {
-				return 0, false
-			}
-			val, i = b[v:j], j
-		}
+	val, i, ok := attrValue(b, i)
+	if !ok {
+		return 0, false
 	}
 	if read {
 		if k := attrName(key); k != "" {
@@ -166,6 +153,40 @@ func simpleAttr(b []byte, i int, a *htmlAttrs, read bool) (int, bool) {
 		}
 	}
 	return i, true
+}
+
+// attrValue reads the `= value` that may follow an attribute's name,
+// which ends at b[i:], and returns the value and where it ends (i when
+// there is none).
+func attrValue(b []byte, i int) ([]byte, int, bool) {
+	j := skipClass(b, i, classHTMLSpace)
+	if j == len(b) || b[j] != '=' {
+		return nil, i, true
+	}
+	j = skipClass(b, j+1, classHTMLSpace)
+	if j == len(b) {
+		return nil, 0, false
+	}
+	if q := b[j]; q == '"' || q == '\'' {
+		return quotedValue(b, j)
+	}
+	return unquotedValue(b, j)
+}
+
+// quotedValue reads the value quoted by the quote at b[j].
+func quotedValue(b []byte, j int) ([]byte, int, bool) {
+	e := bytes.IndexByte(b[j+1:], b[j])
+	if e < 0 {
+		return nil, 0, false
+	}
+	return b[j+1 : j+1+e], j + 2 + e, true
+}
+
+// unquotedValue reads the unquoted value at b[j:]: up to white space or
+// '>', with none of "'=<` in it.
+func unquotedValue(b []byte, j int) ([]byte, int, bool) {
+	v := skipOutside(b, j, classValueEnd|classValueBad)
+	return b[j:v], v, v > j && (v == len(b) || !isClass(b[v], classValueBad))
 }
 
 // attrName returns the attribute name markii reads that key is, in any
