@@ -3,6 +3,7 @@ package notefile
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -77,26 +78,32 @@ func decodeUTF16(b []byte, order binary.ByteOrder) ([]byte, bool) {
 // (0x80–0x9F) that Latin-1 text never holds and UTF-8's continuation
 // bytes often are.
 func looksLatin1(src []byte) bool {
-	if utf8.Valid(src) {
+	return !utf8.Valid(src) && !slices.ContainsFunc(src, notLatin1Text) && !spellsUTF8(src)
+}
+
+// notLatin1Text reports whether c is a byte Latin-1 text never holds: a
+// control byte but tab, line feed, form feed and carriage return, or a
+// C1 control.
+func notLatin1Text(c byte) bool {
+	switch c {
+	case '\t', '\n', '\f', '\r':
 		return false
 	}
-	for _, c := range src {
-		switch {
-		case c == '\t' || c == '\n' || c == '\f' || c == '\r':
-		case c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f):
-			return false
-		}
-	}
-	// Latin-1 letters almost never happen to spell a UTF-8 sequence; a
-	// note that has one is UTF-8 with some bytes wrong.
+	return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f)
+}
+
+// spellsUTF8 reports whether src holds a multi-byte UTF-8 sequence.
+// Latin-1 letters almost never happen to spell one; a note that has one
+// is UTF-8 with some bytes wrong.
+func spellsUTF8(src []byte) bool {
 	for i := 0; i < len(src); {
 		r, size := utf8.DecodeRune(src[i:])
 		if size > 1 && r != utf8.RuneError {
-			return false
+			return true
 		}
 		i += size
 	}
-	return true
+	return false
 }
 
 // maxRepairs is how many byte sequences that are not UTF-8 a note may

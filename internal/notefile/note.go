@@ -52,17 +52,7 @@ type Note struct {
 // file" (an *Error). The source is UTF-8 text: see DecodeText.
 func Load(path string, stdin io.Reader) (*Note, error) {
 	if path == "-" {
-		if stdin == nil {
-			return nil, errorf("cannot read stdin: there is no standard input")
-		}
-		src, err := io.ReadAll(io.LimitReader(stdin, MaxNoteBytes+1))
-		if err != nil {
-			return nil, errorf("cannot read stdin: %s", OSReason(err))
-		}
-		if len(src) > MaxNoteBytes {
-			return nil, errorf("cannot read stdin: the note is over the %d MiB limit", MaxNoteBytes>>20)
-		}
-		return decoded(&Note{Source: src, Name: "stdin"}, "stdin")
+		return loadStdin(stdin)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -85,6 +75,21 @@ func Load(path string, stdin io.Reader) (*Note, error) {
 		return nil, errorf("cannot read %s: %s", path, err)
 	}
 	return decoded(n, path)
+}
+
+// loadStdin reads the note on stdin, for Load.
+func loadStdin(stdin io.Reader) (*Note, error) {
+	if stdin == nil {
+		return nil, errorf("cannot read stdin: there is no standard input")
+	}
+	src, err := io.ReadAll(io.LimitReader(stdin, MaxNoteBytes+1))
+	if err != nil {
+		return nil, errorf("cannot read stdin: %s", OSReason(err))
+	}
+	if len(src) > MaxNoteBytes {
+		return nil, errorf("cannot read stdin: the note is over the %d MiB limit", MaxNoteBytes>>20)
+	}
+	return decoded(&Note{Source: src, Name: "stdin"}, "stdin")
 }
 
 // LoadAsync starts loading the note at path as Load does and

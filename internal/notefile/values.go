@@ -117,24 +117,16 @@ func onlyEntryKeys(fields map[string]json.RawMessage) bool {
 }
 
 func entryFromFields(fields map[string]json.RawMessage) (value.Entry, error) {
-	var status string
-	if err := json.Unmarshal(fields["status"], &status); err != nil {
-		return value.Entry{}, errors.New(`"status" must be a string: fresh, stale, error or missing`)
-	}
-	st := value.Status(status)
-	if value.ValidStatus(st) != st {
-		return value.Entry{}, fmt.Errorf(`status %q is not fresh, stale, error or missing (to store an object that has a "status" key, wrap it: {"value": …, "status": "fresh"})`, status)
+	st, err := parseStatus(fields["status"])
+	if err != nil {
+		return value.Entry{}, err
 	}
 	e := value.Entry{Status: st}
-	if v, ok := fields["value"]; ok && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+	if v, ok := fields["value"]; ok && !isNull(v) {
 		e.Value = v
 	}
-	if k, ok := fields["failureKind"]; ok && !bytes.Equal(bytes.TrimSpace(k), []byte("null")) {
-		var kind value.Kind
-		if err := json.Unmarshal(k, &kind); err != nil || !kind.IsFailure() {
-			return value.Entry{}, errors.New(`"failureKind" must be script-error, capability-denied, tier-blocked, limit, crashed or outcome-unknown`)
-		}
-		e.FailureKind = kind
+	if e.FailureKind, err = parseFailureKind(fields["failureKind"]); err != nil {
+		return value.Entry{}, err
 	}
 	if (st == value.Fresh || st == value.Stale) && e.Value == nil {
 		if _, ok := fields["value"]; !ok {
@@ -143,4 +135,35 @@ func entryFromFields(fields map[string]json.RawMessage) (value.Entry, error) {
 		e.Value = json.RawMessage("null")
 	}
 	return e, nil
+}
+
+// parseStatus reads an entry's "status".
+func parseStatus(raw json.RawMessage) (value.Status, error) {
+	var status string
+	if err := json.Unmarshal(raw, &status); err != nil {
+		return "", errors.New(`"status" must be a string: fresh, stale, error or missing`)
+	}
+	st := value.Status(status)
+	if value.ValidStatus(st) != st {
+		return "", fmt.Errorf(`status %q is not fresh, stale, error or missing (to store an object that has a "status" key, wrap it: {"value": …, "status": "fresh"})`, status)
+	}
+	return st, nil
+}
+
+// parseFailureKind reads an entry's "failureKind"; absent or null is no
+// kind.
+func parseFailureKind(raw json.RawMessage) (value.Kind, error) {
+	var kind value.Kind
+	if raw == nil || isNull(raw) {
+		return kind, nil
+	}
+	if err := json.Unmarshal(raw, &kind); err != nil || !kind.IsFailure() {
+		return "", errors.New(`"failureKind" must be script-error, capability-denied, tier-blocked, limit, crashed or outcome-unknown`)
+	}
+	return kind, nil
+}
+
+// isNull reports whether raw is JSON null.
+func isNull(raw json.RawMessage) bool {
+	return bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
