@@ -151,6 +151,46 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 
 // follow runs one attempt: every hop from the first URL to a final answer.
 func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
+	a, herr := newWalk(r)
+	if herr != nil {
+		return nil, herr
+	}
+	for hop := 0; ; hop++ {
+		resp, xerr := c.send(ctx, a)
+		if xerr != nil {
+			return nil, xerr
+		}
+		if loc := resp.Header.Get("Location"); isRedirect(resp.StatusCode) && loc != "" {
+			drain(resp.Body)
+			if rerr := a.redirect(hop, resp.StatusCode, loc); rerr != nil {
+				return nil, rerr
+			}
+			continue
+		}
+		data, rerr := c.readAnswer(ctx, resp, a.host, a.effectful, a.anySent)
+		if rerr != nil {
+			return nil, rerr
+		}
+		return &Response{Status: resp.StatusCode, Body: data, URL: a.u.String(), Host: a.origin}, nil
+	}
+}
+
+// walk is one attempt's way along its redirects: the current hop's URL,
+// host and method, and what every hop shares.
+type walk struct {
+	granted   func(string) bool
+	origin    string
+	u         *url.URL
+	host      string
+	method    string
+	body      []byte
+	effectful bool
+	visited   map[string]bool
+	anySent   bool
+}
+
+// newWalk checks r's URL and starts its walk there.
+func newWalk(r Request) (*walk, *Error) {
 	granted := r.Granted
 	if granted == nil {
 		granted = func(string) bool { return false }
@@ -159,47 +199,47 @@ func (c *Client) follow(ctx context.Context, r Request) (*Response, *Error) {
 	if herr != nil {
 		return nil, herr
 	}
-	origin := host
-	method, body := r.Method, r.Body
-	effectful := method != http.MethodGet
-	visited := map[string]bool{}
-	anySent := false
-	for hop := 0; ; hop++ {
-		visited[u.String()] = true
-		p, perr := c.pin(ctx, host)
-		if perr != nil {
-			return nil, perr
-		}
-		resp, sent, xerr := c.exchange(ctx, p, method, u, body)
-		anySent = anySent || sent
-		if xerr != nil {
-			return nil, c.failure(ctx, host, xerr, effectful, anySent)
-		}
-		loc := resp.Header.Get("Location")
-		if isRedirect(resp.StatusCode) && loc != "" {
-			drain(resp.Body)
-			if hop >= MaxRedirects {
-				return nil, errorf(Redirect, host, "the request to %s was redirected more than %d times", origin, MaxRedirects)
-			}
-			next, nhost, rerr := checkHop(u, origin, loc, granted)
-			if rerr != nil {
-				return nil, rerr
-			}
-			if visited[next.String()] {
-				return nil, errorf(Redirect, nhost, "the request to %s was redirected in a loop", origin)
-			}
-			if redirectsAsGet(resp.StatusCode, method) {
-				method, body = http.MethodGet, nil
-			}
-			u, host = next, nhost
-			continue
-		}
-		data, rerr := c.readAnswer(ctx, resp, host, effectful, anySent)
-		if rerr != nil {
-			return nil, rerr
-		}
-		return &Response{Status: resp.StatusCode, Body: data, URL: u.String(), Host: origin}, nil
+	return &walk{
+		granted: granted, origin: host, u: u, host: host,
+		method: r.Method, body: r.Body, effectful: r.Method != http.MethodGet,
+		visited: map[string]bool{},
+	}, nil
+}
+
+// send makes the current hop's request: its host pinned, the exchange
+// made, a failure classified.
+func (c *Client) send(ctx context.Context, a *walk) (*http.Response, *Error) {
+	a.visited[a.u.String()] = true
+	p, perr := c.pin(ctx, a.host)
+	if perr != nil {
+		return nil, perr
 	}
+	resp, sent, xerr := c.exchange(ctx, p, a.method, a.u, a.body)
+	a.anySent = a.anySent || sent
+	if xerr != nil {
+		return nil, c.failure(ctx, a.host, xerr, a.effectful, a.anySent)
+	}
+	return resp, nil
+}
+
+// redirect moves the walk to a redirect's Location after hop hops,
+// checked as checkHop does, and refuses too many hops and loops.
+func (a *walk) redirect(hop, status int, loc string) *Error {
+	if hop >= MaxRedirects {
+		return errorf(Redirect, a.host, "the request to %s was redirected more than %d times", a.origin, MaxRedirects)
+	}
+	next, nhost, rerr := checkHop(a.u, a.origin, loc, a.granted)
+	if rerr != nil {
+		return rerr
+	}
+	if a.visited[next.String()] {
+		return errorf(Redirect, nhost, "the request to %s was redirected in a loop", a.origin)
+	}
+	if redirectsAsGet(status, a.method) {
+		a.method, a.body = http.MethodGet, nil
+	}
+	a.u, a.host = next, nhost
+	return nil
 }
 
 // redirectsAsGet reports whether a redirect with status turns a request
@@ -287,18 +327,9 @@ func checkURL(raw string, granted func(string) bool) (*url.URL, string, *Error) 
 }
 
 func checkParsed(u *url.URL, granted func(string) bool) (*url.URL, string, *Error) {
-	scheme := strings.ToLower(u.Scheme)
-	switch scheme {
-	case "http", "https":
-	case "file":
-		return nil, "", errorf(Refused, "", "file: addresses cannot be fetched")
-	case "":
-		return nil, "", errorf(Refused, "", "the address is not absolute (it needs http:// or https://)")
-	default:
-		return nil, "", errorf(Refused, "", "the %s: scheme cannot be fetched; only http and https can", scheme)
-	}
-	if u.Opaque != "" {
-		return nil, "", errorf(Refused, "", "the address is not a valid URL")
+	scheme, serr := checkScheme(u)
+	if serr != nil {
+		return nil, "", serr
 	}
 	host, err := urlHost(u)
 	if err != nil {
@@ -308,10 +339,8 @@ func checkParsed(u *url.URL, granted func(string) bool) (*url.URL, string, *Erro
 		return nil, host, errorf(Refused, host, "an address carrying credentials cannot be fetched")
 	}
 	port := u.Port()
-	if port != "" {
-		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return nil, host, errorf(Refused, host, "the port %q is not valid", port)
-		}
+	if !validPort(port) {
+		return nil, host, errorf(Refused, host, "the port %q is not valid", port)
 	}
 	if !granted(host) {
 		return nil, host, errorf(NotGranted, host, "network access to %s was not granted", host)
@@ -319,21 +348,53 @@ func checkParsed(u *url.URL, granted func(string) bool) (*url.URL, string, *Erro
 	out := *u
 	out.Scheme = scheme
 	out.Fragment, out.RawFragment = "", ""
-	if port != "" {
-		out.Host = net.JoinHostPort(host, port)
-	} else if strings.Contains(host, ":") {
-		out.Host = "[" + host + "]"
-	} else {
-		out.Host = host
-	}
+	out.Host = joinHost(host, port)
 	return &out, host, nil
+}
+
+// checkScheme is u's scheme, lowercased, when it is http or https and u
+// is not opaque.
+func checkScheme(u *url.URL) (string, *Error) {
+	scheme := strings.ToLower(u.Scheme)
+	switch scheme {
+	case "http", "https":
+	case "file":
+		return "", errorf(Refused, "", "file: addresses cannot be fetched")
+	case "":
+		return "", errorf(Refused, "", "the address is not absolute (it needs http:// or https://)")
+	default:
+		return "", errorf(Refused, "", "the %s: scheme cannot be fetched; only http and https can", scheme)
+	}
+	if u.Opaque != "" {
+		return "", errorf(Refused, "", "the address is not a valid URL")
+	}
+	return scheme, nil
+}
+
+// validPort reports whether a URL's port is absent or 1–65535.
+func validPort(port string) bool {
+	if port == "" {
+		return true
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
+}
+
+// joinHost is a URL's host part for the canonical host and port: an IPv6
+// address in brackets.
+func joinHost(host, port string) string {
+	switch {
+	case port != "":
+		return net.JoinHostPort(host, port)
+	case strings.Contains(host, ":"):
+		return "[" + host + "]"
+	}
+	return host
 }
 
 // checkHop checks a redirect's Location against the current hop.
 func checkHop(cur *url.URL, origin, loc string, granted func(string) bool) (*url.URL, string, *Error) {
-	trimmed := strings.TrimLeft(loc, " \t")
-	if strings.HasPrefix(trimmed, "//") || strings.HasPrefix(trimmed, `\\`) ||
-		strings.HasPrefix(trimmed, `/\`) || strings.HasPrefix(trimmed, `\/`) {
+	if protocolRelative(loc) {
 		return nil, "", errorf(Redirect, origin, "a redirect from %s used a protocol-relative address, which is refused", origin)
 	}
 	ref, err := url.Parse(loc)
@@ -341,14 +402,8 @@ func checkHop(cur *url.URL, origin, loc string, granted func(string) bool) (*url
 		return nil, "", errorf(Redirect, origin, "a redirect from %s named an invalid address", origin)
 	}
 	next := cur.ResolveReference(ref)
-	if strings.EqualFold(next.Scheme, "file") {
-		return nil, "", errorf(Redirect, origin, "a redirect from %s to a file: address was refused", origin)
-	}
-	if next.User != nil {
-		return nil, "", errorf(Redirect, origin, "a redirect from %s to an address carrying credentials was refused", origin)
-	}
-	if cur.Scheme == "https" && strings.EqualFold(next.Scheme, "http") {
-		return nil, "", errorf(Redirect, origin, "a redirect from %s downgraded https to http and was refused", origin)
+	if rerr := refuseTarget(cur, next, origin); rerr != nil {
+		return nil, "", rerr
 	}
 	u, host, herr := checkParsed(next, granted)
 	if herr != nil {
@@ -363,6 +418,27 @@ func checkHop(cur *url.URL, origin, loc string, granted func(string) bool) (*url
 		return nil, host, errorf(Redirect, host, "a redirect from %s to another host (%s) was refused", origin, host)
 	}
 	return u, host, nil
+}
+
+// protocolRelative reports whether a Location starts, after blanks, with
+// two slashes or backslashes in any mix: an address on another host.
+func protocolRelative(loc string) bool {
+	trimmed := strings.TrimLeft(loc, " \t")
+	return len(trimmed) >= 2 && strings.ContainsRune(`/\`, rune(trimmed[0])) && strings.ContainsRune(`/\`, rune(trimmed[1]))
+}
+
+// refuseTarget refuses a redirect from cur to next that goes to a file:
+// address, carries credentials or downgrades https to http.
+func refuseTarget(cur, next *url.URL, origin string) *Error {
+	switch {
+	case strings.EqualFold(next.Scheme, "file"):
+		return errorf(Redirect, origin, "a redirect from %s to a file: address was refused", origin)
+	case next.User != nil:
+		return errorf(Redirect, origin, "a redirect from %s to an address carrying credentials was refused", origin)
+	case cur.Scheme == "https" && strings.EqualFold(next.Scheme, "http"):
+		return errorf(Redirect, origin, "a redirect from %s downgraded https to http and was refused", origin)
+	}
+	return nil
 }
 
 // pin is one hop's resolved, vetted addresses.

@@ -26,23 +26,10 @@ func CanonicalHost(h string) (string, error) {
 		return "", errors.New("the address has no host")
 	}
 	if strings.HasPrefix(h, "[") {
-		if !strings.HasSuffix(h, "]") {
-			return "", errors.New("the address has an unterminated IPv6 literal")
-		}
-		a, err := netip.ParseAddr(h[1 : len(h)-1])
-		if err != nil || !a.Is6() {
-			return "", fmt.Errorf("%q is not a valid IPv6 literal", h)
-		}
-		if a.Zone() != "" {
-			return "", errors.New("an IPv6 literal with a zone cannot be used")
-		}
-		return a.String(), nil
+		return bracketedIPv6(h)
 	}
 	if a, err := netip.ParseAddr(h); err == nil {
-		if a.Zone() != "" {
-			return "", errors.New("an IPv6 literal with a zone cannot be used")
-		}
-		return a.String(), nil
+		return unzoned(a)
 	}
 	// A trailing dot makes a fully qualified name that resolves like the
 	// plain one but is another string: it is refused rather than stripped,
@@ -50,16 +37,40 @@ func CanonicalHost(h string) (string, error) {
 	if strings.HasSuffix(h, ".") {
 		return "", fmt.Errorf("%q ends in a dot; write the host name without it", h)
 	}
-	name := h
-	labels := strings.Split(name, ".")
-	if last := labels[len(labels)-1]; looksNumeric(strings.ToLower(last)) {
-		a, ok := parseInetAton(strings.ToLower(name))
+	if last := h[strings.LastIndexByte(h, '.')+1:]; looksNumeric(strings.ToLower(last)) {
+		a, ok := parseInetAton(strings.ToLower(h))
 		if !ok {
 			return "", fmt.Errorf("%q is a malformed numeric address", h)
 		}
 		return a.String(), nil
 	}
-	ascii, err := idna.Lookup.ToASCII(name)
+	return asciiName(h)
+}
+
+// bracketedIPv6 is the canonical form of an IPv6 literal in brackets.
+func bracketedIPv6(h string) (string, error) {
+	if !strings.HasSuffix(h, "]") {
+		return "", errors.New("the address has an unterminated IPv6 literal")
+	}
+	a, err := netip.ParseAddr(h[1 : len(h)-1])
+	if err != nil || !a.Is6() {
+		return "", fmt.Errorf("%q is not a valid IPv6 literal", h)
+	}
+	return unzoned(a)
+}
+
+// unzoned is a's canonical form; an address with a zone is refused.
+func unzoned(a netip.Addr) (string, error) {
+	if a.Zone() != "" {
+		return "", errors.New("an IPv6 literal with a zone cannot be used")
+	}
+	return a.String(), nil
+}
+
+// asciiName is the lowercase ASCII form (IDNA "lookup" profile) of the
+// host name h, whose labels must be letters, digits and inner hyphens.
+func asciiName(h string) (string, error) {
+	ascii, err := idna.Lookup.ToASCII(h)
 	if err != nil {
 		return "", fmt.Errorf("%q is not a valid host name", h)
 	}
@@ -76,21 +87,29 @@ func checkLDH(name string) error {
 		return errors.New("a name must be 1 to 253 characters")
 	}
 	for _, label := range strings.Split(name, ".") {
-		if len(label) == 0 || len(label) > 63 {
-			return errors.New("each label must be 1 to 63 characters")
-		}
-		if label[0] == '-' || label[len(label)-1] == '-' {
-			return errors.New("a label cannot start or end with a hyphen")
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-				return errors.New("a label may hold only letters, digits and hyphens")
-			}
+		if err := checkLabel(label); err != nil {
+			return err
 		}
 	}
 	return nil
 }
+
+// checkLabel checks one label of an ASCII name.
+func checkLabel(label string) error {
+	if len(label) == 0 || len(label) > 63 {
+		return errors.New("each label must be 1 to 63 characters")
+	}
+	if label[0] == '-' || label[len(label)-1] == '-' {
+		return errors.New("a label cannot start or end with a hyphen")
+	}
+	if strings.TrimLeft(label, ldhBytes) != "" {
+		return errors.New("a label may hold only letters, digits and hyphens")
+	}
+	return nil
+}
+
+// ldhBytes are the bytes a label of an ASCII name may hold.
+const ldhBytes = "abcdefghijklmnopqrstuvwxyz0123456789-"
 
 // looksNumeric reports whether a label is a number in the sense of the
 // WHATWG URL host parser: decimal digits, or 0x followed by hex digits.
@@ -124,21 +143,8 @@ func parseInetAton(s string) (netip.Addr, bool) {
 	}
 	nums := make([]uint64, len(parts))
 	for i, p := range parts {
-		if p == "" {
-			return netip.Addr{}, false
-		}
-		base := 10
-		switch {
-		case strings.HasPrefix(p, "0x"):
-			base, p = 16, p[2:]
-			if p == "" {
-				p = "0"
-			}
-		case len(p) > 1 && p[0] == '0':
-			base, p = 8, p[1:]
-		}
-		n, err := strconv.ParseUint(p, base, 32)
-		if err != nil {
+		n, ok := parseAtonPart(p)
+		if !ok {
 			return netip.Addr{}, false
 		}
 		nums[i] = n
@@ -156,4 +162,22 @@ func parseInetAton(s string) (netip.Addr, bool) {
 	}
 	v |= nums[last]
 	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}), true
+}
+
+// parseAtonPart parses one part of an inet_aton address: decimal, octal
+// (leading 0) or hex (0x, alone meaning 0), at most 32 bits.
+func parseAtonPart(p string) (uint64, bool) {
+	base := 10
+	switch {
+	case p == "":
+		return 0, false
+	case p == "0x":
+		return 0, true
+	case strings.HasPrefix(p, "0x"):
+		base, p = 16, p[2:]
+	case len(p) > 1 && p[0] == '0':
+		base, p = 8, p[1:]
+	}
+	n, err := strconv.ParseUint(p, base, 32)
+	return n, err == nil
 }

@@ -21,24 +21,9 @@ func HostOf(raw string) string {
 			return h
 		}
 	}
-	i := strings.Index(raw, "://")
-	if i < 0 {
+	hostPort, ok := rawHost(raw)
+	if !ok {
 		return ""
-	}
-	rest := raw[i+3:]
-	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-		rest = rest[:j]
-	}
-	if k := strings.LastIndex(rest, "@"); k >= 0 {
-		rest = rest[k+1:]
-	}
-	hostPort := rest
-	if strings.HasPrefix(hostPort, "[") {
-		if e := strings.Index(hostPort, "]"); e >= 0 {
-			hostPort = hostPort[:e+1]
-		}
-	} else if c := strings.LastIndex(hostPort, ":"); c >= 0 {
-		hostPort = hostPort[:c]
 	}
 	if h, err := CanonicalHost(hostPort); err == nil {
 		return h
@@ -48,6 +33,31 @@ func HostOf(raw string) string {
 		h = h[:maxHostRecord]
 	}
 	return h
+}
+
+// rawHost is the host part of raw as written, read by hand for a URL
+// url.Parse refuses: after "://", before any path, query or fragment,
+// after any user information, without the port. ok is false when raw has
+// no "://".
+func rawHost(raw string) (string, bool) {
+	_, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return "", false
+	}
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	rest = rest[strings.LastIndex(rest, "@")+1:]
+	if strings.HasPrefix(rest, "[") {
+		if e := strings.Index(rest, "]"); e >= 0 {
+			return rest[:e+1], true
+		}
+		return rest, true
+	}
+	if c := strings.LastIndex(rest, ":"); c >= 0 {
+		return rest[:c], true
+	}
+	return rest, true
 }
 
 // urlHost is the canonical host of a parsed URL: the one the client

@@ -60,11 +60,8 @@ var wrappers = []wrapper{
 // 6to4, Teredo) unless the IPv4 address they carry would itself pass.
 // An IPv4-mapped IPv6 address is judged as the IPv4 address it maps.
 func Vet(a netip.Addr, allowPrivate bool) error {
-	if !a.IsValid() {
-		return fmt.Errorf("an invalid address")
-	}
-	if a.Zone() != "" {
-		return fmt.Errorf("%s is a zoned address", a)
+	if err := checkForm(a); err != nil {
+		return err
 	}
 	a = a.Unmap()
 	if err := neverDialled(a); err != nil {
@@ -87,6 +84,17 @@ func Vet(a netip.Addr, allowPrivate bool) error {
 	}
 	if err := guardian().SafeAddr(a); err != nil {
 		return fmt.Errorf("%s is not a public address", a)
+	}
+	return nil
+}
+
+// checkForm refuses an invalid or zoned address.
+func checkForm(a netip.Addr) error {
+	if !a.IsValid() {
+		return fmt.Errorf("an invalid address")
+	}
+	if a.Zone() != "" {
+		return fmt.Errorf("%s is a zoned address", a)
 	}
 	return nil
 }
