@@ -218,25 +218,9 @@ func (r *scriptRun) cacheGet(L *lua.LState) int {
 	key := L.CheckString(1)
 	ttl := float64(L.CheckNumber(2))
 	fn := L.CheckFunction(3)
-	raw, storedAt, found, err := r.host.CacheGet(r.hostCtx, key)
-	r.afterHostCall()
-	if err != nil {
-		var d *script.Denial
-		if errors.As(err, &d) {
-			r.hostError(err, "cache.get", script.CapCache, "")
-		}
-		found = false
-	}
-	if found && !storedAt.IsZero() && ttl > 0 {
-		age := time.Since(storedAt)
-		if age >= 0 && age.Seconds() < ttl {
-			v, derr := decodeJSON(L, raw, r.limits.FetchBytes, r.limits.MarshalDepth, r.limits.MarshalNodes, r.meter.charge)
-			r.afterDecode(derr)
-			if derr == nil {
-				L.Push(v)
-				return 1
-			}
-		}
+	if v, ok := r.cacheFresh(L, key, ttl); ok {
+		L.Push(v)
+		return 1
 	}
 	L.Push(fn)
 	L.Call(0, 1)
@@ -249,13 +233,46 @@ func (r *scriptRun) cacheGet(L *lua.LState) int {
 	}
 	if err := r.host.CachePut(r.hostCtx, key, enc); err != nil {
 		r.afterHostCall()
-		var d *script.Denial
-		if errors.As(err, &d) {
-			r.hostError(err, "cache.get", script.CapCache, "")
-		}
+		r.cacheDenied(err)
 	}
 	L.Push(v)
 	return 1
+}
+
+// cacheFresh is the value stored under key, when there is one younger
+// than ttl seconds that decodes.
+func (r *scriptRun) cacheFresh(L *lua.LState, key string, ttl float64) (lua.LValue, bool) {
+	raw, storedAt, found, err := r.host.CacheGet(r.hostCtx, key)
+	r.afterHostCall()
+	if err != nil {
+		r.cacheDenied(err)
+		return nil, false
+	}
+	if !found || !younger(storedAt, ttl) {
+		return nil, false
+	}
+	v, derr := decodeJSON(L, raw, r.limits.FetchBytes, r.limits.MarshalDepth, r.limits.MarshalNodes, r.meter.charge)
+	r.afterDecode(derr)
+	return v, derr == nil
+}
+
+// younger reports whether what was stored at storedAt is younger than
+// ttl seconds; an unknown time never is.
+func younger(storedAt time.Time, ttl float64) bool {
+	if storedAt.IsZero() || ttl <= 0 {
+		return false
+	}
+	age := time.Since(storedAt)
+	return age >= 0 && age.Seconds() < ttl
+}
+
+// cacheDenied records a cache error that is a denial; any other makes
+// the cache miss (on get) or go unwritten (on put).
+func (r *scriptRun) cacheDenied(err error) {
+	var d *script.Denial
+	if errors.As(err, &d) {
+		r.hostError(err, "cache.get", script.CapCache, "")
+	}
 }
 
 // require loads a module's source from the host and runs it on this state

@@ -33,54 +33,79 @@ func dialectError(src string) string {
 // false when none starts there. A line comment ends before its line
 // feed; a short string that is not closed ends with its line.
 func skipInert(src string, i int) (end, lines int, ok bool) {
-	c := src[i]
-	switch {
+	switch c := src[i]; {
 	case c == '-' && strings.HasPrefix(src[i:], "--"):
-		i += 2
-		if n := longBracket(src[i:]); n > 0 {
-			end := i + closeLongBracket(src[i:], n)
-			return end, strings.Count(src[i:end], "\n"), true
-		}
-		if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
-			return i + j, 0, true
-		}
-		return len(src), 0, true
+		end, lines = skipComment(src, i+2)
 	case c == '[' && longBracket(src[i:]) > 0:
-		end := i + closeLongBracket(src[i:], longBracket(src[i:]))
-		return end, strings.Count(src[i:end], "\n"), true
+		end, lines = skipLong(src, i, longBracket(src[i:]))
 	case c == '"' || c == '\'':
-		for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
-			if src[i] == '\\' && i+1 < len(src) {
-				if src[i+1] == '\n' {
-					lines++
-				}
-				i++
-			}
-		}
-		return i + 1, lines, true
+		end, lines = skipShortString(src, i)
+	default:
+		return i, 0, false
 	}
-	return i, 0, false
+	return end, lines, true
+}
+
+// skipComment skips the text of a comment whose "--" ends before src[i].
+func skipComment(src string, i int) (end, lines int) {
+	if n := longBracket(src[i:]); n > 0 {
+		return skipLong(src, i, n)
+	}
+	if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+		return i + j, 0
+	}
+	return len(src), 0
+}
+
+// skipLong skips the long bracket of length open at src[i] and what it
+// holds, up to its closing bracket.
+func skipLong(src string, i, open int) (end, lines int) {
+	end = i + closeLongBracket(src[i:], open)
+	return end, strings.Count(src[i:end], "\n")
+}
+
+// skipShortString skips the quoted string at src[i], which a line feed
+// ends when it is not closed.
+func skipShortString(src string, i int) (end, lines int) {
+	q := src[i]
+	for i++; i < len(src) && src[i] != q && src[i] != '\n'; i++ {
+		if src[i] == '\\' && i+1 < len(src) {
+			if src[i+1] == '\n' {
+				lines++
+			}
+			i++
+		}
+	}
+	return i + 1, lines
 }
 
 // newerSyntax names the Lua 5.3+ construct at src[i] and what to write
 // instead, or returns "".
 func newerSyntax(src string, i int) (what, hint string) {
 	const noBitwise = "bitwise operators do not exist in Lua 5.1"
+	rest := src[i:]
 	switch c := src[i]; {
-	case c == '/' && strings.HasPrefix(src[i:], "//"):
+	case strings.HasPrefix(rest, "//"):
 		return "the floor division operator //", "use math.floor(a / b)"
-	case c == '<' && strings.HasPrefix(src[i:], "<<"), c == '>' && strings.HasPrefix(src[i:], ">>"):
-		return "the shift operator " + src[i:i+2], noBitwise
+	case strings.HasPrefix(rest, "<<"), strings.HasPrefix(rest, ">>"):
+		return "the shift operator " + rest[:2], noBitwise
 	case c == '&' || c == '|':
 		return "the bitwise operator " + string(c), noBitwise
-	case c == '~' && !strings.HasPrefix(src[i:], "~="):
+	case c == '~' && !strings.HasPrefix(rest, "~="):
 		return "the bitwise operator ~", noBitwise
 	case c == '<':
-		rest := strings.TrimLeft(src[i+1:], " \t")
-		for _, attr := range []string{"const", "close"} {
-			if strings.HasPrefix(rest, attr) && strings.HasPrefix(strings.TrimLeft(rest[len(attr):], " \t"), ">") {
-				return "the variable attribute <" + attr + ">", "declare a plain local"
-			}
+		return variableAttribute(rest[1:])
+	}
+	return "", ""
+}
+
+// variableAttribute names the Lua 5.4 variable attribute (<const> or
+// <close>) that rest starts with, after its "<", or returns "".
+func variableAttribute(rest string) (what, hint string) {
+	rest = strings.TrimLeft(rest, " \t")
+	for _, attr := range []string{"const", "close"} {
+		if after, ok := strings.CutPrefix(rest, attr); ok && strings.HasPrefix(strings.TrimLeft(after, " \t"), ">") {
+			return "the variable attribute <" + attr + ">", "declare a plain local"
 		}
 	}
 	return "", ""

@@ -143,19 +143,7 @@ func (r *scriptRun) run() (o script.Outcome) {
 		}
 		return scriptError(fmt.Sprintf("src=%q needs a bundle; a plain note cannot load script files", r.block.Src))
 	}
-	r.ids = map[lua.LValue]int{}
-	r.rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), r.req.RunID))
-	r.modules = map[string]lua.LValue{}
-	r.loading = map[string]bool{}
-	L := r.prebuilt
-	if L == nil {
-		L = newLuaState(r)
-		r.L = L
-		r.installAPI()
-	} else {
-		r.L = L
-		r.setDocTruncated()
-	}
+	L := r.openState()
 	defer L.Close()
 	L.SetContext(r.meter)
 
@@ -166,20 +154,46 @@ func (r *scriptRun) run() (o script.Outcome) {
 	L.Push(fn)
 	perr := L.PCall(0, 1, nil)
 	stopWatch()
-	if k := r.meter.breach(); k != "" {
-		return script.Outcome{Kind: value.LimitExceeded, Limit: k, Detail: limitMessage(k)}
+	if o, over := r.overLimit(); over {
+		return o
 	}
 	if perr != nil {
 		return r.failure(perr)
 	}
 	raw, merr := marshal(L.Get(-1), r.limits.MarshalDepth, r.limits.MarshalNodes, r.limits.Memory, r.meter.charge)
-	if k := r.meter.breach(); k != "" {
-		return script.Outcome{Kind: value.LimitExceeded, Limit: k, Detail: limitMessage(k)}
+	if o, over := r.overLimit(); over {
+		return o
 	}
 	if merr != nil {
 		return scriptError("the return " + merr.Error())
 	}
 	return script.Outcome{Kind: value.Ok, Value: raw}
+}
+
+// openState gives the run its interpreter, the prebuilt one when there
+// is one, and fresh per-run state.
+func (r *scriptRun) openState() *lua.LState {
+	r.ids = map[lua.LValue]int{}
+	r.rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), r.req.RunID))
+	r.modules = map[string]lua.LValue{}
+	r.loading = map[string]bool{}
+	r.L = r.prebuilt
+	if r.L == nil {
+		r.L = newLuaState(r)
+		r.installAPI()
+	} else {
+		r.setDocTruncated()
+	}
+	return r.L
+}
+
+// overLimit is the outcome of a run that went over one of its limits.
+func (r *scriptRun) overLimit() (script.Outcome, bool) {
+	k := r.meter.breach()
+	if k == "" {
+		return script.Outcome{}, false
+	}
+	return script.Outcome{Kind: value.LimitExceeded, Limit: k, Detail: limitMessage(k)}, true
 }
 
 // failure classifies a script that ended in an error, from the records.

@@ -67,6 +67,29 @@ func marshal(v lua.LValue, maxDepth, maxNodes int, maxBytes int64, step func(int
 var errStopped = errors.New("stopped")
 
 func (m *marshaller) value(v lua.LValue, depth int, path string) error {
+	if err := m.count(path); err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case *lua.LNilType:
+		m.buf.WriteString("null")
+	case lua.LBool:
+		m.buf.WriteString(strconv.FormatBool(bool(x)))
+	case lua.LNumber:
+		return m.number(float64(x), path)
+	case lua.LString:
+		return m.str(string(x), path)
+	case *lua.LTable:
+		return m.table(x, depth+1, path)
+	default:
+		return &MarshalError{ReasonType, path, fmt.Sprintf("a %s is not data", v.Type().String())}
+	}
+	return nil
+}
+
+// count counts one more value against the budgets: values, the meter's
+// step and the bytes written so far.
+func (m *marshaller) count(path string) error {
 	m.nodes++
 	if m.nodes > m.maxNodes {
 		return &MarshalError{ReasonNodes, path, fmt.Sprintf("more than %d values", m.maxNodes)}
@@ -77,34 +100,27 @@ func (m *marshaller) value(v lua.LValue, depth int, path string) error {
 	if int64(m.buf.Len()) > m.maxBytes {
 		return &MarshalError{ReasonSize, path, fmt.Sprintf("more than %d bytes of JSON", m.maxBytes)}
 	}
-	switch x := v.(type) {
-	case *lua.LNilType:
-		m.buf.WriteString("null")
-	case lua.LBool:
-		if x {
-			m.buf.WriteString("true")
-		} else {
-			m.buf.WriteString("false")
-		}
-	case lua.LNumber:
-		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return &MarshalError{ReasonNonFinite, path, "NaN and infinities have no JSON form"}
-		}
-		m.buf.WriteString(formatNumber(f))
-	case lua.LString:
-		if strings.IndexByte(string(x), 0) >= 0 {
-			return &MarshalError{ReasonNulByte, path, "strings with a NUL byte are not data"}
-		}
-		if int64(m.buf.Len())+int64(len(x)) > m.maxBytes {
-			return &MarshalError{ReasonSize, path, fmt.Sprintf("more than %d bytes of JSON", m.maxBytes)}
-		}
-		writeJSONString(&m.buf, string(x))
-	case *lua.LTable:
-		return m.table(x, depth+1, path)
-	default:
-		return &MarshalError{ReasonType, path, fmt.Sprintf("a %s is not data", v.Type().String())}
+	return nil
+}
+
+// number writes a finite number.
+func (m *marshaller) number(f float64, path string) error {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return &MarshalError{ReasonNonFinite, path, "NaN and infinities have no JSON form"}
 	}
+	m.buf.WriteString(formatNumber(f))
+	return nil
+}
+
+// str writes a string without NUL bytes that fits the byte budget.
+func (m *marshaller) str(s, path string) error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return &MarshalError{ReasonNulByte, path, "strings with a NUL byte are not data"}
+	}
+	if int64(m.buf.Len())+int64(len(s)) > m.maxBytes {
+		return &MarshalError{ReasonSize, path, fmt.Sprintf("more than %d bytes of JSON", m.maxBytes)}
+	}
+	writeJSONString(&m.buf, s)
 	return nil
 }
 
@@ -275,43 +291,55 @@ func validUTF8(s string) string {
 	return b.String()
 }
 
+// jsonEscapes is how a JSON string writes each ASCII byte it cannot hold
+// as it is: quote, backslash and the control bytes; "" for the rest.
+var jsonEscapes = func() (t [utf8.RuneSelf]string) {
+	for c := range t {
+		if c < 0x20 || c == 0x7f {
+			t[c] = `\u00` + hexDigits[c>>4:c>>4+1] + hexDigits[c&0xf:c&0xf+1]
+		}
+	}
+	t['"'], t['\\'], t['\n'], t['\r'], t['\t'] = `\"`, `\\`, `\n`, `\r`, `\t`
+	return t
+}()
+
 // writeJSONString writes s as a JSON string; invalid UTF-8 becomes U+FFFD.
 func writeJSONString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case c == '\n':
-				b.WriteString(`\n`)
-			case c == '\r':
-				b.WriteString(`\r`)
-			case c == '\t':
-				b.WriteString(`\t`)
-			case c < 0x20 || c == 0x7f:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xf])
-			default:
-				b.WriteByte(c)
-			}
+		if c := s[i]; c < utf8.RuneSelf {
+			writeJSONByte(b, c)
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString("\ufffd")
-		} else if r == '\u2028' || r == '\u2029' {
-			fmt.Fprintf(b, `\u%04x`, r)
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
+		i += writeJSONRune(b, s[i:])
 	}
 	b.WriteByte('"')
+}
+
+// writeJSONByte writes one ASCII byte of a JSON string.
+func writeJSONByte(b *bytes.Buffer, c byte) {
+	if e := jsonEscapes[c]; e != "" {
+		b.WriteString(e)
+		return
+	}
+	b.WriteByte(c)
+}
+
+// writeJSONRune writes the character s starts with, which is not ASCII,
+// and returns its length in s: U+FFFD for a byte that is not UTF-8, an
+// escape for the line and paragraph separators.
+func writeJSONRune(b *bytes.Buffer, s string) int {
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size == 1:
+		b.WriteString("\ufffd")
+	case r == '\u2028' || r == '\u2029':
+		fmt.Fprintf(b, `\u%04x`, r)
+	default:
+		b.WriteString(s[:size])
+	}
+	return size
 }
 
 // DecodeError is JSON that cannot become Lua data.

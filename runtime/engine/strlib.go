@@ -196,15 +196,7 @@ func (r *scriptRun) formatArg(L *lua.LState, out *strings.Builder, arg int, verb
 	case 'x', 'X', 'o':
 		fmt.Fprintf(out, "%"+spec+string(verb), uint64(toInt(L.CheckNumber(arg))))
 	case 'e', 'E', 'f', 'g', 'G':
-		f := float64(L.CheckNumber(arg))
-		if !hasPrec {
-			spec += ".6"
-		}
-		if math.IsInf(f, 0) || math.IsNaN(f) {
-			out.WriteString(luaNonFinite(f))
-		} else {
-			fmt.Fprintf(out, "%"+spec+string(verb), f)
-		}
+		formatFloat(out, float64(L.CheckNumber(arg)), verb, spec, hasPrec)
 	case 'q':
 		s := L.CheckString(arg)
 		r.reserve(int64(out.Len()) + int64(len(s))*4)
@@ -216,6 +208,19 @@ func (r *scriptRun) formatArg(L *lua.LState, out *strings.Builder, arg int, verb
 	default:
 		L.RaiseError("invalid option '%%%c' to 'format'", verb)
 	}
+}
+
+// formatFloat writes f converted by a floating-point verb with spec, at
+// precision 6 unless spec sets one; an infinity or NaN as Lua writes it.
+func formatFloat(out *strings.Builder, f float64, verb byte, spec string, hasPrec bool) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		out.WriteString(luaNonFinite(f))
+		return
+	}
+	if !hasPrec {
+		spec += ".6"
+	}
+	fmt.Fprintf(out, "%"+spec+string(verb), f)
 }
 
 // formatString is what %s shows of v: its text for a string, number,
@@ -480,29 +485,40 @@ func expandReplacement(L *lua.LState, repl string, m luapattern.Match, str strin
 			continue
 		}
 		i++
-		d := repl[i]
-		switch {
-		case d == '0':
-			b.WriteString(str[m.Start:m.End])
-		case d >= '1' && d <= '9':
-			idx := int(d - '1')
-			switch {
-			case idx < len(m.Captures):
-				if c := m.Captures[idx]; c.Position {
-					b.WriteString(strconv.Itoa(c.Start + 1))
-				} else {
-					b.WriteString(str[c.Start:c.End])
-				}
-			case idx == 0 && len(m.Captures) == 0:
-				b.WriteString(str[m.Start:m.End])
-			default:
-				L.RaiseError("invalid capture index")
-			}
-		default:
-			b.WriteByte(d)
-		}
+		writeReplacementItem(L, &b, repl[i], m, str)
 	}
 	return b.String()
+}
+
+// writeReplacementItem writes what %d stands for in a gsub replacement:
+// %0 the whole match, %1 to %9 a capture, any other d itself.
+func writeReplacementItem(L *lua.LState, b *strings.Builder, d byte, m luapattern.Match, str string) {
+	switch {
+	case d == '0':
+		b.WriteString(str[m.Start:m.End])
+	case d >= '1' && d <= '9':
+		b.WriteString(captureText(L, int(d-'1'), m, str))
+	default:
+		b.WriteByte(d)
+	}
+}
+
+// captureText is capture idx (from 0) of m as gsub's replacement writes
+// it: a position capture as its number, %1 without captures as the whole
+// match.
+func captureText(L *lua.LState, idx int, m luapattern.Match, str string) string {
+	switch {
+	case idx < len(m.Captures):
+		c := m.Captures[idx]
+		if c.Position {
+			return strconv.Itoa(c.Start + 1)
+		}
+		return str[c.Start:c.End]
+	case idx == 0 && len(m.Captures) == 0:
+		return str[m.Start:m.End]
+	}
+	L.RaiseError("invalid capture index")
+	return ""
 }
 
 // stringIndex converts a 1-based (possibly negative) Lua index into a
