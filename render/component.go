@@ -616,10 +616,10 @@ func alignLines(lines []ansi.Line, align string, width int, asBlock bool) []ansi
 // inlineDirective draws an inline directive through the registry.
 func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style, link string) []run {
 	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
+	if (!ok || comp.Form != FormInline) && staysText(d) {
+		return append(dst, run{text: ":" + d.Name, style: st, link: link, target: l.inLink})
+	}
 	if !ok {
-		if isEmoticon(d) {
-			return append(dst, run{text: ":" + d.Name, style: st, link: link, target: l.inLink})
-		}
 		l.diagnose(unknownLabel(target, l.opt.Packs))
 		return l.inlineFallback(dst, d.Content, st, link)
 	}

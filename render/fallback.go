@@ -210,16 +210,16 @@ func plainSpan(sp ansi.Span, st ansi.Style) bool {
 	return sp.Style == st && sp.Link == "" && sp.Image == nil && sp.Target == 0
 }
 
-// maxEmoticonName is the longest name a bare text directive may have and
-// still be read as an emoticon.
-const maxEmoticonName = 2
-
-// isEmoticon reports whether d, which no component answers to, is an
-// emoticon such as `:D` or `:P` rather than a directive: a bare `:name` of
-// one or two characters. It is drawn as its source, with no fallback
-// label; the parse still lists it as a directive, as the reference does.
-func isEmoticon(d *InlineDirective) bool {
-	return d.Bare && len(d.Name) <= maxEmoticonName
+// staysText reports whether d, an inline directive no component can
+// draw inline, is text that happens to hold a colon rather than a
+// directive: a bare `:name` with neither a label nor an attribute block,
+// such as the emoticon `:D` or the route parameter in `GET /users/:name`.
+// Nothing is lost by reading it as text, since a component needs a label
+// or attributes to draw anything, while dropping it would cut the
+// author's words. It is drawn as its source with no diagnostic; the
+// listing still holds it as a directive, as the reference does.
+func staysText(d *InlineDirective) bool {
+	return d.Bare
 }
 
 // inlineFallback draws an inline directive that cannot be drawn by a

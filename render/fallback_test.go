@@ -30,23 +30,31 @@ func TestUnknownFallbackNamesThePack(t *testing.T) {
 	}
 }
 
-// An emoticon is a bare one- or two-character text directive nobody
-// registered: it stays its source text, with no diagnostic, and the
-// listing still holds it as a directive. Any other unknown inline
-// directive keeps only its text on the page and is reported.
-func TestEmoticonsStayText(t *testing.T) {
+// A bare text directive no component draws inline, with neither a label
+// nor attributes, is text that holds a colon: an emoticon (`:D`), a route
+// parameter (`/users/:name`), a block component's name in prose. It
+// stays its source text, with no diagnostic, and the listing still holds
+// it as a directive. Any other unknown inline directive keeps only its
+// text on the page and is reported.
+func TestBareDirectivesStayText(t *testing.T) {
 	for src, want := range map[string]string{
-		"Great :D":                  "Great :D",
-		"Oops :P and :O.":           "Oops :P and :O.",
-		"Two letters :Dx":           "Two letters :Dx",
-		"**bold :D**":               "bold :D",
-		"[link :D](https://a.b/)":   "link :D",
-		"Smile :-) stays":           "Smile :-) stays",
-		"Label :D[x] is not":        "Label x is not",
-		"Attrs :D{a=1} is not":      "Attrs  is not",
-		"Empty attrs :D{} is not":   "Empty attrs  is not",
-		"Three letters :Dxy is not": "Three letters  is not",
-		"Known :kbd stays a kbd":    "Known [] stays a kbd",
+		"Great :D":                       "Great :D",
+		"Oops :P and :O.":                "Oops :P and :O.",
+		"Two letters :Dx":                "Two letters :Dx",
+		"**bold :D**":                    "bold :D",
+		"[link :D](https://a.b/)":        "link :D",
+		"Smile :-) stays":                "Smile :-) stays",
+		"GET /api/blobs/:digest":         "GET /api/blobs/:digest",
+		"Route /users/:name/:repo here":  "Route /users/:name/:repo here",
+		"Three letters :Dxy too":         "Three letters :Dxy too",
+		"Block :callout in prose":        "Block :callout in prose",
+		"Pack :ana_timeline in prose":    "Pack :ana_timeline in prose",
+		"Label :D[x] is not":             "Label x is not",
+		"Attrs :D{a=1} is not":           "Attrs  is not",
+		"Empty attrs :D{} is not":        "Empty attrs  is not",
+		"Labelled :digest[sha] is not":   "Labelled sha is not",
+		"Block :callout[written] is not": "Block written is not",
+		"Known :kbd stays a kbd":         "Known [] stays a kbd",
 	} {
 		doc := Parse([]byte(src + "\n"))
 		page := Layout(doc, Options{Width: 80, Level: ansi.None, Theme: theme.Dark})
@@ -54,14 +62,14 @@ func TestEmoticonsStayText(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q renders %q, want it to contain %q", src, out, want)
 		}
-		emoticon := !strings.Contains(src, "is not") && !strings.Contains(src, "kbd")
-		if emoticon != (len(page.Diagnostics) == 0) {
+		text := !strings.Contains(src, "is not") && !strings.Contains(src, "kbd")
+		if text != (len(page.Diagnostics) == 0) {
 			t.Errorf("%q: diagnostics %q", src, page.Diagnostics)
 		}
 	}
-	items, _ := Listing(Parse([]byte("Great :D\n")))
-	if len(items) != 1 || items[0].Name != "D" {
-		t.Fatalf("the listing lost the emoticon's directive: %+v", items)
+	items, _ := Listing(Parse([]byte("Great :D and /users/:name\n")))
+	if len(items) != 2 || items[0].Name != "D" || items[1].Name != "name" {
+		t.Fatalf("the listing lost a bare directive: %+v", items)
 	}
 }
 
