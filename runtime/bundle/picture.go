@@ -83,15 +83,9 @@ func DecodePicture(data []byte, maxCols, maxRows int, background RGB) (*Picture,
 // decodeImage decodes a PNG, JPEG or GIF after checking its header
 // against the caps.
 func decodeImage(data []byte) (image.Image, error) {
-	if len(data) > MaxImageBytes {
-		return nil, fmt.Errorf("the image is %d bytes, over the %s limit", len(data), mib(MaxImageBytes))
-	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || (format != "png" && format != "jpeg" && format != "gif") {
-		return nil, ErrNotImage
-	}
-	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide || cfg.Width*cfg.Height > MaxImagePixels {
-		return nil, fmt.Errorf("the image is %d×%d pixels, over the %d×%d limit", cfg.Width, cfg.Height, MaxImageSide, MaxImageSide)
+	cfg, format, err := checkImageHeader(data)
+	if err != nil {
+		return nil, err
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -101,6 +95,31 @@ func decodeImage(data []byte) (image.Image, error) {
 		return nil, errors.New("the image's size does not match its header")
 	}
 	return img, nil
+}
+
+// imageFormats are the formats decodeImage reads.
+var imageFormats = map[string]bool{"png": true, "jpeg": true, "gif": true}
+
+// checkImageHeader reads an image's header and checks its bytes, format
+// and size against the caps before anything is decoded.
+func checkImageHeader(data []byte) (image.Config, string, error) {
+	if len(data) > MaxImageBytes {
+		return image.Config{}, "", fmt.Errorf("the image is %d bytes, over the %s limit", len(data), mib(MaxImageBytes))
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || !imageFormats[format] {
+		return image.Config{}, "", ErrNotImage
+	}
+	if !withinImageCaps(cfg.Width, cfg.Height) {
+		return image.Config{}, "", fmt.Errorf("the image is %d×%d pixels, over the %d×%d limit", cfg.Width, cfg.Height, MaxImageSide, MaxImageSide)
+	}
+	return cfg, format, nil
+}
+
+// withinImageCaps reports whether a w×h image has both sides from 1 to
+// MaxImageSide and at most MaxImagePixels pixels.
+func withinImageCaps(w, h int) bool {
+	return w >= 1 && h >= 1 && w <= MaxImageSide && h <= MaxImageSide && w*h <= MaxImagePixels
 }
 
 // Cell size in pixels assumed when an image is scaled for a terminal
@@ -152,68 +171,96 @@ func DecodePixels(data []byte, maxCols, maxRows int, background RGB) (*Pixels, e
 // types the decoders return are read from their pixel slices; any other
 // type through img.At. Both give the same pixels.
 func scale(img image.Image, cols, rows int, bg RGB) []RGB {
-	var sum func(acc *pixelSum, x0, x1, py int)
+	var sum rowSum
 	switch m := img.(type) {
 	case *image.RGBA:
-		sum = func(acc *pixelSum, x0, x1, py int) {
-			pix := m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)]
-			for i := 0; i+3 < len(pix); i += 4 {
-				acc.addPremultiplied(uint32(pix[i])*0x101, uint32(pix[i+1])*0x101, uint32(pix[i+2])*0x101, uint32(pix[i+3])*0x101)
-			}
-		}
+		sum = sumRGBA(m)
 	case *image.NRGBA:
-		sum = func(acc *pixelSum, x0, x1, py int) {
-			pix := m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)]
-			for i := 0; i+3 < len(pix); i += 4 {
-				// color.NRGBA.RGBA, inlined: premultiply at 16 bits.
-				a := uint32(pix[i+3])
-				acc.addPremultiplied(uint32(pix[i])*0x101*a/0xff, uint32(pix[i+1])*0x101*a/0xff, uint32(pix[i+2])*0x101*a/0xff, a*0x101)
-			}
-		}
+		sum = sumNRGBA(m)
 	case *image.Gray:
-		sum = func(acc *pixelSum, x0, x1, py int) {
-			for _, y := range m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)] {
-				v := uint64(y) * 0x101
-				acc.addOpaque(v, v, v)
-			}
-		}
+		sum = sumGray(m)
 	case *image.YCbCr:
-		sum = func(acc *pixelSum, x0, x1, py int) {
-			yi := m.YOffset(x0, py)
-			for px := x0; px < x1; px++ {
-				ci := m.COffset(px, py)
-				r, g, b, _ := color.YCbCr{Y: m.Y[yi], Cb: m.Cb[ci], Cr: m.Cr[ci]}.RGBA()
-				acc.addOpaque(uint64(r), uint64(g), uint64(b))
-				yi++
-			}
-		}
+		sum = sumYCbCr(m)
 	case *image.Paletted:
-		// Each palette entry blends to one color; blend them once.
-		blended := make([][3]uint64, len(m.Palette))
-		for i, c := range m.Palette {
-			var one pixelSum
-			one.bg = bg
-			one.addColor(c)
-			blended[i] = [3]uint64{one.r, one.g, one.b}
-		}
-		sum = func(acc *pixelSum, x0, x1, py int) {
-			for i, idx := range m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)] {
-				if int(idx) >= len(blended) {
-					acc.addColor(m.At(x0+i, py))
-					continue
-				}
-				c := &blended[idx]
-				acc.r, acc.g, acc.b, acc.n = acc.r+c[0], acc.g+c[1], acc.b+c[2], acc.n+1
-			}
-		}
+		sum = sumPaletted(m, bg)
 	default:
-		sum = func(acc *pixelSum, x0, x1, py int) {
-			for px := x0; px < x1; px++ {
-				acc.addColor(img.At(px, py))
-			}
-		}
+		sum = sumAt(img)
 	}
 	return boxFilter(img.Bounds(), cols, rows, bg, sum)
+}
+
+// rowSum adds the pixels x0 to x1 of row py to acc.
+type rowSum func(acc *pixelSum, x0, x1, py int)
+
+func sumRGBA(m *image.RGBA) rowSum {
+	return func(acc *pixelSum, x0, x1, py int) {
+		pix := m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)]
+		for i := 0; i+3 < len(pix); i += 4 {
+			acc.addPremultiplied(uint32(pix[i])*0x101, uint32(pix[i+1])*0x101, uint32(pix[i+2])*0x101, uint32(pix[i+3])*0x101)
+		}
+	}
+}
+
+func sumNRGBA(m *image.NRGBA) rowSum {
+	return func(acc *pixelSum, x0, x1, py int) {
+		pix := m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)]
+		for i := 0; i+3 < len(pix); i += 4 {
+			// color.NRGBA.RGBA, inlined: premultiply at 16 bits.
+			a := uint32(pix[i+3])
+			acc.addPremultiplied(uint32(pix[i])*0x101*a/0xff, uint32(pix[i+1])*0x101*a/0xff, uint32(pix[i+2])*0x101*a/0xff, a*0x101)
+		}
+	}
+}
+
+func sumGray(m *image.Gray) rowSum {
+	return func(acc *pixelSum, x0, x1, py int) {
+		for _, y := range m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)] {
+			v := uint64(y) * 0x101
+			acc.addOpaque(v, v, v)
+		}
+	}
+}
+
+func sumYCbCr(m *image.YCbCr) rowSum {
+	return func(acc *pixelSum, x0, x1, py int) {
+		yi := m.YOffset(x0, py)
+		for px := x0; px < x1; px++ {
+			ci := m.COffset(px, py)
+			r, g, b, _ := color.YCbCr{Y: m.Y[yi], Cb: m.Cb[ci], Cr: m.Cr[ci]}.RGBA()
+			acc.addOpaque(uint64(r), uint64(g), uint64(b))
+			yi++
+		}
+	}
+}
+
+// sumPaletted blends each palette entry onto bg once; an index past the
+// palette is read through At.
+func sumPaletted(m *image.Paletted, bg RGB) rowSum {
+	blended := make([][3]uint64, len(m.Palette))
+	for i, c := range m.Palette {
+		var one pixelSum
+		one.bg = bg
+		one.addColor(c)
+		blended[i] = [3]uint64{one.r, one.g, one.b}
+	}
+	return func(acc *pixelSum, x0, x1, py int) {
+		for i, idx := range m.Pix[m.PixOffset(x0, py):m.PixOffset(x1, py)] {
+			if int(idx) >= len(blended) {
+				acc.addColor(m.At(x0+i, py))
+				continue
+			}
+			c := &blended[idx]
+			acc.r, acc.g, acc.b, acc.n = acc.r+c[0], acc.g+c[1], acc.b+c[2], acc.n+1
+		}
+	}
+}
+
+func sumAt(img image.Image) rowSum {
+	return func(acc *pixelSum, x0, x1, py int) {
+		for px := x0; px < x1; px++ {
+			acc.addColor(img.At(px, py))
+		}
+	}
 }
 
 // scaleAt is scale reading every pixel through img.At: the reference the
@@ -228,7 +275,7 @@ func scaleAt(img image.Image, cols, rows int, bg RGB) []RGB {
 
 // boxFilter averages, for each of cols×rows output pixels, the source
 // pixels of its box within b; sum adds the pixels [x0, x1) of row py.
-func boxFilter(b image.Rectangle, cols, rows int, bg RGB, sum func(acc *pixelSum, x0, x1, py int)) []RGB {
+func boxFilter(b image.Rectangle, cols, rows int, bg RGB, sum rowSum) []RGB {
 	w, h := b.Dx(), b.Dy()
 	out := make([]RGB, cols*rows)
 	for y := 0; y < rows; y++ {

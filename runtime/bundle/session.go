@@ -140,6 +140,27 @@ func (s *Session) Write(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := s.writeRefusal(clean, len(data)); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.written+int64(len(data)) > MaxRunWriteBytes {
+		return fmt.Errorf("bundle.write: this run has written over the %s limit", mib(MaxRunWriteBytes))
+	}
+	kept := append([]byte(nil), data...)
+	if err := s.persist(clean, kept); err != nil {
+		return err
+	}
+	s.writes[clean] = kept
+	s.written += int64(len(data))
+	return nil
+}
+
+// writeRefusal is why a write of n bytes to the clean path may not be
+// made: the manifest or the document, a path outside .cache/, no
+// permission, an automatic run, or over the size of one write.
+func (s *Session) writeRefusal(clean string, n int) error {
 	switch {
 	case clean == ManifestName || clean == s.b.manifest.Document:
 		return deny(fmt.Sprintf("bundle.write: %s is never writable", quote(clean)))
@@ -150,24 +171,24 @@ func (s *Session) Write(name string, data []byte) error {
 	case s.tier != script.TierManual:
 		return &script.Denial{Capability: script.CapBundle, TierBlocked: true,
 			Reason: "bundle.write is only available on a manual run"}
-	case len(data) > MaxWriteBytes:
-		return fmt.Errorf("bundle.write: %d bytes is over the %s limit for one write", len(data), mib(MaxWriteBytes))
+	case n > MaxWriteBytes:
+		return fmt.Errorf("bundle.write: %d bytes is over the %s limit for one write", n, mib(MaxWriteBytes))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.written+int64(len(data)) > MaxRunWriteBytes {
-		return fmt.Errorf("bundle.write: this run has written over the %s limit", mib(MaxRunWriteBytes))
-	}
-	kept := append([]byte(nil), data...)
+	return nil
+}
+
+// persist saves a write of a directory bundle to disk; for a zip bundle it
+// notes, once, that writes stay in memory. s.mu is held.
+func (s *Session) persist(clean string, kept []byte) error {
 	if s.b.form == Directory {
 		if err := persistCacheWrite(s.b.path, clean, kept); err != nil {
 			return fmt.Errorf("bundle.write: could not save %s: %w", quote(clean), err)
 		}
-	} else if len(s.diags) == 0 {
+		return nil
+	}
+	if len(s.diags) == 0 {
 		s.diags = append(s.diags, fmt.Sprintf("%s is a zip bundle, so .cache/ writes from this run are kept in memory only", filepath.Base(s.b.path)))
 	}
-	s.writes[clean] = kept
-	s.written += int64(len(data))
 	return nil
 }
 

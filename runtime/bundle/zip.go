@@ -176,31 +176,52 @@ func readDirectoryEnd(r io.ReaderAt, size int64, lim Limits) (directoryEnd, erro
 	if at < 0 {
 		return directoryEnd{}, structural(ProblemNotArchive, "it is not a zip archive (no end-of-central-directory record)")
 	}
-	rec := tail[at+4:]
-	disk := binary.LittleEndian.Uint16(rec[0:])
-	cdDisk := binary.LittleEndian.Uint16(rec[2:])
-	onDisk := binary.LittleEndian.Uint16(rec[4:])
-	count := binary.LittleEndian.Uint16(rec[6:])
-	cdSize := binary.LittleEndian.Uint32(rec[8:])
-	cdStart := binary.LittleEndian.Uint32(rec[12:])
 	if at >= zip64LocatorLen && binary.LittleEndian.Uint32(tail[at-zip64LocatorLen:]) == zip64LocatorSig {
 		return directoryEnd{}, structural(ProblemZIP64, "it is a ZIP64 archive, which markii does not open")
 	}
-	if onDisk == sentinel16 || count == sentinel16 || cdSize == sentinel32 || cdStart == sentinel32 {
-		return directoryEnd{}, structural(ProblemZIP64, "it uses ZIP64 sentinel values, which markii does not open")
+	rec := parseEndRecord(tail[at+4:])
+	if err := rec.refusal(lim); err != nil {
+		return directoryEnd{}, err
 	}
-	if disk != 0 || cdDisk != 0 || onDisk != count {
-		return directoryEnd{}, structural(ProblemSplit, "it is a split (multi-part) archive")
-	}
-	if int(count) > lim.Entries {
-		return directoryEnd{}, structural(ProblemTooManyEntries, "it has %d entries, over the limit of %d", count, lim.Entries)
-	}
-	end := directoryEnd{at: size - tailLen + int64(at), count: int(count), cdStart: int64(cdStart), cdSize: int64(cdSize)}
+	end := directoryEnd{at: size - tailLen + int64(at), count: int(rec.count), cdStart: int64(rec.cdStart), cdSize: int64(rec.cdSize)}
 	if end.cdStart+end.cdSize != end.at {
 		return directoryEnd{}, structural(ProblemNotArchive,
 			"its zip structure is damaged (the central directory does not end where the end record begins)")
 	}
 	return end, nil
+}
+
+// endRecord is the fields of an end-of-central-directory record.
+type endRecord struct {
+	disk, cdDisk, onDisk, count uint16
+	cdSize, cdStart             uint32
+}
+
+// parseEndRecord reads an end-of-central-directory record after its
+// signature.
+func parseEndRecord(rec []byte) endRecord {
+	return endRecord{
+		disk:    binary.LittleEndian.Uint16(rec[0:]),
+		cdDisk:  binary.LittleEndian.Uint16(rec[2:]),
+		onDisk:  binary.LittleEndian.Uint16(rec[4:]),
+		count:   binary.LittleEndian.Uint16(rec[6:]),
+		cdSize:  binary.LittleEndian.Uint32(rec[8:]),
+		cdStart: binary.LittleEndian.Uint32(rec[12:]),
+	}
+}
+
+// refusal is why markii does not open an archive with this end record:
+// ZIP64 sentinel values, a split archive or an entry count over the cap.
+func (e endRecord) refusal(lim Limits) error {
+	switch {
+	case e.onDisk == sentinel16 || e.count == sentinel16 || e.cdSize == sentinel32 || e.cdStart == sentinel32:
+		return structural(ProblemZIP64, "it uses ZIP64 sentinel values, which markii does not open")
+	case e.disk != 0 || e.cdDisk != 0 || e.onDisk != e.count:
+		return structural(ProblemSplit, "it is a split (multi-part) archive")
+	case int(e.count) > lim.Entries:
+		return structural(ProblemTooManyEntries, "it has %d entries, over the limit of %d", e.count, lim.Entries)
+	}
+	return nil
 }
 
 // findDirectoryEnd returns the offset of the last end-of-central-directory
@@ -257,44 +278,55 @@ func readCentralDirectory(r io.ReaderAt, end directoryEnd, lim Limits) ([]*zipEn
 		if n >= lim.Entries {
 			return nil, structural(ProblemTooManyEntries, "it has more than %d entries", lim.Entries)
 		}
-		if _, err := io.ReadFull(br, fixed[1:]); err != nil {
-			return nil, damagedDirectory(err)
+		e, err := readCentralRecord(br, n, &fixed, &buf)
+		if err != nil {
+			return nil, err
 		}
-		h := fixed[:]
-		if binary.LittleEndian.Uint32(h) != centralSignature {
-			return nil, structural(ProblemNotArchive, "its zip structure is damaged (record %d of the central directory has no signature)", n+1)
-		}
-		nameLen := int(binary.LittleEndian.Uint16(h[28:]))
-		extraLen := int(binary.LittleEndian.Uint16(h[30:]))
-		commentLen := int(binary.LittleEndian.Uint16(h[32:]))
-		if nameLen > maxNameBytes {
-			return nil, structural(ProblemName, "record %d of the central directory has a %d-byte name, over the limit of %d", n+1, nameLen, maxNameBytes)
-		}
-		buf = slices.Grow(buf[:0], nameLen+extraLen)[:nameLen+extraLen]
-		if _, err := io.ReadFull(br, buf); err != nil {
-			return nil, damagedDirectory(err)
-		}
-		name, extra := buf[:nameLen], buf[nameLen:]
-		if _, err := br.Discard(commentLen); err != nil {
-			return nil, damagedDirectory(err)
-		}
-		entries = append(entries, &zipEntry{
-			name:          string(name),
-			flags:         binary.LittleEndian.Uint16(h[8:]),
-			method:        binary.LittleEndian.Uint16(h[10:]),
-			crc:           binary.LittleEndian.Uint32(h[16:]),
-			csize:         binary.LittleEndian.Uint32(h[20:]),
-			usize:         binary.LittleEndian.Uint32(h[24:]),
-			zip64Extra:    hasZip64Extra(extra),
-			externalAttrs: binary.LittleEndian.Uint32(h[38:]),
-			localAt:       int64(binary.LittleEndian.Uint32(h[42:])),
-		})
+		entries = append(entries, e)
 	}
 	if len(entries) != end.count {
 		return nil, structural(ProblemNotArchive,
 			"its zip structure is damaged (the central directory holds %d entries, the end record says %d)", len(entries), end.count)
 	}
 	return entries, nil
+}
+
+// readCentralRecord reads the rest of central-directory record n, whose
+// first byte is in fixed already; buf is scratch space for its name and
+// extra field.
+func readCentralRecord(br *bufio.Reader, n int, fixed *[centralLen]byte, buf *[]byte) (*zipEntry, error) {
+	if _, err := io.ReadFull(br, fixed[1:]); err != nil {
+		return nil, damagedDirectory(err)
+	}
+	h := fixed[:]
+	if binary.LittleEndian.Uint32(h) != centralSignature {
+		return nil, structural(ProblemNotArchive, "its zip structure is damaged (record %d of the central directory has no signature)", n+1)
+	}
+	nameLen := int(binary.LittleEndian.Uint16(h[28:]))
+	extraLen := int(binary.LittleEndian.Uint16(h[30:]))
+	commentLen := int(binary.LittleEndian.Uint16(h[32:]))
+	if nameLen > maxNameBytes {
+		return nil, structural(ProblemName, "record %d of the central directory has a %d-byte name, over the limit of %d", n+1, nameLen, maxNameBytes)
+	}
+	*buf = slices.Grow((*buf)[:0], nameLen+extraLen)[:nameLen+extraLen]
+	if _, err := io.ReadFull(br, *buf); err != nil {
+		return nil, damagedDirectory(err)
+	}
+	name, extra := (*buf)[:nameLen], (*buf)[nameLen:]
+	if _, err := br.Discard(commentLen); err != nil {
+		return nil, damagedDirectory(err)
+	}
+	return &zipEntry{
+		name:          string(name),
+		flags:         binary.LittleEndian.Uint16(h[8:]),
+		method:        binary.LittleEndian.Uint16(h[10:]),
+		crc:           binary.LittleEndian.Uint32(h[16:]),
+		csize:         binary.LittleEndian.Uint32(h[20:]),
+		usize:         binary.LittleEndian.Uint32(h[24:]),
+		zip64Extra:    hasZip64Extra(extra),
+		externalAttrs: binary.LittleEndian.Uint32(h[38:]),
+		localAt:       int64(binary.LittleEndian.Uint32(h[42:])),
+	}, nil
 }
 
 func damagedDirectory(err error) error {
@@ -325,76 +357,126 @@ func hasZip64Extra(extra []byte) bool {
 // files to inflate, or the list of offenders. Directory entries are
 // validated and skipped.
 func vetEntries(entries []*zipEntry, lim Limits) ([]*zipEntry, []Problem) {
-	var p problems
-	var out []*zipEntry
-	seen := map[string]string{}
-	dirs := map[string]bool{}
-	var declared uint64
+	v := &entryVet{lim: lim, seen: map[string]string{}, dirs: map[string]bool{}}
 	for _, e := range entries {
-		name := e.name
-		isDir := strings.HasSuffix(name, "/")
-		clean, err := CleanPath(strings.TrimSuffix(name, "/"))
-		if err != nil {
-			var pe *PathError
-			errors.As(err, &pe)
-			p.add(ProblemName, name, "entry %s escapes or is malformed (%s)", quote(name), pe.Reason)
-			continue
-		}
-		if prev, dup := seen[clean]; dup {
-			p.addProblem(Problem{Kind: ProblemDuplicate, Entry: name, Other: prev,
-				text: fmt.Sprintf("entries %s and %s are the same path %s", quote(prev), quote(name), quote(clean))})
-			continue
-		}
-		seen[clean] = name
-		if kind, problem := entryProblem(e, isDir, lim); problem != "" {
-			p.add(kind, name, "entry %s %s", quote(name), problem)
-			continue
-		}
-		for d := parentDir(clean); d != ""; d = parentDir(d) {
-			dirs[d] = true
-		}
-		if isDir {
-			dirs[clean] = true
-			continue
-		}
-		declared += uint64(e.usize)
-		if declared > uint64(lim.TotalBytes) {
-			p.add(ProblemTooLarge, name, "entry %s brings the declared total over the %s limit", quote(name), mib(lim.TotalBytes))
+		if !v.add(e) {
 			break
 		}
-		e.clean = clean
-		out = append(out, e)
 	}
-	for _, e := range out {
-		if dirs[e.clean] {
-			p.add(ProblemFileAndDirectory, e.name, "entry %s is both a file and a directory", quote(e.name))
+	for _, e := range v.out {
+		if v.dirs[e.clean] {
+			v.p.add(ProblemFileAndDirectory, e.name, "entry %s is both a file and a directory", quote(e.name))
 		}
 	}
-	if len(p.list) > 0 {
-		return nil, p.list
+	if len(v.p.list) > 0 {
+		return nil, v.p.list
 	}
-	return out, nil
+	return v.out, nil
+}
+
+// entryVet is vetEntries' state: the problems found, the files kept, the
+// clean paths seen (to the entry name that claimed each), the directories
+// the entries make and the declared total so far.
+type entryVet struct {
+	lim      Limits
+	p        problems
+	out      []*zipEntry
+	seen     map[string]string
+	dirs     map[string]bool
+	declared uint64
+}
+
+// add vets one entry and keeps it when it is an acceptable regular file.
+// It reports false when the declared total goes over the limit, after
+// which no entry is read.
+func (v *entryVet) add(e *zipEntry) bool {
+	isDir := strings.HasSuffix(e.name, "/")
+	clean, ok := v.claim(e, isDir)
+	if !ok {
+		return true
+	}
+	for d := parentDir(clean); d != ""; d = parentDir(d) {
+		v.dirs[d] = true
+	}
+	if isDir {
+		v.dirs[clean] = true
+		return true
+	}
+	v.declared += uint64(e.usize)
+	if v.declared > uint64(v.lim.TotalBytes) {
+		v.p.add(ProblemTooLarge, e.name, "entry %s brings the declared total over the %s limit", quote(e.name), mib(v.lim.TotalBytes))
+		return false
+	}
+	e.clean = clean
+	v.out = append(v.out, e)
+	return true
+}
+
+// claim is an entry's clean path when its name is a clean path no other
+// entry has claimed and its fields are acceptable; else the problem is
+// recorded.
+func (v *entryVet) claim(e *zipEntry, isDir bool) (string, bool) {
+	name := e.name
+	clean, err := CleanPath(strings.TrimSuffix(name, "/"))
+	if err != nil {
+		var pe *PathError
+		errors.As(err, &pe)
+		v.p.add(ProblemName, name, "entry %s escapes or is malformed (%s)", quote(name), pe.Reason)
+		return "", false
+	}
+	if prev, dup := v.seen[clean]; dup {
+		v.p.addProblem(Problem{Kind: ProblemDuplicate, Entry: name, Other: prev,
+			text: fmt.Sprintf("entries %s and %s are the same path %s", quote(prev), quote(name), quote(clean))})
+		return "", false
+	}
+	v.seen[clean] = name
+	if kind, problem := entryProblem(e, isDir, v.lim); problem != "" {
+		v.p.add(kind, name, "entry %s %s", quote(name), problem)
+		return "", false
+	}
+	return clean, true
 }
 
 // entryProblem checks one entry's central-directory fields; an empty
 // clause means acceptable.
 func entryProblem(e *zipEntry, isDir bool, lim Limits) (ProblemKind, string) {
-	unixType := (e.externalAttrs >> 16) & unixTypeMask
+	if kind, problem := fileTypeProblem(e.externalAttrs); problem != "" {
+		return kind, problem
+	}
+	if kind, problem := formatProblem(e); problem != "" {
+		return kind, problem
+	}
 	switch {
-	case unixType == unixSymlink:
+	case isDir && e.usize != 0:
+		return ProblemDirectoryContents, "is a directory with contents"
+	case int64(e.usize) > lim.EntryBytes:
+		return ProblemTooLarge, fmt.Sprintf("declares %d bytes, over the %s limit", e.usize, mib(lim.EntryBytes))
+	}
+	return 0, ""
+}
+
+// fileTypeProblem refuses an entry whose Unix file type (in its external
+// attributes) is a symbolic link or a special file.
+func fileTypeProblem(externalAttrs uint32) (ProblemKind, string) {
+	switch (externalAttrs >> 16) & unixTypeMask {
+	case 0, unixRegular, unixDirectory:
+		return 0, ""
+	case unixSymlink:
 		return ProblemLink, "is a symbolic link"
-	case unixType != 0 && unixType != unixRegular && unixType != unixDirectory:
-		return ProblemSpecialFile, "is a special file"
+	}
+	return ProblemSpecialFile, "is a special file"
+}
+
+// formatProblem refuses an entry markii cannot read: ZIP64 fields,
+// encryption, a method but stored and deflate.
+func formatProblem(e *zipEntry) (ProblemKind, string) {
+	switch {
 	case e.csize == sentinel32 || e.usize == sentinel32 || e.zip64Extra:
 		return ProblemZIP64, "uses ZIP64 fields, which markii does not open"
 	case e.flags&flagEncrypted != 0:
 		return ProblemEncrypted, "is encrypted"
 	case e.method != methodStore && e.method != methodDeflate:
 		return ProblemMethod, fmt.Sprintf("uses compression method %d (only stored and deflate are allowed)", e.method)
-	case isDir && e.usize != 0:
-		return ProblemDirectoryContents, "is a directory with contents"
-	case int64(e.usize) > lim.EntryBytes:
-		return ProblemTooLarge, fmt.Sprintf("declares %d bytes, over the %s limit", e.usize, mib(lim.EntryBytes))
 	}
 	return 0, ""
 }
@@ -450,45 +532,23 @@ func vetLocalHeaders(r io.ReaderAt, end directoryEnd, entries []*zipEntry) []Pro
 // and a clause describing the problem. FieldNone with a clause is a ZIP64
 // local header.
 func checkLocalHeader(r io.ReaderAt, end directoryEnd, e *zipEntry, buf *[]byte) (int64, HeaderField, string) {
-	var h [localLen]byte
-	if e.localAt+localLen > end.cdStart {
-		return 0, FieldExtent, "has its local header outside the archive's entries"
+	lh, field, clause := readLocalHeader(r, end, e, buf)
+	if clause != "" {
+		return 0, field, clause
 	}
-	if _, err := r.ReadAt(h[:], e.localAt); err != nil {
-		return 0, FieldExtent, "has an unreadable local header"
-	}
-	if binary.LittleEndian.Uint32(h[:]) != localSignature {
-		return 0, FieldSignature, "has no local header where the central directory says"
-	}
-	flags := binary.LittleEndian.Uint16(h[6:])
-	method := binary.LittleEndian.Uint16(h[8:])
-	crc := binary.LittleEndian.Uint32(h[14:])
-	csize := binary.LittleEndian.Uint32(h[18:])
-	usize := binary.LittleEndian.Uint32(h[22:])
-	nameLen := int64(binary.LittleEndian.Uint16(h[26:]))
-	extraLen := int64(binary.LittleEndian.Uint16(h[28:]))
-	dataAt := e.localAt + localLen + nameLen + extraLen
-	if dataAt > end.cdStart {
-		return 0, FieldExtent, "has a local header that runs into the central directory"
-	}
-	*buf = slices.Grow((*buf)[:0], int(nameLen+extraLen))[:nameLen+extraLen]
-	if _, err := r.ReadAt(*buf, e.localAt+localLen); err != nil {
-		return 0, FieldExtent, "has an unreadable local header"
-	}
-	name, extra := (*buf)[:nameLen], (*buf)[nameLen:]
-	if csize == sentinel32 || usize == sentinel32 || hasZip64Extra(extra) {
+	if lh.usesZIP64() {
 		return 0, FieldNone, "uses ZIP64 fields in its local header, which markii does not open"
 	}
-	if field, clause := compareLocal(string(name), method, flags, e); clause != "" {
+	if field, clause := compareLocal(lh.name, lh.method, lh.flags, e); clause != "" {
 		return 0, field, clause
 	}
 	// With the descriptor flag a writer may leave the local fields zero and
 	// write them after the data; otherwise they must match.
-	lazy := flags&flagDescriptor != 0
-	if field, clause := compareSizes(crc, csize, usize, e, lazy); clause != "" {
+	lazy := lh.flags&flagDescriptor != 0
+	if field, clause := compareSizes(lh.crc, lh.csize, lh.usize, e, lazy); clause != "" {
 		return 0, field, clause + " in its local header"
 	}
-	stop := dataAt + int64(e.csize)
+	stop := lh.dataAt + int64(e.csize)
 	if stop > end.cdStart {
 		return 0, FieldExtent, "has data that runs into the central directory"
 	}
@@ -498,8 +558,59 @@ func checkLocalHeader(r io.ReaderAt, end directoryEnd, e *zipEntry, buf *[]byte)
 			return 0, FieldDataDescriptor, clause
 		}
 	}
-	e.dataAt = dataAt
+	e.dataAt = lh.dataAt
 	return stop, FieldNone, ""
+}
+
+// localHeader is the fields of an entry's local header that are checked
+// against its central record, and where its data begins.
+type localHeader struct {
+	flags, method     uint16
+	crc, csize, usize uint32
+	name              string
+	zip64Extra        bool
+	dataAt            int64
+}
+
+// usesZIP64 reports whether the local header has ZIP64 sentinel sizes or
+// a ZIP64 extra field.
+func (lh localHeader) usesZIP64() bool {
+	return lh.csize == sentinel32 || lh.usize == sentinel32 || lh.zip64Extra
+}
+
+// readLocalHeader reads entry e's local header, which must lie before the
+// central directory and start with its signature; buf is scratch space
+// for its name and extra field.
+func readLocalHeader(r io.ReaderAt, end directoryEnd, e *zipEntry, buf *[]byte) (localHeader, HeaderField, string) {
+	var h [localLen]byte
+	if e.localAt+localLen > end.cdStart {
+		return localHeader{}, FieldExtent, "has its local header outside the archive's entries"
+	}
+	if _, err := r.ReadAt(h[:], e.localAt); err != nil {
+		return localHeader{}, FieldExtent, "has an unreadable local header"
+	}
+	if binary.LittleEndian.Uint32(h[:]) != localSignature {
+		return localHeader{}, FieldSignature, "has no local header where the central directory says"
+	}
+	nameLen := int64(binary.LittleEndian.Uint16(h[26:]))
+	extraLen := int64(binary.LittleEndian.Uint16(h[28:]))
+	lh := localHeader{
+		flags:  binary.LittleEndian.Uint16(h[6:]),
+		method: binary.LittleEndian.Uint16(h[8:]),
+		crc:    binary.LittleEndian.Uint32(h[14:]),
+		csize:  binary.LittleEndian.Uint32(h[18:]),
+		usize:  binary.LittleEndian.Uint32(h[22:]),
+		dataAt: e.localAt + localLen + nameLen + extraLen,
+	}
+	if lh.dataAt > end.cdStart {
+		return localHeader{}, FieldExtent, "has a local header that runs into the central directory"
+	}
+	*buf = slices.Grow((*buf)[:0], int(nameLen+extraLen))[:nameLen+extraLen]
+	if _, err := r.ReadAt(*buf, e.localAt+localLen); err != nil {
+		return localHeader{}, FieldExtent, "has an unreadable local header"
+	}
+	lh.name, lh.zip64Extra = string((*buf)[:nameLen]), hasZip64Extra((*buf)[nameLen:])
+	return lh, FieldNone, ""
 }
 
 // compareLocal compares a local header's name, method and flags with the
