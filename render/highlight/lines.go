@@ -22,11 +22,21 @@ func lines(e *emitter, from, to int, f func(i, end int)) {
 
 // spacesEnd is the end of the spaces and tabs from i on, at most to end.
 func spacesEnd(code string, i, end int) int {
-	for i < end && (code[i] == ' ' || code[i] == '\t') {
+	for i < end && isBlank(code[i]) {
 		i++
 	}
 	return i
 }
+
+// isBlank reports whether c is a space or a tab.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+// blankAt reports whether code[j] is a space or a tab, or j is end.
+func blankAt(code string, j, end int) bool { return j == end || isBlank(code[j]) }
+
+// blankBefore reports whether code[j] starts the code or follows a space
+// or a tab.
+func blankBefore(code string, j int) bool { return j == 0 || isBlank(code[j-1]) }
 
 // endsWithBackslash reports whether code[i:end] ends with a backslash (a
 // line continued on the next).
@@ -87,39 +97,36 @@ const maxPrompt = 128
 // it included, or -1 when it starts with none.
 func promptEnd(line string) int {
 	head := line[:min(len(line), maxPrompt)]
-	var j int // the index of the prompt character
-	switch {
-	case strings.HasPrefix(head, "❯"):
+	if strings.HasPrefix(head, "❯") {
 		return afterPrompt(line, len("❯"))
-	case strings.HasPrefix(head, "["): // [user@host dir]$
-		k := strings.IndexByte(head, ']')
-		if k < 0 {
-			return -1
-		}
-		j = k + 1
-	case strings.HasPrefix(head, "PS "): // PS C:\dir>
-		k := strings.IndexByte(head, '>')
-		if k < 0 {
-			return -1
-		}
-		j = k
-	default: // $, or user@host:~/dir$
-		k := strings.IndexAny(head, " \t")
-		if k < 0 {
-			k = len(head)
-		}
-		if k == 0 {
-			return -1
-		}
-		j = k - 1
-		if j > 0 && !strings.ContainsAny(head[:j], "@:~") {
-			return -1
-		}
 	}
-	if j >= len(head) || strings.IndexByte("$#%>", head[j]) < 0 {
+	j := promptIndex(head)
+	if j < 0 || j >= len(head) || strings.IndexByte("$#%>", head[j]) < 0 {
 		return -1
 	}
 	return afterPrompt(line, j+1)
+}
+
+// promptIndex is where head's prompt character would be, or -1.
+func promptIndex(head string) int {
+	switch {
+	case strings.HasPrefix(head, "["): // [user@host dir]$
+		if k := strings.IndexByte(head, ']'); k >= 0 {
+			return k + 1
+		}
+		return -1
+	case strings.HasPrefix(head, "PS "): // PS C:\dir>
+		return strings.IndexByte(head, '>')
+	}
+	// $, or user@host:~/dir$: the byte before the first blank.
+	k := strings.IndexAny(head, " \t")
+	if k < 0 {
+		k = len(head)
+	}
+	if k > 1 && !strings.ContainsAny(head[:k-1], "@:~") {
+		return -1
+	}
+	return k - 1
 }
 
 // afterPrompt is the end of a prompt whose character ends at line[j]:
@@ -162,30 +169,43 @@ func lexYAML(_ *langSpec, e *emitter, from, to int) {
 // yamlLine lexes one line from its first non-blank byte and reports
 // whether it opens a block scalar.
 func yamlLine(e *emitter, code string, i, end int) bool {
-	if i == end {
-		return false
-	}
-	if code[i] == '#' {
+	if i < end && code[i] == '#' {
 		e.add(Comment, i, end)
 		return false
 	}
-	if (strings.HasPrefix(code[i:end], "---") || strings.HasPrefix(code[i:end], "...")) && (i == 0 || code[i-1] == '\n') &&
-		(i+3 == end || code[i+3] == ' ') {
-		e.add(Operator, i, i+3)
-		i += 3
-	}
-	for i < end && code[i] == '-' && (i+1 == end || code[i+1] == ' ' || code[i+1] == '\t') {
-		e.add(Operator, i, i+1)
-		j := spacesEnd(code, i+1, end)
-		e.add(Plain, i+1, j)
-		i = j
-	}
+	i = yamlDocumentMarker(e, code, i, end)
+	i = yamlSequenceDashes(e, code, i, end)
 	if k := yamlKeyEnd(code, i, end); k > 0 {
 		e.add(Keyword, i, k)
 		e.add(Operator, k, k+1)
 		i = k + 1
 	}
 	return yamlValue(e, code, i, end)
+}
+
+// yamlDocumentMarker lexes the --- or ... at code[i] when it is a
+// document marker (at the line's very start, before a space or the
+// line's end) and returns where the line goes on.
+func yamlDocumentMarker(e *emitter, code string, i, end int) int {
+	marker := code[i:min(i+3, end)]
+	if (marker == "---" || marker == "...") && (i == 0 || code[i-1] == '\n') && (i+3 == end || code[i+3] == ' ') {
+		e.add(Operator, i, i+3)
+		return i + 3
+	}
+	return i
+}
+
+// yamlSequenceDashes lexes the sequence entries' dashes (each before a
+// blank or the line's end) from code[i] on and returns where the line
+// goes on.
+func yamlSequenceDashes(e *emitter, code string, i, end int) int {
+	for i < end && code[i] == '-' && blankAt(code, i+1, end) {
+		e.add(Operator, i, i+1)
+		j := spacesEnd(code, i+1, end)
+		e.add(Plain, i+1, j)
+		i = j
+	}
+	return i
 }
 
 // yamlKeyEnd is the index of the colon after a block mapping's key that
@@ -199,15 +219,11 @@ func yamlKeyEnd(code string, i, end int) int {
 		j = yamlQuoteEnd(code, i, end)
 	}
 	for ; j < end; j++ {
-		switch code[j] {
-		case ':':
-			if j+1 == end || code[j+1] == ' ' || code[j+1] == '\t' {
-				return j
-			}
-		case '#':
-			if code[j-1] == ' ' || code[j-1] == '\t' {
-				return -1
-			}
+		switch {
+		case code[j] == ':' && blankAt(code, j+1, end):
+			return j
+		case code[j] == '#' && blankBefore(code, j):
+			return -1
 		}
 	}
 	return -1
@@ -259,11 +275,11 @@ func (y *yamlLexer) token(i int) int {
 	code, end := y.code, y.end
 	c := code[i]
 	switch {
-	case c == ' ' || c == '\t':
+	case isBlank(c):
 		j := spacesEnd(code, i, end)
 		y.e.add(Plain, i, j)
 		return j
-	case c == '#' && (i == 0 || code[i-1] == ' ' || code[i-1] == '\t'):
+	case c == '#' && blankBefore(code, i):
 		y.e.add(Comment, i, end)
 		return -1
 	case c == '"' || c == '\'':
@@ -283,27 +299,34 @@ func (y *yamlLexer) token(i int) int {
 // indicator or flow punctuation (Operator) at code[i] and returns its
 // end, or i when none is there.
 func (y *yamlLexer) indicator(i int) int {
-	code, end := y.code, y.end
-	c := code[i]
-	switch {
-	case strings.IndexByte("&*!", c) >= 0 && i+1 < end && code[i+1] != ' ':
-		j := runEnd(code[:end], i+1, " \t,[]{}", false)
-		y.e.add(Type, i, j)
-		return j
-	case (c == '|' || c == '>') && y.flow == 0:
-		j := runEnd(code[:end], i+1, "+-0123456789", true)
-		y.e.add(Operator, i, j)
-		y.block = true
-		return j
-	case strings.IndexByte("[{", c) >= 0:
+	code := y.code[:y.end]
+	switch code[i] {
+	case '&', '*', '!':
+		if i+1 < len(code) && code[i+1] != ' ' {
+			return y.add(Type, i, runEnd(code, i+1, " \t,[]{}", false))
+		}
+		return i
+	case '|', '>':
+		if y.flow == 0 {
+			y.block = true
+			return y.add(Operator, i, runEnd(code, i+1, "+-0123456789", true))
+		}
+		return i
+	case '[', '{':
 		y.flow++
-	case strings.IndexByte("]}", c) >= 0:
+	case ']', '}':
 		y.flow = max(y.flow-1, 0)
-	case c != ',' && c != ':':
+	case ',', ':':
+	default:
 		return i
 	}
-	y.e.add(Operator, i, i+1)
-	return i + 1
+	return y.add(Operator, i, i+1)
+}
+
+// add emits code[i:j] as a token of kind k and returns its end.
+func (y *yamlLexer) add(k Kind, i, j int) int {
+	y.e.add(k, i, j)
+	return j
 }
 
 // yamlScalarEnd is the end of the plain scalar at code[i]: the line's
@@ -311,23 +334,28 @@ func (y *yamlLexer) indicator(i int) int {
 // spaces are not part of it.
 func yamlScalarEnd(code string, i, end, flow int) int {
 	j := i
-	for j < end {
-		c := code[j]
-		if c == '#' && (code[j-1] == ' ' || code[j-1] == '\t') {
-			break
-		}
-		if flow > 0 && strings.IndexByte(",[]{}", c) >= 0 {
-			break
-		}
-		if c == ':' && (j+1 == end || code[j+1] == ' ' || code[j+1] == '\t') && j > i {
-			break
-		}
+	for j < end && !yamlScalarStop(code, i, j, end, flow) {
 		j++
 	}
-	for j > i+1 && (code[j-1] == ' ' || code[j-1] == '\t') {
+	for j > i+1 && isBlank(code[j-1]) {
 		j--
 	}
 	return max(j, i+1)
+}
+
+// yamlScalarStop reports whether code[j] ends the plain scalar that
+// starts at code[i]: a comment, a colon before a blank (not its first
+// byte), and in a flow collection , [ ] { or }.
+func yamlScalarStop(code string, i, j, end, flow int) bool {
+	switch c := code[j]; c {
+	case '#':
+		return blankBefore(code, j)
+	case ':':
+		return j > i && blankAt(code, j+1, end)
+	case ',', '[', ']', '{', '}':
+		return flow > 0
+	}
+	return false
 }
 
 // yamlKeyOr is Keyword when a flow mapping's key ends at code[j] (the
@@ -426,35 +454,43 @@ func lexMarkdown(_ *langSpec, e *emitter, from, to int) {
 	fence := "" // the open fence's marker run
 	lines(e, from, to, func(i, end int) {
 		j := spacesEnd(code, i, end)
-		line := code[j:end]
 		if fence != "" {
 			e.add(String, i, end)
-			if strings.HasPrefix(line, fence) && strings.Trim(line, fence[:1]+" \t") == "" {
-				fence = ""
-			}
+			fence = stillFenced(fence, code[j:end])
 			return
 		}
 		e.add(Plain, i, j)
-		switch {
-		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
-			n := 0
-			for n < len(line) && line[n] == line[0] {
-				n++
-			}
-			fence = line[:n]
-			e.add(String, j, end)
-		case isATXHeading(line):
-			e.add(Heading, j, end)
-		case strings.HasPrefix(line, ">"):
-			e.add(Comment, j, end)
-		default:
-			if m := listMarker(line); m > 0 {
-				e.add(Operator, j, j+m)
-				j += m
-			}
-			markdownInline(e, code, j, end)
-		}
+		fence = markdownLine(e, code, j, end)
 	})
+}
+
+// stillFenced is the open fence after line, a line inside it: "" when
+// line closes it.
+func stillFenced(fence, line string) string {
+	if strings.HasPrefix(line, fence) && strings.Trim(line, fence[:1]+" \t") == "" {
+		return ""
+	}
+	return fence
+}
+
+// markdownLine lexes the line code[j:end] outside fenced code and
+// returns the fence it opens, or "".
+func markdownLine(e *emitter, code string, j, end int) (fence string) {
+	line := code[j:end]
+	switch {
+	case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
+		fence = line[:runEnd(line, 0, line[:1], true)]
+		e.add(String, j, end)
+	case isATXHeading(line):
+		e.add(Heading, j, end)
+	case strings.HasPrefix(line, ">"):
+		e.add(Comment, j, end)
+	default:
+		m := listMarker(line)
+		e.add(Operator, j, j+m)
+		markdownInline(e, code, j+m, end)
+	}
+	return fence
 }
 
 // isATXHeading reports whether line is a # heading.
@@ -469,14 +505,12 @@ func isATXHeading(line string) bool {
 // listMarker is the length of the list marker line starts with (-, *, +
 // or a number and . or ) before a space), or 0.
 func listMarker(line string) int {
-	if len(line) >= 2 && strings.IndexByte("-*+", line[0]) >= 0 && line[1] == ' ' {
-		return 1
+	n := runEnd(line[:min(len(line), 9)], 0, "0123456789", true)
+	marks := "-*+"
+	if n > 0 {
+		marks = ".)"
 	}
-	n := 0
-	for n < len(line) && n < 9 && isDigitByte(line[n]) {
-		n++
-	}
-	if n > 0 && n+1 < len(line) && (line[n] == '.' || line[n] == ')') && line[n+1] == ' ' {
+	if n+1 < len(line) && line[n+1] == ' ' && strings.IndexByte(marks, line[n]) >= 0 {
 		return n + 1
 	}
 	return 0
@@ -544,21 +578,20 @@ func lexMakefile(spec *langSpec, e *emitter, from, to int) {
 // targetEnd is the end of a rule's targets when code[i:end] is a rule
 // (targets, a colon that is no := or ::=, prerequisites), or -1.
 func targetEnd(code string, i, end int) int {
-	if i == end || code[i] == ' ' || code[i] == '#' {
+	// Of = # $ ( and :, a rule's first is a colon, which is not the
+	// line's first byte.
+	if strings.HasPrefix(code[i:end], " ") {
 		return -1
 	}
-	for j := i; j < end; j++ {
-		switch code[j] {
-		case '=', '#', '$', '(':
-			return -1
-		case ':':
-			if j == i || j+1 < end && code[j+1] == '=' || strings.HasPrefix(code[j:end], "::=") {
-				return -1
-			}
-			return j
-		}
+	j := strings.IndexAny(code[i:end], "=#$(:")
+	if j <= 0 || code[i+j] != ':' {
+		return -1
 	}
-	return -1
+	j += i
+	if strings.HasPrefix(code[j+1:end], "=") || strings.HasPrefix(code[j:end], "::=") {
+		return -1
+	}
+	return j
 }
 
 // lexDockerfile colours a Dockerfile by its lines: # comments, an

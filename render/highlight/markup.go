@@ -124,30 +124,43 @@ func lexTag(e *emitter, code string, i int) (string, int) {
 // name, =, its value, or the tag's end) and returns its end and whether
 // it ended the tag.
 func tagPart(e *emitter, code string, i int) (int, bool) {
-	c := code[i]
-	j := i + 1
-	k := Plain
-	switch {
-	case c == '>':
+	if j := tagCloseEnd(code, i); j > i {
 		e.add(Plain, i, j)
 		return j, true
-	case c == '/' && j < len(code) && code[j] == '>':
-		e.add(Plain, i, j+1)
-		return j + 1, true
-	case c == '=':
-		k = Operator
-	case c == '"' || c == '\'':
-		k, j = String, closeAfter(code, j, code[i:j])
-	case isCodeSpace(c):
-		j = runEnd(code, j, " \t\r\n", true)
-	case i > 0 && code[i-1] == '=':
-		// An unquoted value.
-		k, j = String, runEnd(code, j, " \t\r\n>", false)
-	default:
-		k, j = Type, runEnd(code, j, " \t\r\n=>/\"'", false)
 	}
+	k, j := attributePart(code, i)
 	e.add(k, i, j)
 	return j, false
+}
+
+// tagCloseEnd is the end of the > or /> that closes a tag at code[i], or
+// i when none does.
+func tagCloseEnd(code string, i int) int {
+	switch {
+	case code[i] == '>':
+		return i + 1
+	case strings.HasPrefix(code[i:], "/>"):
+		return i + 2
+	}
+	return i
+}
+
+// attributePart is the kind and end of the spaces, attribute name, = or
+// value at code[i], inside a tag.
+func attributePart(code string, i int) (Kind, int) {
+	switch c := code[i]; c {
+	case '=':
+		return Operator, i + 1
+	case '"', '\'':
+		return String, closeAfter(code, i+1, code[i:i+1])
+	case ' ', '\t', '\r', '\n':
+		return Plain, codeSpaceEnd(code, i+1)
+	}
+	if code[i-1] == '=' {
+		// An unquoted value.
+		return String, runEnd(code, i+1, " \t\r\n>", false)
+	}
+	return Type, runEnd(code, i+1, " \t\r\n=>/\"'", false)
 }
 
 // runEnd is the end of the run from j on of bytes in set (in true) or
@@ -226,27 +239,35 @@ type cssLexer struct {
 // token is the kind and end of the token at code[i].
 func (l *cssLexer) token(i int) (Kind, int) {
 	code := l.code
-	c := code[i]
-	switch {
-	case isCodeSpace(c):
-		j := i + 1
-		for j < len(code) && isCodeSpace(code[j]) {
-			j++
-		}
-		return Plain, j
-	case strings.HasPrefix(code[i:], "/*"):
-		return Comment, closeAfter(code, i+2, "*/")
-	case strings.HasPrefix(code[i:], "//") && (i == l.from || isCodeSpace(code[i-1])):
-		return Comment, lineEnd(code, i)
-	case c == '"' || c == '\'':
+	switch code[i] {
+	case ' ', '\t', '\n', '\r':
+		return Plain, codeSpaceEnd(code, i+1)
+	case '"', '\'':
 		return String, stringEnd(l.spec, code, i)
-	case strings.IndexByte("{};:", c) >= 0:
+	case '{', '}', ';', ':':
 		return l.punct(i)
+	case '/':
+		if j := l.commentEnd(i); j > i {
+			return Comment, j
+		}
 	}
 	if k, j := l.prefixed(i); j > i {
 		return k, j
 	}
 	return l.word(i)
+}
+
+// commentEnd is the end of the comment at code[i]: /* */, or // to the
+// line's end after a space or at the start; or i when none starts there.
+func (l *cssLexer) commentEnd(i int) int {
+	code := l.code
+	switch {
+	case strings.HasPrefix(code[i:], "/*"):
+		return closeAfter(code, i+2, "*/")
+	case strings.HasPrefix(code[i:], "//") && (i == l.from || isCodeSpace(code[i-1])):
+		return lineEnd(code, i)
+	}
+	return i
 }
 
 // punct is the kind and end of the brace, semicolon or colon at code[i],
@@ -289,28 +310,53 @@ func (l *cssLexer) colon(i int) (Kind, int) {
 // there.
 func (l *cssLexer) prefixed(i int) (Kind, int) {
 	code := l.code
-	c := code[i]
-	next := byteAt(code, i+1)
-	switch {
-	case c == '@' && isCSSIdentStart(next):
-		return Keyword, cssIdentEnd(code, i+1)
-	case c == '$' && isCSSIdentStart(next):
-		j := cssIdentEnd(code, i+1)
-		if !l.inValue && cssIsProperty(code, j, l.depth, true) {
+	switch code[i] {
+	case '!':
+		if strings.HasPrefix(code[i+1:], "important") {
+			return Keyword, i + len("!important")
+		}
+	case '#':
+		if isTagNameByte(byteAt(code, i+1)) {
+			return cssHashKinds[b2i(l.inValue)], cssIdentEnd(code, i+1)
+		}
+	case '@', '$', '.':
+		if isCSSIdentStart(byteAt(code, i+1)) {
+			return l.marked(i)
+		}
+	}
+	return Plain, i
+}
+
+// cssHashKinds is the kind of a #word outside a value (an id) and in one
+// (a colour).
+var cssHashKinds = [2]Kind{Type, Number}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// marked is the kind and end of the at-rule, variable or .class at
+// code[i], an identifier following its first byte; or an end of i for a
+// dot inside a value.
+func (l *cssLexer) marked(i int) (Kind, int) {
+	j := cssIdentEnd(l.code, i+1)
+	switch l.code[i] {
+	case '@':
+		return Keyword, j
+	case '$':
+		if !l.inValue && cssIsProperty(l.code, j, l.depth, true) {
 			l.afterProp = true
 		}
 		return Plain, j
-	case c == '!' && strings.HasPrefix(code[i+1:], "important"):
-		return Keyword, i + len("!important")
-	case c == '#' && isTagNameByte(next):
-		if l.inValue {
-			return Number, cssIdentEnd(code, i+1)
-		}
-		return Type, cssIdentEnd(code, i+1)
-	case c == '.' && !l.inValue && isCSSIdentStart(next):
-		return Type, cssIdentEnd(code, i+1)
 	}
-	return Plain, i
+	if l.inValue {
+		return Plain, i
+	}
+	return Type, j
 }
 
 // word is the kind and end of the number, identifier or other byte at
@@ -320,27 +366,39 @@ func (l *cssLexer) word(i int) (Kind, int) {
 	c := code[i]
 	switch {
 	case isDigitByte(c) || (c == '.' || c == '-') && digitAt(code, i+1):
-		j := i + 1
-		for j < len(code) && (isWordByte(code[j]) || code[j] == '.' || code[j] == '%') {
-			j++
-		}
-		return Number, j
+		return Number, cssNumberEnd(code, i+1)
 	case isCSSIdentStart(c):
-		j := cssIdentEnd(code, i)
-		switch {
-		case j < len(code) && code[j] == '(':
-			return Function, j
-		case l.inValue:
-			return Plain, j
-		case cssIsProperty(code, j, l.depth, false):
-			l.afterProp = true
-			return Type, j
-		}
-		return Keyword, j
+		return l.ident(i)
 	case strings.IndexByte(">+~*=,", c) >= 0:
 		return Operator, i + 1
 	}
 	return Plain, i + 1
+}
+
+// cssNumberEnd is the end of the number whose rest starts at code[j]:
+// letters, digits, underscores, dots and a percent sign (1.5em, 50%).
+func cssNumberEnd(code string, j int) int {
+	for j < len(code) && (isWordByte(code[j]) || code[j] == '.' || code[j] == '%') {
+		j++
+	}
+	return j
+}
+
+// ident is the kind and end of the identifier at code[i]: a function
+// before (, in a value plain, else a property or a selector's tag.
+func (l *cssLexer) ident(i int) (Kind, int) {
+	code := l.code
+	j := cssIdentEnd(code, i)
+	switch {
+	case byteAt(code, j) == '(':
+		return Function, j
+	case l.inValue:
+		return Plain, j
+	case cssIsProperty(code, j, l.depth, false):
+		l.afterProp = true
+		return Type, j
+	}
+	return Keyword, j
 }
 
 // byteAt is code[i], or 0 past its end.

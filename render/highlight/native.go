@@ -305,16 +305,12 @@ var (
 func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 	c := code[i]
 	if isCodeSpace(c) {
-		j := i + 1
-		for j < len(code) && isCodeSpace(code[j]) {
-			j++
-		}
-		return Plain, j
+		return Plain, codeSpaceEnd(code, i+1)
 	}
 	if k, end := delimitedToken(spec, code, i); end > i {
 		return k, end
 	}
-	if isDigitByte(c) || c == '.' && digitAt(code, i+1) {
+	if isNumberStart(code, i) {
 		return Number, numberEnd(code, i+1)
 	}
 	if k, end := markedWord(spec, code, i); end > i {
@@ -331,6 +327,20 @@ func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 	return Plain, i + size
 }
 
+// codeSpaceEnd is the end of the spaces, tabs and line endings from j on.
+func codeSpaceEnd(code string, j int) int {
+	for j < len(code) && isCodeSpace(code[j]) {
+		j++
+	}
+	return j
+}
+
+// isNumberStart reports whether a number starts at code[i]: a digit, or
+// a dot before one.
+func isNumberStart(code string, i int) bool {
+	return isDigitByte(code[i]) || code[i] == '.' && digitAt(code, i+1)
+}
+
 // numberEnd is the end of the number whose rest starts at code[j]:
 // letters, digits and underscores (0x1F, 1e3, 1_000) and a dot before a
 // digit.
@@ -344,23 +354,30 @@ func numberEnd(code string, j int) int {
 // delimitedToken is the comment, section or string that starts at
 // code[i], or an end of i when none does.
 func delimitedToken(spec *langSpec, code string, i int) (Kind, int) {
-	c := code[i]
-	switch {
-	case spec.lineStartComments != "" && strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
-		return Comment, lineEnd(code, i)
-	case spec.sections && c == '[' && atLineStart(code, i):
-		return Keyword, sectionEnd(code, i)
-	case spec.blockOpen != "" && strings.HasPrefix(code[i:], spec.blockOpen):
-		return Comment, closeAfter(code, i+len(spec.blockOpen), spec.blockClose)
+	if k, end := lineStartToken(spec, code, i); end > i {
+		return k, end
 	}
-	if sp := spanAt(spec, code, i); sp != nil {
+	if sp, ok := spanAt(spec, code, i); ok {
 		return sp.kind, closeAfter(code, i+len(sp.open), sp.close)
 	}
 	if lineComment(spec, code[i:]) {
 		return Comment, lineEnd(code, i)
 	}
-	if strings.IndexByte(spec.quotes, c) >= 0 {
+	if strings.IndexByte(spec.quotes, code[i]) >= 0 {
 		return String, stringEnd(spec, code, i)
+	}
+	return Plain, i
+}
+
+// lineStartToken is the comment (Vim's ") or [section] that starts at
+// code[i] as the first thing on its line, or an end of i when none does.
+func lineStartToken(spec *langSpec, code string, i int) (Kind, int) {
+	c := code[i]
+	switch {
+	case strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
+		return Comment, lineEnd(code, i)
+	case spec.sections && c == '[' && atLineStart(code, i):
+		return Keyword, sectionEnd(code, i)
 	}
 	return Plain, i
 }
@@ -375,20 +392,31 @@ func markedWord(spec *langSpec, code string, i int) (Kind, int) {
 	switch {
 	case spec.annotation != 0 && c == spec.annotation:
 		return Function, wordEnd(spec, code, i+2)
-	case spec.symbols && c == ':' && (i == 0 || code[i-1] != ':' && !isWordByte(code[i-1])):
+	case spec.symbols && c == ':' && symbolStart(code, i):
 		return String, wordEnd(spec, code, i+2)
-	case spec.sigils != "" && strings.IndexByte(spec.sigils, c) >= 0:
+	case strings.IndexByte(spec.sigils, c) >= 0:
 		j := wordEnd(spec, code, i+2)
-		w := code[i:j]
-		if spec.foldCase {
-			w = strings.ToLower(w)
-		}
-		if has(spec.constants, w) {
+		if has(spec.constants, spec.fold(code[i:j])) {
 			return Number, j
 		}
 		return Plain, j
 	}
 	return Plain, i
+}
+
+// symbolStart reports whether the colon at code[i] starts a symbol: it
+// follows no colon (Ruby's ::) and no word (a key's colon).
+func symbolStart(code string, i int) bool {
+	return i == 0 || code[i-1] != ':' && !isWordByte(code[i-1])
+}
+
+// fold is w as the spec's word lists spell it: lowercase when the
+// language ignores case.
+func (spec *langSpec) fold(w string) string {
+	if spec.foldCase {
+		return strings.ToLower(w)
+	}
+	return w
 }
 
 // isCodeSpace reports whether c is a space, tab or line ending.
@@ -405,7 +433,7 @@ func digitAt(code string, i int) bool { return i < len(code) && isDigitByte(code
 func wordEnd(spec *langSpec, code string, j int) int {
 	for j < len(code) {
 		if c := code[j]; c < utf8.RuneSelf {
-			if !isWordByte(c) && (spec.identExtra == "" || strings.IndexByte(spec.identExtra, c) < 0) {
+			if !isWordByte(c) && strings.IndexByte(spec.identExtra, c) < 0 {
 				break
 			}
 			j++
@@ -453,14 +481,18 @@ func closeAfter(code string, j int, close string) int {
 	return len(code)
 }
 
-// spanAt is the spec's span that opens at code[i], or nil.
-func spanAt(spec *langSpec, code string, i int) *span {
-	for k := range spec.spans {
-		if strings.HasPrefix(code[i:], spec.spans[k].open) {
-			return &spec.spans[k]
+// spanAt is the block comment or other span of the spec that opens at
+// code[i], and whether one does.
+func spanAt(spec *langSpec, code string, i int) (span, bool) {
+	if spec.blockOpen != "" && strings.HasPrefix(code[i:], spec.blockOpen) {
+		return span{spec.blockOpen, spec.blockClose, Comment}, true
+	}
+	for _, sp := range spec.spans {
+		if strings.HasPrefix(code[i:], sp.open) {
+			return sp, true
 		}
 	}
-	return nil
+	return span{}, false
 }
 
 // sectionEnd is the end of the [section] header at code[i]: its last
@@ -489,27 +521,35 @@ func lineComment(spec *langSpec, s string) bool {
 	return false
 }
 
-// stringEnd returns the end of the string literal starting at i.
+// stringEnd returns the end of the string literal starting at i: a
+// triple-quoted string or a backtick string runs to its close over lines
+// and without escapes, any other to its close or its line's end.
 func stringEnd(spec *langSpec, code string, i int) int {
-	q := code[i]
-	if spec.tripleQuotes && i+2 < len(code) && code[i+1] == q && code[i+2] == q {
-		triple := code[i : i+3]
-		j := strings.Index(code[i+3:], triple)
-		if j < 0 {
-			return len(code)
-		}
-		return i + 3 + j + 3
+	switch {
+	case spec.tripleQuotes && isTripleQuote(code, i):
+		return closeAfter(code, i+3, code[i:i+3])
+	case code[i] == '`':
+		return closeAfter(code, i+1, "`")
 	}
-	for j := i + 1; j < len(code); j++ {
+	return escapedStringEnd(code, i+1, code[i])
+}
+
+// isTripleQuote reports whether code[i] is the first of three equal
+// quotes.
+func isTripleQuote(code string, i int) bool {
+	return i+2 < len(code) && code[i+1] == code[i] && code[i+2] == code[i]
+}
+
+// escapedStringEnd is the end of a string closed by q whose rest starts
+// at code[j]: after q, or at the line feed that ends it unclosed; a
+// backslash escapes the byte after it.
+func escapedStringEnd(code string, j int, q byte) int {
+	for ; j < len(code); j++ {
 		switch code[j] {
 		case '\\':
-			if q != '`' {
-				j++
-			}
+			j++
 		case '\n':
-			if q != '`' {
-				return j
-			}
+			return j
 		case q:
 			return j + 1
 		}
@@ -535,10 +575,7 @@ func isWordStart(code string, i int) bool {
 
 // wordKind classifies the identifier code[i:j].
 func wordKind(spec *langSpec, code string, i, j int) Kind {
-	w := code[i:j]
-	if spec.foldCase {
-		w = strings.ToLower(w)
-	}
+	w := spec.fold(code[i:j])
 	switch {
 	case has(spec.keywords, w):
 		return Keyword
@@ -559,19 +596,14 @@ func wordKind(spec *langSpec, code string, i, j int) Kind {
 // wordContext classifies the identifier w that ends at code[j] and is no
 // listed word, by what follows it: a call, a capitalized type, a key.
 func wordContext(spec *langSpec, code, w string, j int) Kind {
-	k := j
-	for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
-		k++
-	}
+	k := spacesEnd(code, j, len(code))
 	caps := spec.capsTypes && isUpperStart(w)
 	switch {
-	case k < len(code) && code[k] == '(' && (!caps || k == j):
+	case byteAt(code, k) == '(' && (!caps || k == j):
 		// A capitalized word before a space and a parenthesis is a
 		// type applied (Haskell's IO ()), not a call.
 		return Function
-	case caps:
-		return Type
-	case spec.assignKeys && isAssign(code, k):
+	case caps || spec.assignKeys && isAssign(code, k):
 		return Type
 	}
 	return Plain
