@@ -108,30 +108,44 @@ func (c *conv) hseq(depth int, stop int) box {
 	}
 	var parts []box
 	var text strings.Builder
-	flush := func() {
-		if text.Len() > 0 {
-			parts = append(parts, textBox(text.String()))
-			text.Reset()
-		}
-	}
-	for c.pos < len(c.src) {
-		ch := c.src[c.pos]
-		if ch == '}' || stop == 1 && (ch == '&' || strings.HasPrefix(c.src[c.pos:], `\\`) || strings.HasPrefix(c.src[c.pos:], `\end`)) ||
-			stop == stopRight && strings.HasPrefix(c.src[c.pos:], `\right`) {
-			break
-		}
+	for c.pos < len(c.src) && !c.atStop(stop) {
 		if b, ok := c.displayItem(depth); ok {
-			flush()
-			parts = append(parts, b)
+			parts = append(appendText(parts, &text), b)
 			continue
 		}
 		c.item(&text, depth)
 	}
-	flush()
+	parts = appendText(parts, &text)
 	if len(parts) == 0 {
 		return textBox("")
 	}
 	return hcat(parts)
+}
+
+// atStop reports whether the source at pos ends hseq's sequence: a
+// closing brace, a cell's end (stop 1) or \right (stopRight).
+func (c *conv) atStop(stop int) bool {
+	rest := c.src[c.pos:]
+	switch {
+	case rest[0] == '}':
+		return true
+	case stop == 1:
+		return atCellEnd(rest)
+	case stop == stopRight:
+		return strings.HasPrefix(rest, `\right`)
+	}
+	return false
+}
+
+// appendText appends the text gathered so far to parts as a box, if
+// there is any, and empties text.
+func appendText(parts []box, text *strings.Builder) []box {
+	if text.Len() == 0 {
+		return parts
+	}
+	parts = append(parts, textBox(text.String()))
+	text.Reset()
+	return parts
 }
 
 // displayItem converts the item at pos when it has a display form: a
@@ -148,34 +162,11 @@ func (c *conv) displayItem(depth int) (box, bool) {
 		num, den := c.boxArg(depth+1), c.boxArg(depth+1)
 		return fractionBox(num, den), true
 	case "sum", "prod", "coprod", "bigcup", "bigcap", "bigoplus", "bigotimes", "int", "iint", "iiint", "oint":
-		op, _ := symbol(name)
-		low, up, ok := c.limits(depth + 1)
-		if !ok {
-			break
+		if b, ok := c.largeOperator(name, depth); ok {
+			return b, true
 		}
-		if strings.Contains(name, "int") {
-			// An integral's limits sit at its right, top and bottom.
-			w := max(cells(low), cells(up))
-			pad := strings.Repeat(" ", cells(op))
-			return box{lines: []string{pad + up, op + strings.Repeat(" ", w), pad + low}, base: 1}, true
-		}
-		var top, bottom box
-		if up != "" {
-			top = textBox(up)
-		}
-		if low != "" {
-			bottom = textBox(low)
-		}
-		return stack(top, textBox(op), bottom), true
 	case "left":
-		open := c.delimiterToken()
-		body := c.hseq(depth+1, stopRight)
-		closing := ""
-		if strings.HasPrefix(c.src[c.pos:], `\right`) {
-			c.pos += len(`\right`)
-			closing = c.delimiterToken()
-		}
-		return hcat([]box{tallDelimiter(open, body, true), body, tallDelimiter(closing, body, false)}), true
+		return c.leftRight(depth), true
 	case "begin":
 		var b strings.Builder
 		c.environment(&b, depth)
@@ -186,34 +177,70 @@ func (c *conv) displayItem(depth int) (box, bool) {
 	return box{}, false
 }
 
+// largeOperator sets the large operator \name with the limits that
+// follow it: above and below it, or at an integral's right; ok is false
+// when no limits follow.
+func (c *conv) largeOperator(name string, depth int) (b box, ok bool) {
+	op, _ := symbol(name)
+	low, up, ok := c.limits(depth + 1)
+	switch {
+	case !ok:
+		return box{}, false
+	case strings.Contains(name, "int"):
+		// An integral's limits sit at its right, top and bottom.
+		w := max(cells(low), cells(up))
+		pad := strings.Repeat(" ", cells(op))
+		return box{lines: []string{pad + up, op + strings.Repeat(" ", w), pad + low}, base: 1}, true
+	}
+	return stack(optionalBox(up), textBox(op), optionalBox(low)), true
+}
+
+// optionalBox is a one-line box of s, or no box when s is empty.
+func optionalBox(s string) box {
+	if s == "" {
+		return box{}
+	}
+	return textBox(s)
+}
+
+// leftRight converts \left d … \right d after its \left: the body
+// between delimiters drawn as tall as it.
+func (c *conv) leftRight(depth int) box {
+	open := c.delimiterToken()
+	body := c.hseq(depth+1, stopRight)
+	closing := ""
+	if strings.HasPrefix(c.src[c.pos:], `\right`) {
+		c.pos += len(`\right`)
+		closing = c.delimiterToken()
+	}
+	return hcat([]box{tallDelimiter(open, body, true), body, tallDelimiter(closing, body, false)})
+}
+
 // limits reads the `_` and `^` (either order, after an optional
 // \limits) that follow a large operator; ok is false, having read
 // nothing, when there is neither.
 func (c *conv) limits(depth int) (low, up string, ok bool) {
 	start := c.pos
-	skip := func() {
-		for c.pos < len(c.src) && c.src[c.pos] == ' ' {
-			c.pos++
-		}
-	}
-	skip()
+	c.skipSpaces()
 	if strings.HasPrefix(c.src[c.pos:], `\limits`) {
 		c.pos += len(`\limits`)
-		skip()
+		c.skipSpaces()
 	}
 	for range 2 {
-		if c.pos >= len(c.src) || c.src[c.pos] != '_' && c.src[c.pos] != '^' {
+		var limit *string
+		switch {
+		case strings.HasPrefix(c.src[c.pos:], "_"):
+			limit = &low
+		case strings.HasPrefix(c.src[c.pos:], "^"):
+			limit = &up
+		}
+		if limit == nil {
 			break
 		}
-		sup := c.src[c.pos] == '^'
 		c.pos++
-		if sup {
-			up = c.arg(depth)
-		} else {
-			low = c.arg(depth)
-		}
+		*limit = c.arg(depth)
 		ok = true
-		skip()
+		c.skipSpaces()
 	}
 	if !ok {
 		c.pos = start
@@ -224,9 +251,7 @@ func (c *conv) limits(depth int) (low, up string, ok bool) {
 // boxArg converts one argument as a box: a group in display form, else
 // what arg gives.
 func (c *conv) boxArg(depth int) box {
-	for c.pos < len(c.src) && c.src[c.pos] == ' ' {
-		c.pos++
-	}
+	c.skipSpaces()
 	if c.pos < len(c.src) && c.src[c.pos] == '{' && depth < MaxDepth {
 		c.pos++
 		b := c.hseq(depth+1, 0)
@@ -258,23 +283,34 @@ func (c *conv) displayText() string {
 	if len(parts) == 0 {
 		return ""
 	}
-	b := hcat(parts)
-	indent := -1 // the blanks all lines start with, as from a leading line feed
-	for i, ln := range b.lines {
-		b.lines[i] = strings.TrimRight(ln, " ")
-		if b.lines[i] != "" {
-			n := len(b.lines[i]) - len(strings.TrimLeft(b.lines[i], " "))
+	lines := hcat(parts).lines
+	for i, ln := range lines {
+		lines[i] = strings.TrimRight(ln, " ")
+	}
+	dedent(lines)
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
+
+// dedent removes from lines the blanks all the lines that are not
+// empty start with (as from a leading line feed).
+func dedent(lines []string) {
+	indent := -1
+	for _, ln := range lines {
+		if ln != "" {
+			n := len(ln) - len(strings.TrimLeft(ln, " "))
 			if indent < 0 || n < indent {
 				indent = n
 			}
 		}
 	}
-	for i, ln := range b.lines {
-		if len(ln) >= indent && indent > 0 {
-			b.lines[i] = ln[indent:]
+	if indent <= 0 {
+		return
+	}
+	for i, ln := range lines {
+		if len(ln) >= indent {
+			lines[i] = ln[indent:]
 		}
 	}
-	return strings.Trim(strings.Join(b.lines, "\n"), "\n")
 }
 
 // stopRight makes hseq stop at \right, the end of a \left group.
@@ -283,9 +319,7 @@ const stopRight = 2
 // delimiterToken reads the delimiter after \left or \right: a
 // character or a command; "." is none.
 func (c *conv) delimiterToken() string {
-	for c.pos < len(c.src) && c.src[c.pos] == ' ' {
-		c.pos++
-	}
+	c.skipSpaces()
 	if c.pos >= len(c.src) {
 		return ""
 	}

@@ -51,14 +51,24 @@ type conv struct {
 // environment (stop set).
 func (c *conv) seq(b *strings.Builder, depth int, stop int) {
 	for c.pos < len(c.src) {
-		ch := c.src[c.pos]
-		switch {
-		case ch == '}':
-			return
-		case stop > 0 && (ch == '&' || strings.HasPrefix(c.src[c.pos:], `\\`) || strings.HasPrefix(c.src[c.pos:], `\end`)):
+		rest := c.src[c.pos:]
+		if rest[0] == '}' || stop > 0 && atCellEnd(rest) {
 			return
 		}
 		c.item(b, depth)
+	}
+}
+
+// atCellEnd reports whether rest starts with the end of an environment's
+// cell: &, \\ or \end.
+func atCellEnd(rest string) bool {
+	return rest[0] == '&' || strings.HasPrefix(rest, `\\`) || strings.HasPrefix(rest, `\end`)
+}
+
+// skipSpaces moves pos past spaces.
+func (c *conv) skipSpaces() {
+	for c.pos < len(c.src) && c.src[c.pos] == ' ' {
+		c.pos++
 	}
 }
 
@@ -105,9 +115,7 @@ func (c *conv) group(depth int) string {
 
 // arg converts one argument: a group, a command or a single character.
 func (c *conv) arg(depth int) string {
-	for c.pos < len(c.src) && c.src[c.pos] == ' ' {
-		c.pos++
-	}
+	c.skipSpaces()
 	if c.pos >= len(c.src) {
 		return ""
 	}
@@ -183,22 +191,42 @@ func (c *conv) structure(b *strings.Builder, name string, depth int) bool {
 		b.WriteString(c.arg(depth + 1))
 	case "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "displaystyle", "textstyle", "limits", "nolimits":
 		c.delimiter(b, name)
-	case "overline", "bar":
-		b.WriteString(combine(c.arg(depth+1), '\u0305'))
-	case "hat", "widehat":
-		b.WriteString(combine(c.arg(depth+1), '\u0302'))
-	case "vec":
-		b.WriteString(combine(c.arg(depth+1), '\u20d7'))
-	case "dot":
-		b.WriteString(combine(c.arg(depth+1), '\u0307'))
-	case "tilde", "widetilde":
-		b.WriteString(combine(c.arg(depth+1), '\u0303'))
 	case "begin":
 		c.environment(b, depth)
 	default:
-		return false
+		mark, ok := accent(name)
+		if !ok {
+			return false
+		}
+		b.WriteString(combine(c.arg(depth+1), mark))
 	}
 	return true
+}
+
+// accents are the commands that set a combining mark over every
+// character of their argument.
+var accents = [...]struct {
+	name string
+	mark rune
+}{
+	{"bar", '\u0305'},
+	{"dot", '\u0307'},
+	{"hat", '\u0302'},
+	{"overline", '\u0305'},
+	{"tilde", '\u0303'},
+	{"vec", '\u20d7'},
+	{"widehat", '\u0302'},
+	{"widetilde", '\u0303'},
+}
+
+// accent returns the combining mark of the accent command \name.
+func accent(name string) (rune, bool) {
+	for _, a := range accents {
+		if a.name == name {
+			return a.mark, true
+		}
+	}
+	return 0, false
 }
 
 // delimiter drops sizing commands; \left. and \right. drop their dot.
@@ -241,27 +269,14 @@ func (c *conv) environment(b *strings.Builder, depth int) {
 	name := c.arg(depth + 1)
 	var rows [][]string
 	row := []string{}
-	for c.pos < len(c.src) && depth < MaxDepth {
+	for more := true; more && c.pos < len(c.src) && depth < MaxDepth; {
 		var cell strings.Builder
 		c.seq(&cell, depth+1, 1)
 		row = append(row, strings.TrimSpace(cell.String()))
-		rest := c.src[c.pos:]
-		switch {
-		case strings.HasPrefix(rest, "&"):
-			c.pos++
-			continue
-		case strings.HasPrefix(rest, `\\`):
-			c.pos += 2
+		var rowEnd bool
+		if rowEnd, more = c.cellSeparator(depth); rowEnd {
 			rows, row = append(rows, row), []string{}
-			continue
-		case strings.HasPrefix(rest, `\end`):
-			c.pos += len(`\end`)
-			c.arg(depth + 1)
-		case strings.HasPrefix(rest, "}"):
-			c.pos++
-			continue
 		}
-		break
 	}
 	if len(row) > 1 || len(row) == 1 && row[0] != "" {
 		rows = append(rows, row)
@@ -269,30 +284,37 @@ func (c *conv) environment(b *strings.Builder, depth int) {
 	b.WriteString(c.grid(name, rows))
 }
 
+// cellSeparator reads what ended an environment's cell: & (the next
+// cell), \\ (the next row), \end{name} or a brace that closes nothing.
+// It reports whether a row ended and whether the environment goes on.
+func (c *conv) cellSeparator(depth int) (rowEnd, more bool) {
+	rest := c.src[c.pos:]
+	switch {
+	case strings.HasPrefix(rest, "&"), strings.HasPrefix(rest, "}"):
+		c.pos++
+		return false, true
+	case strings.HasPrefix(rest, `\\`):
+		c.pos += 2
+		return true, true
+	case strings.HasPrefix(rest, `\end`):
+		c.pos += len(`\end`)
+		c.arg(depth + 1)
+	}
+	return false, false
+}
+
 // grid lays out an environment's rows.
 func (c *conv) grid(name string, rows [][]string) string {
 	open, close := brackets(name)
-	var b strings.Builder
 	if !c.display {
-		b.WriteString(open)
+		joined := make([]string, len(rows))
 		for i, r := range rows {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			b.WriteString(strings.Join(r, " "))
+			joined[i] = strings.Join(r, " ")
 		}
-		b.WriteString(close)
-		return b.String()
+		return open + strings.Join(joined, "; ") + close
 	}
-	widths := []int{}
-	for _, r := range rows {
-		for i, cell := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
-		}
-	}
+	var b strings.Builder
+	widths := columnWidths(rows)
 	for i, r := range rows {
 		b.WriteString("\n")
 		b.WriteString(edge(open, i, len(rows), true))
@@ -307,6 +329,20 @@ func (c *conv) grid(name string, rows [][]string) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// columnWidths is the width of the widest cell of each column.
+func columnWidths(rows [][]string) []int {
+	widths := []int{}
+	for _, r := range rows {
+		for i, cell := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	return widths
 }
 
 // brackets returns the delimiters an environment is drawn between.
@@ -440,37 +476,57 @@ func scriptRune(r rune, sup bool) (rune, bool) {
 	return 0, false
 }
 
-// alphabet writes s in a mathematical alphabet.
+// mathAlphabet is a mathematical alphabet: the letters whose forms are
+// outside the Mathematical Alphanumeric Symbols block (the older
+// Letterlike Symbols), and the runs of letters and digits whose forms are
+// consecutive in that block.
+type mathAlphabet struct {
+	name    string
+	letters string // ASCII letters with a form of their own
+	forms   []rune // those forms, in the same order
+	runs    []formRun
+}
+
+// formRun maps the characters lo to hi to consecutive forms from first.
+type formRun struct{ lo, hi, first rune }
+
+// alphabets are the alphabets of \mathbb, \mathcal, \mathfrak and
+// \mathscr; \mathcal has no lowercase forms, and only \mathbb has digits.
+var alphabets = [...]mathAlphabet{
+	{"mathbb", "CHNPQRZ", []rune{'ℂ', 'ℍ', 'ℕ', 'ℙ', 'ℚ', 'ℝ', 'ℤ'},
+		[]formRun{{'A', 'Z', 0x1d538}, {'a', 'z', 0x1d552}, {'0', '9', 0x1d7d8}}},
+	{"mathcal", "BEFHILMR", []rune{'ℬ', 'ℰ', 'ℱ', 'ℋ', 'ℐ', 'ℒ', 'ℳ', 'ℛ'},
+		[]formRun{{'A', 'Z', 0x1d49c}}},
+	{"mathfrak", "CHIRZ", []rune{'ℭ', 'ℌ', 'ℑ', 'ℜ', 'ℨ'},
+		[]formRun{{'A', 'Z', 0x1d504}, {'a', 'z', 0x1d51e}}},
+	{"mathscr", "BEFHILMR", []rune{'ℬ', 'ℰ', 'ℱ', 'ℋ', 'ℐ', 'ℒ', 'ℳ', 'ℛ'},
+		[]formRun{{'A', 'Z', 0x1d49c}, {'a', 'z', 0x1d4b6}}},
+}
+
+// alphabet writes s in the mathematical alphabet \name.
 func alphabet(name, s string) string {
+	var a mathAlphabet
+	for _, x := range alphabets {
+		if x.name == name {
+			a = x
+		}
+	}
 	var b strings.Builder
 	for _, r := range s {
-		b.WriteRune(letter(name, r))
+		b.WriteRune(a.letter(r))
 	}
 	return b.String()
 }
 
-// letter returns r in the alphabet \name, or r when it has no such form.
-func letter(name string, r rune) rune {
-	special := map[string]string{
-		"mathbb":   "CℂHℍNℕPℙQℚRℝZℤ",
-		"mathcal":  "BℬEℰFℱHℋIℐLℒMℳRℛ",
-		"mathscr":  "BℬEℰFℱHℋIℐLℒMℳRℛ",
-		"mathfrak": "CℭHℌIℑRℜZℨ",
-	}[name]
-	rs := []rune(special)
-	for j := 0; j+1 < len(rs); j += 2 {
-		if rs[j] == r {
-			return rs[j+1]
-		}
+// letter returns r in the alphabet, or r when it has no such form.
+func (a *mathAlphabet) letter(r rune) rune {
+	if i := strings.IndexRune(a.letters, r); i >= 0 {
+		return a.forms[i]
 	}
-	base := map[string]rune{"mathbb": 0x1d538, "mathcal": 0x1d49c, "mathscr": 0x1d49c, "mathfrak": 0x1d504}[name]
-	switch {
-	case r >= 'A' && r <= 'Z':
-		return base + (r - 'A')
-	case r >= 'a' && r <= 'z' && name != "mathcal":
-		return base + 26 + (r - 'a')
-	case r >= '0' && r <= '9' && name == "mathbb":
-		return 0x1d7d8 + (r - '0')
+	for _, run := range a.runs {
+		if r >= run.lo && r <= run.hi {
+			return run.first + (r - run.lo)
+		}
 	}
 	return r
 }
