@@ -1,6 +1,7 @@
 package valuefmt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -60,69 +61,54 @@ func (d *decoder) value(depth int) (any, error) {
 	if d.pos >= len(d.data) {
 		return nil, d.fail("")
 	}
-	switch c := d.data[d.pos]; {
-	case c == '{':
-		if depth >= MaxDepth {
-			return nil, fmt.Errorf("JSON nests deeper than %d levels", MaxDepth)
-		}
+	c := d.data[d.pos]
+	if (c == '{' || c == '[') && depth >= MaxDepth {
+		return nil, fmt.Errorf("JSON nests deeper than %d levels", MaxDepth)
+	}
+	switch c {
+	case '{':
 		return d.object(depth)
-	case c == '[':
-		if depth >= MaxDepth {
-			return nil, fmt.Errorf("JSON nests deeper than %d levels", MaxDepth)
-		}
+	case '[':
 		return d.array(depth)
-	case c == '"':
+	case '"':
 		return d.str()
-	case c == 't':
-		return true, d.literal("true")
-	case c == 'f':
-		return false, d.literal("false")
-	case c == 'n':
-		return nil, d.literal("null")
-	case c == '-' || (c >= '0' && c <= '9'):
+	case 't', 'f', 'n':
+		return d.literal()
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		return d.number()
 	}
 	return nil, d.fail("looking for the beginning of a value")
 }
 
-func (d *decoder) literal(word string) error {
-	if !strings.HasPrefix(string(d.data[d.pos:min(len(d.data), d.pos+len(word))]), word) {
-		return d.fail("in literal " + word)
+// literals are JSON's words and their values, in the order of their
+// first letters in "tfn".
+var literals = [...]struct {
+	word  string
+	value any
+}{{"true", true}, {"false", false}, {"null", nil}}
+
+// literal reads the word (true, false or null) whose first letter is at
+// d.pos.
+func (d *decoder) literal() (any, error) {
+	lit := literals[strings.IndexByte("tfn", d.data[d.pos])]
+	if !bytes.HasPrefix(d.data[d.pos:], []byte(lit.word)) {
+		return nil, d.fail("in literal " + lit.word)
 	}
-	d.pos += len(word)
-	return nil
+	d.pos += len(lit.word)
+	return lit.value, nil
 }
 
 func (d *decoder) object(depth int) (any, error) {
 	d.pos++
 	obj := Object{}
-	var index map[string]int
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
+	if d.closes('}') {
 		return obj, nil
 	}
+	index := map[string]int{} // where each key is in obj
 	for {
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-			return nil, d.fail("looking for an object key")
-		}
-		key, err := d.str()
+		key, v, err := d.member(depth)
 		if err != nil {
 			return nil, err
-		}
-		d.space()
-		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, d.fail("after an object key")
-		}
-		d.pos++
-		d.space()
-		v, err := d.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		if index == nil {
-			index = map[string]int{}
 		}
 		if i, ok := index[key]; ok {
 			obj[i].Value = v
@@ -130,28 +116,40 @@ func (d *decoder) object(depth int) (any, error) {
 			index[key] = len(obj)
 			obj = append(obj, Member{Key: key, Value: v})
 		}
-		d.space()
-		if d.pos >= len(d.data) {
-			return nil, d.fail("")
+		done, err := d.next('}', "after an object value")
+		if err != nil {
+			return nil, err
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
+		if done {
 			return orderKeys(obj), nil
-		default:
-			return nil, d.fail("after an object value")
 		}
 	}
+}
+
+// member reads an object's `"key": value`.
+func (d *decoder) member(depth int) (string, any, error) {
+	d.space()
+	if !d.at('"') {
+		return "", nil, d.fail("looking for an object key")
+	}
+	key, err := d.str()
+	if err != nil {
+		return "", nil, err
+	}
+	d.space()
+	if !d.at(':') {
+		return "", nil, d.fail("after an object key")
+	}
+	d.pos++
+	d.space()
+	v, err := d.value(depth + 1)
+	return key, v, err
 }
 
 func (d *decoder) array(depth int) (any, error) {
 	d.pos++
 	arr := []any{}
-	d.space()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
+	if d.closes(']') {
 		return arr, nil
 	}
 	for {
@@ -161,20 +159,41 @@ func (d *decoder) array(depth int) (any, error) {
 			return nil, err
 		}
 		arr = append(arr, v)
-		d.space()
-		if d.pos >= len(d.data) {
-			return nil, d.fail("")
+		done, err := d.next(']', "after an array element")
+		if err != nil {
+			return nil, err
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
+		if done {
 			return arr, nil
-		default:
-			return nil, d.fail("after an array element")
 		}
 	}
+}
+
+// closes reads, after white space, the close of an empty object or array
+// and reports whether it was there.
+func (d *decoder) closes(close byte) bool {
+	d.space()
+	if d.at(close) {
+		d.pos++
+		return true
+	}
+	return false
+}
+
+// next reads, after white space, the comma or the close that follows an
+// object's member or an array's element, and reports whether it was the
+// close; any other byte is an error, described by what.
+func (d *decoder) next(close byte, what string) (done bool, err error) {
+	d.space()
+	switch {
+	case d.at(','):
+		d.pos++
+		return false, nil
+	case d.at(close):
+		d.pos++
+		return true, nil
+	}
+	return false, d.fail(what)
 }
 
 func (d *decoder) number() (any, error) {

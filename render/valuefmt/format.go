@@ -45,39 +45,48 @@ func Format(v any, format, decimals string, now time.Time) string {
 	v = normalize(v)
 	switch format {
 	case Number, Compact, Percent:
-		n, ok := numeric(v)
-		if !ok {
-			return PlainString(v)
-		}
-		minFrac, maxFrac := 0, 3
-		switch format {
-		case Compact, Percent:
-			maxFrac = 1
-		}
-		if d, ok := ParseDecimals(decimals); ok {
-			minFrac, maxFrac = d, d
-		}
-		switch format {
-		case Compact:
-			return formatCompact(n, minFrac, maxFrac)
-		case Percent:
-			return formatFixed(n, 2, minFrac, maxFrac) + "%"
-		}
-		return formatFixed(n, 0, minFrac, maxFrac)
-	case Date:
-		t, ok := parseTime(v, now.Location())
-		if !ok {
-			return PlainString(v)
-		}
-		return MediumDate(t.In(now.Location()))
-	case Relative:
-		t, ok := parseTime(v, now.Location())
-		if !ok {
-			return PlainString(v)
-		}
-		return RelativeTime(t, now)
+		return formatNumeric(v, format, decimals)
+	case Date, Relative:
+		return formatTime(v, format, now)
 	}
 	return PlainString(v)
+}
+
+// formatNumeric formats v with the number, compact or percent format: at
+// most 3 fraction digits for number and 1 for the others unless decimals
+// fixes them; plain when v is no number.
+func formatNumeric(v any, format, decimals string) string {
+	n, ok := numeric(v)
+	if !ok {
+		return PlainString(v)
+	}
+	minFrac, maxFrac := 0, 3
+	if format != Number {
+		maxFrac = 1
+	}
+	if d, ok := ParseDecimals(decimals); ok {
+		minFrac, maxFrac = d, d
+	}
+	switch format {
+	case Compact:
+		return formatCompact(n, minFrac, maxFrac)
+	case Percent:
+		return formatFixed(n, 2, minFrac, maxFrac) + "%"
+	}
+	return formatFixed(n, 0, minFrac, maxFrac)
+}
+
+// formatTime formats v with the date or relative format; plain when v is
+// no time.
+func formatTime(v any, format string, now time.Time) string {
+	t, ok := parseTime(v, now.Location())
+	switch {
+	case !ok:
+		return PlainString(v)
+	case format == Date:
+		return MediumDate(t.In(now.Location()))
+	}
+	return RelativeTime(t, now)
 }
 
 // normalize maps Go numeric types onto float64.

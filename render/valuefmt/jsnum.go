@@ -140,44 +140,36 @@ func NumberString(v float64) string {
 	switch {
 	case math.IsNaN(v):
 		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
+	case math.IsInf(v, 0):
+		return sign(v) + "Infinity"
 	case v == 0:
 		return "0"
 	}
-	d := toDecimal(v)
-	var b strings.Builder
-	if v < 0 {
-		b.WriteByte('-')
-	}
+	return sign(v) + toDecimal(v).jsString()
+}
+
+// jsString is d (not zero) as Number-to-String prints it: plain for
+// exponents up to 21 and down to -6, else in exponent notation.
+func (d decimal) jsString() string {
 	k, n := len(d.digits), d.point
+	digits := string(d.digits)
 	switch {
 	case k <= n && n <= 21:
-		b.Write(d.digits)
-		b.WriteString(strings.Repeat("0", n-k))
+		return digits + strings.Repeat("0", n-k)
 	case 0 < n && n <= 21:
-		b.Write(d.digits[:n])
-		b.WriteByte('.')
-		b.Write(d.digits[n:])
+		return digits[:n] + "." + digits[n:]
 	case -6 < n && n <= 0:
-		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", -n))
-		b.Write(d.digits)
-	default:
-		b.WriteByte(d.digits[0])
-		if k > 1 {
-			b.WriteByte('.')
-			b.Write(d.digits[1:])
-		}
-		b.WriteByte('e')
-		if n-1 >= 0 {
-			b.WriteByte('+')
-		}
-		b.WriteString(strconv.Itoa(n - 1))
+		return "0." + strings.Repeat("0", -n) + digits
 	}
-	return b.String()
+	mant := digits[:1]
+	if k > 1 {
+		mant += "." + digits[1:]
+	}
+	exp := strconv.Itoa(n - 1)
+	if n-1 >= 0 {
+		exp = "+" + exp
+	}
+	return mant + "e" + exp
 }
 
 // jsWhitespace reports whether r is white space or a line terminator as
@@ -247,29 +239,35 @@ func parseRadix(digits string, base int) (float64, bool) {
 // optional sign, digits with an optional fraction (at least one digit in
 // all), and an optional exponent with digits.
 func isDecimalLiteral(s string) bool {
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		i++
-	}
-	i, whole := skipDigits(s, i)
+	i, whole := skipDigits(s, skipSign(s, 0))
 	frac := 0
-	if i < len(s) && s[i] == '.' {
+	if strings.HasPrefix(s[i:], ".") {
 		i, frac = skipDigits(s, i+1)
 	}
 	if whole+frac == 0 {
 		return false
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		var exp int
-		if i, exp = skipDigits(s, i); exp == 0 {
-			return false
-		}
+	i, ok := skipExponent(s, i)
+	return ok && i == len(s)
+}
+
+// skipSign is the index past the + or - at s[i], or i when none is there.
+func skipSign(s string, i int) int {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		return i + 1
 	}
-	return i == len(s)
+	return i
+}
+
+// skipExponent is the index past the exponent (e or E, an optional sign
+// and digits) at s[i], or i when none starts there; ok is false for an
+// exponent without digits.
+func skipExponent(s string, i int) (int, bool) {
+	if i == len(s) || s[i] != 'e' && s[i] != 'E' {
+		return i, true
+	}
+	i, n := skipDigits(s, skipSign(s, i+1))
+	return i, n > 0
 }
 
 // skipDigits is the index past the ASCII digits of s from i on, and how

@@ -2,6 +2,7 @@ package valuefmt
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,36 +93,48 @@ func stringify(b *strings.Builder, v any) {
 	case bool:
 		b.WriteString(strconv.FormatBool(t))
 	case float64:
-		s := NumberString(t)
-		if s == "NaN" || strings.HasSuffix(s, "Infinity") {
-			s = "null"
-		}
-		b.WriteString(s)
+		b.WriteString(jsonNumber(t))
 	case string:
 		quote(b, t)
 	case []any:
-		b.WriteByte('[')
-		for i, e := range t {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			stringify(b, e)
-		}
-		b.WriteByte(']')
+		stringifyArray(b, t)
 	case Object:
-		b.WriteByte('{')
-		for i, m := range t {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			quote(b, m.Key)
-			b.WriteByte(':')
-			stringify(b, m.Value)
-		}
-		b.WriteByte('}')
+		stringifyObject(b, t)
 	default:
 		b.WriteString("null")
 	}
+}
+
+// jsonNumber is n as JSON.stringify writes it: null when not finite.
+func jsonNumber(n float64) string {
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return "null"
+	}
+	return NumberString(n)
+}
+
+func stringifyArray(b *strings.Builder, a []any) {
+	b.WriteByte('[')
+	for i, e := range a {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		stringify(b, e)
+	}
+	b.WriteByte(']')
+}
+
+func stringifyObject(b *strings.Builder, o Object) {
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		quote(b, m.Key)
+		b.WriteByte(':')
+		stringify(b, m.Value)
+	}
+	b.WriteByte('}')
 }
 
 // quote writes s as a JSON string the way JSON.stringify does: only the
@@ -130,35 +143,26 @@ func quote(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x80 {
+		switch {
+		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			b.WriteRune(r)
 			i += size
 			continue
-		}
-		switch c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
+		case quoteEscapes[c] != "":
+			b.WriteString(quoteEscapes[c])
+		case c < 0x20:
+			fmt.Fprintf(b, `\u%04x`, c)
 		default:
-			if c < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, c)
-			} else {
-				b.WriteByte(c)
-			}
+			b.WriteByte(c)
 		}
 		i++
 	}
 	b.WriteByte('"')
+}
+
+// quoteEscapes are the two-character escapes JSON.stringify writes, by
+// the ASCII byte they stand for.
+var quoteEscapes = [utf8.RuneSelf]string{
+	'"': `\"`, '\\': `\\`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`,
 }
