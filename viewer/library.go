@@ -143,34 +143,10 @@ func (s *scan) folder(rel string, depth int) error {
 		return nil
 	}
 	s.folders++
-	f, err := s.root.Open(rel)
-	if err != nil {
-		if rel == "." {
-			return err
-		}
-		return nil
+	ents, err := s.readFolder(rel)
+	if err != nil && rel == "." {
+		return err
 	}
-	ents, err := f.ReadDir(s.lim.FolderEntries)
-	f.Close()
-	if err != nil && !errors.Is(err, io.EOF) {
-		if rel == "." {
-			return err
-		}
-		return nil
-	}
-	if len(ents) >= s.lim.FolderEntries {
-		s.lib.Capped = true
-	}
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int {
-		// A folder's README comes first, as a repository shows it.
-		if ra, rb := isReadme(a.Name()), isReadme(b.Name()); ra != rb {
-			if ra {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Name(), b.Name())
-	})
 	for _, e := range ents {
 		if s.full() {
 			return nil
@@ -178,6 +154,38 @@ func (s *scan) folder(rel string, depth int) error {
 		s.entry(rel, e, depth)
 	}
 	return nil
+}
+
+// readFolder reads the folder rel's entries, at most the limit's, README
+// first, then by name.
+func (s *scan) readFolder(rel string) ([]fs.DirEntry, error) {
+	f, err := s.root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := f.ReadDir(s.lim.FolderEntries)
+	f.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if len(ents) >= s.lim.FolderEntries {
+		s.lib.Capped = true
+	}
+	slices.SortFunc(ents, readmeFirst)
+	return ents, nil
+}
+
+// readmeFirst orders a folder's entries: a folder's README comes first,
+// as a repository shows it, then the rest by name.
+func readmeFirst(a, b fs.DirEntry) int {
+	ra, rb := isReadme(a.Name()), isReadme(b.Name())
+	if ra == rb {
+		return strings.Compare(a.Name(), b.Name())
+	}
+	if ra {
+		return -1
+	}
+	return 1
 }
 
 // entry lists e, found in the folder rel at depth: a note, an archive, a
@@ -190,17 +198,8 @@ func (s *scan) entry(rel string, e fs.DirEntry, depth int) {
 	}
 	p := path.Join(rel, name)
 	switch t := e.Type(); {
-	case t.IsDir():
-		if vendoredFolders[name] {
-			return
-		}
-		if _, err := s.root.Lstat(path.Join(p, bundle.ManifestName)); err == nil {
-			s.add(p, BundleFolder)
-		} else if depth < s.lim.Depth {
-			s.folder(p, depth+1)
-		} else {
-			s.lib.Capped = true
-		}
+	case t.IsDir() && !vendoredFolders[name]:
+		s.dir(p, depth)
 	case t&fs.ModeSymlink != 0:
 		// os.Root refuses a link that leads out of the root; a link
 		// to a folder is never followed, so a loop cannot form.
@@ -209,6 +208,18 @@ func (s *scan) entry(rel string, e fs.DirEntry, depth int) {
 		}
 	case t.IsRegular():
 		s.file(p, name)
+	}
+}
+
+// dir lists the folder p found at depth: a bundle folder, or a folder
+// to descend into while the depth limit allows.
+func (s *scan) dir(p string, depth int) {
+	if _, err := s.root.Lstat(path.Join(p, bundle.ManifestName)); err == nil {
+		s.add(p, BundleFolder)
+	} else if depth < s.lim.Depth {
+		s.folder(p, depth+1)
+	} else {
+		s.lib.Capped = true
 	}
 }
 
@@ -251,33 +262,44 @@ func (s *scan) titleSource(e LibraryEntry) []byte {
 	case NoteFile:
 		return s.prefix(s.root, e.Rel)
 	case BundleFolder:
-		sub, err := s.root.OpenRoot(e.Rel)
-		if err != nil {
-			return nil
-		}
-		defer sub.Close()
-		raw := s.read(sub, bundle.ManifestName, bundle.MaxManifestBytes)
-		m, err := bundle.ParseManifest(raw)
-		if err != nil {
-			return nil
-		}
-		return s.prefix(sub, m.Document)
+		return s.folderSource(e.Rel)
 	case ZipBundle:
-		info, err := s.root.Stat(e.Rel)
-		if err != nil || info.Size() > s.lim.ArchiveBytes || info.Size() > s.budget {
-			return nil
-		}
-		s.budget -= info.Size()
-		lim := bundle.DefaultLimits
-		lim.ArchiveBytes, lim.EntryBytes, lim.TotalBytes = s.lim.ArchiveBytes, s.lim.ArchiveBytes, s.lim.ArchiveBytes
-		b, err := bundle.OpenLimits(e.Path, lim)
-		if err != nil {
-			return nil
-		}
-		doc := b.Document()
-		return doc[:min(len(doc), render.TitleBytes)]
+		return s.archiveSource(e)
 	}
 	return nil
+}
+
+// folderSource reads the start of the document of the bundle folder rel.
+func (s *scan) folderSource(rel string) []byte {
+	sub, err := s.root.OpenRoot(rel)
+	if err != nil {
+		return nil
+	}
+	defer sub.Close()
+	raw := s.read(sub, bundle.ManifestName, bundle.MaxManifestBytes)
+	m, err := bundle.ParseManifest(raw)
+	if err != nil {
+		return nil
+	}
+	return s.prefix(sub, m.Document)
+}
+
+// archiveSource reads the start of the document of the archive e, an
+// archive within the limits and the scan's budget.
+func (s *scan) archiveSource(e LibraryEntry) []byte {
+	info, err := s.root.Stat(e.Rel)
+	if err != nil || info.Size() > s.lim.ArchiveBytes || info.Size() > s.budget {
+		return nil
+	}
+	s.budget -= info.Size()
+	lim := bundle.DefaultLimits
+	lim.ArchiveBytes, lim.EntryBytes, lim.TotalBytes = s.lim.ArchiveBytes, s.lim.ArchiveBytes, s.lim.ArchiveBytes
+	b, err := bundle.OpenLimits(e.Path, lim)
+	if err != nil {
+		return nil
+	}
+	doc := b.Document()
+	return doc[:min(len(doc), render.TitleBytes)]
 }
 
 // prefix reads the start of the regular file name below r.

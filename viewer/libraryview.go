@@ -180,32 +180,28 @@ func (l *libraryList) editFilter(msg tea.KeyPressMsg) {
 
 // listKey handles a key on the list while no filter is typed.
 func (l *libraryList) listKey(msg tea.KeyPressMsg, height int) libraryAction {
+	if d, ok := moveOf(libraryMoves, msg, height, len(l.shown)); ok {
+		l.move(d, height)
+		return libraryNone
+	}
 	switch {
 	case key.Matches(msg, libraryKeys.Quit):
 		return libraryQuit
-	case key.Matches(msg, libraryKeys.Clear):
-		if l.query() != "" {
-			l.filter.input = nil
-			l.refilter()
-		}
+	case key.Matches(msg, libraryKeys.Clear) && l.query() != "":
+		l.filter.input = nil
+		l.refilter()
 	case key.Matches(msg, libraryKeys.Filter):
 		l.filter.editing = true
-	case key.Matches(msg, libraryKeys.Down):
-		l.move(1, height)
-	case key.Matches(msg, libraryKeys.Up):
-		l.move(-1, height)
-	case key.Matches(msg, libraryKeys.PageDown):
-		l.move(height, height)
-	case key.Matches(msg, libraryKeys.PageUp):
-		l.move(-height, height)
-	case key.Matches(msg, libraryKeys.Top):
-		l.move(-len(l.shown), height)
-	case key.Matches(msg, libraryKeys.Bottom):
-		l.move(len(l.shown), height)
 	case key.Matches(msg, keys.Help):
 		return libraryHelp
 	}
 	return libraryNone
+}
+
+// libraryMoves are the keys that move in the list.
+var libraryMoves = []moveKey{
+	{&libraryKeys.Down, lineDown}, {&libraryKeys.Up, lineUp}, {&libraryKeys.PageDown, pageDown},
+	{&libraryKeys.PageUp, pageUp}, {&libraryKeys.Top, toFirst}, {&libraryKeys.Bottom, toLast},
 }
 
 // move moves the cursor d entries, keeping it on screen.
@@ -230,42 +226,51 @@ func (l *libraryList) view(c *chrome, width, height int) []string {
 	}
 	out = append(out, c.title(head, width))
 	for i := l.offset; i < len(l.shown) && len(out) < height; i++ {
-		s := l.shown[i]
-		label, at := l.labels[s.index], l.titleEnd[s.index]
-		base, path := ansi.Style{}, c.st.Dim
-		lead := "  "
-		if i == l.cursor {
-			base, path = ansi.Style{Inverse: true}, ansi.Style{Inverse: true}
-			lead = "› "
-		}
-		if at == 0 {
-			// Without a title the path is the row's main text.
-			path = base
-		}
-		segs := []segment{{text: lead, style: base}}
-		for _, r := range segmentsOf(label, s.matched, at) {
-			st := base
-			switch {
-			case r.marked:
-				st = c.match
-			case r.from >= at:
-				st = path
-			}
-			segs = append(segs, segment{text: label[r.from:r.to], style: st})
-		}
-		out = append(out, c.row(segs, width))
+		out = append(out, l.row(c, i, width))
 	}
 	if len(l.shown) == 0 && len(out) < height {
-		if len(l.lib.Entries) == 0 {
-			out = append(out, c.dim("  (no notes here: .mk.md files, .mkz archives and bundle folders are listed)", width))
-		} else {
-			out = append(out, c.dim("  (no note matches the filter; esc clears it)", width))
-		}
+		out = append(out, c.dim(l.emptyLine(), width))
 	}
 	for len(out) < height {
 		out = append(out, "")
 	}
 	return out
+}
+
+// row draws the list's ith entry as shown.
+func (l *libraryList) row(c *chrome, i, width int) string {
+	s := l.shown[i]
+	label, at := l.labels[s.index], l.titleEnd[s.index]
+	base, path := ansi.Style{}, c.st.Dim
+	lead := "  "
+	if i == l.cursor {
+		base, path = ansi.Style{Inverse: true}, ansi.Style{Inverse: true}
+		lead = "› "
+	}
+	if at == 0 {
+		// Without a title the path is the row's main text.
+		path = base
+	}
+	segs := []segment{{text: lead, style: base}}
+	for _, r := range segmentsOf(label, s.matched, at) {
+		st := base
+		switch {
+		case r.marked:
+			st = c.match
+		case r.from >= at:
+			st = path
+		}
+		segs = append(segs, segment{text: label[r.from:r.to], style: st})
+	}
+	return c.row(segs, width)
+}
+
+// emptyLine is what the list says when it shows no entry.
+func (l *libraryList) emptyLine() string {
+	if len(l.lib.Entries) == 0 {
+		return "  (no notes here: .mk.md files, .mkz archives and bundle folders are listed)"
+	}
+	return "  (no note matches the filter; esc clears it)"
 }
 
 // statusBar is the list's bottom line: the filter prompt or the folder

@@ -44,33 +44,51 @@ func newPane(title string, items []string, selectable bool) *pane {
 // update handles a key; height is the number of item rows shown.
 func (p *pane) update(msg tea.KeyPressMsg, height int) paneAction {
 	height = max(height, 1)
-	move := func(d int) { p.move(d, height) }
+	if d, ok := moveOf(paneMoves, msg, height, len(p.items)); ok {
+		p.move(d, height)
+		return paneNone
+	}
 	switch {
-	case key.Matches(msg, keys.Down):
-		move(1)
-	case key.Matches(msg, keys.Up):
-		move(-1)
-	case key.Matches(msg, keys.PageDown):
-		move(height)
-	case key.Matches(msg, keys.PageUp):
-		move(-height)
-	case key.Matches(msg, keys.HalfDown):
-		move(max(height/2, 1))
-	case key.Matches(msg, keys.HalfUp):
-		move(-max(height/2, 1))
-	case key.Matches(msg, keys.Top):
-		move(-len(p.items))
-	case key.Matches(msg, keys.Bottom):
-		move(len(p.items))
-	case key.Matches(msg, paneEnter):
-		if p.selectable && len(p.items) > 0 {
-			return paneChoose
-		}
-		return paneClose
-	case key.Matches(msg, paneCloseKey):
+	case key.Matches(msg, paneEnter) && p.selectable && len(p.items) > 0:
+		return paneChoose
+	case key.Matches(msg, paneEnter), key.Matches(msg, paneCloseKey):
 		return paneClose
 	}
 	return paneNone
+}
+
+// moveKey is a key that moves in a list: by how much, in a list of items
+// showing height rows.
+type moveKey struct {
+	keys *key.Binding
+	by   func(height, items int) int
+}
+
+// moveOf is how far msg moves in a list of items showing height rows,
+// by the first of moves it matches; ok is false when it matches none.
+func moveOf(moves []moveKey, msg tea.KeyPressMsg, height, items int) (d int, ok bool) {
+	for _, mv := range moves {
+		if key.Matches(msg, *mv.keys) {
+			return mv.by(height, items), true
+		}
+	}
+	return 0, false
+}
+
+// The moves of the keys in moveKey tables.
+func lineDown(int, int) int    { return 1 }
+func lineUp(int, int) int      { return -1 }
+func pageDown(h, _ int) int    { return h }
+func pageUp(h, _ int) int      { return -h }
+func halfDown(h, _ int) int    { return max(h/2, 1) }
+func halfUp(h, _ int) int      { return -max(h/2, 1) }
+func toFirst(_, items int) int { return -items }
+func toLast(_, items int) int  { return items }
+
+// paneMoves are the reader's keys that move in a pane.
+var paneMoves = []moveKey{
+	{&keys.Down, lineDown}, {&keys.Up, lineUp}, {&keys.PageDown, pageDown}, {&keys.PageUp, pageUp},
+	{&keys.HalfDown, halfDown}, {&keys.HalfUp, halfUp}, {&keys.Top, toFirst}, {&keys.Bottom, toLast},
 }
 
 // move moves the cursor d items, keeping it among the height rows

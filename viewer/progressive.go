@@ -107,21 +107,22 @@ func copyLive(l render.LiveState) render.LiveState {
 
 // fullPage swaps the whole note's page in for the partial or outdated
 // one, keeping the reader's place, folds and search, and then does what
-// waited for it (see pendingList); arrived says it did. A page laid out
-// for a width or state the reader has since changed is laid out again
-// in the background.
-func (rd *reader) fullPage(msg fullPageMsg) (arrived bool, cmd tea.Cmd) {
+// waited for it (see pendingList), and asks the root to grow an open
+// table of contents (readerPageArrived). A page laid out for a width or
+// state the reader has since changed is laid out again in the
+// background.
+func (rd *reader) fullPage(msg fullPageMsg) (readerAction, tea.Cmd) {
 	if msg.gen != rd.loadGen || !rd.loading {
-		return false, nil
+		return readerNone, nil
 	}
 	if msg.width != rd.pageWidth || msg.version != rd.liveVersion {
-		return false, rd.layoutFull()
+		return readerNone, rd.layoutFull()
 	}
 	unfound := rd.swapIn(msg.page)
 	for _, a := range rd.pending.take(pendingAnchor, pendingBlock, pendingJump) {
 		rd.donePending(a)
 	}
-	return true, rd.afterArrival(unfound)
+	return readerPageArrived, rd.afterArrival(unfound)
 }
 
 // swapIn makes p, the whole note's page, the one on screen at the same

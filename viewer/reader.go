@@ -131,18 +131,11 @@ func (rd *reader) update(msg tea.Msg) (readerAction, tea.Cmd) {
 		}
 		return rd.key(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelDown:
-			rd.scrollTo(rd.top + 3)
-		case tea.MouseWheelUp:
-			rd.scrollTo(rd.top - 3)
+		if d, ok := wheelRows[msg.Button]; ok {
+			rd.scrollTo(rd.top + d)
 		}
 	case fullPageMsg:
-		arrived, cmd := rd.fullPage(msg)
-		if arrived {
-			return readerPageArrived, cmd
-		}
-		return readerNone, cmd
+		return rd.fullPage(msg)
 	case picturesMsg:
 		return readerNone, rd.picturesDecoded(msg)
 	case editedMsg:
@@ -152,6 +145,9 @@ func (rd *reader) update(msg tea.Msg) (readerAction, tea.Cmd) {
 	}
 	return readerNone, nil
 }
+
+// wheelRows are the rows a turn of the mouse wheel scrolls.
+var wheelRows = map[tea.MouseButton]int{tea.MouseWheelDown: 3, tea.MouseWheelUp: -3}
 
 // open makes n the note on screen as if the viewer had been started on
 // it (a library's entry).
@@ -1012,19 +1008,24 @@ func (rd *reader) goMark(c rune) {
 	rd.scrollTo(rd.pg.rowOf(ln))
 }
 
+// fileKeys are the second keys of :n and :p.
+var fileKeys = map[string]readerAction{"n": readerNextFile, "p": readerPrevFile}
+
+// isLetter reports whether the key k types an ASCII letter, a mark's name.
+func isLetter(k string) bool {
+	return len(k) == 1 && 'a' <= k[0]|0x20 && k[0]|0x20 <= 'z'
+}
+
 // prefixed does the two-key command whose first key was p and second k:
 // m<letter> marks, '<letter> and ” go to a mark, :n and :p change file.
 func (rd *reader) prefixed(p, k string) (readerAction, tea.Cmd) {
-	letter := len(k) == 1 && (k[0] >= 'a' && k[0] <= 'z' || k[0] >= 'A' && k[0] <= 'Z')
 	switch {
-	case p == "m" && letter:
+	case p == "m" && isLetter(k):
 		rd.setMark(rune(k[0]))
-	case p == "'" && (letter || k == "'"):
+	case p == "'" && (isLetter(k) || k == "'"):
 		rd.goMark(rune(k[0]))
-	case p == ":" && k == "n":
-		return readerNextFile, nil
-	case p == ":" && k == "p":
-		return readerPrevFile, nil
+	case p == ":" && fileKeys[k] != readerNone:
+		return fileKeys[k], nil
 	case k != "esc":
 		rd.message = p + k + " is not a command (m<letter>, '<letter>, '', :n, :p)"
 	}

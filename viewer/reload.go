@@ -84,25 +84,38 @@ func (wt *watcher) loop() {
 			if !ok {
 				return
 			}
-			if !wt.relevant(ev.Name) {
-				continue
+			if wt.event(ev) {
+				timer = time.After(settle)
 			}
-			if ev.Op&fsnotify.Create != 0 {
-				if info, err := os.Stat(ev.Name); err == nil && info.IsDir() {
-					_ = wt.w.Add(ev.Name)
-				}
-			}
-			timer = time.After(settle)
 		case <-wt.w.Errors:
 		case <-timer:
 			timer = nil
-			select {
-			case wt.changed <- struct{}{}:
-			default:
-			}
+			wt.notify()
 		case <-wt.done:
 			return
 		}
+	}
+}
+
+// event takes a file system event and reports whether it changes what
+// is watched; a folder created in a watched tree is watched too.
+func (wt *watcher) event(ev fsnotify.Event) bool {
+	if !wt.relevant(ev.Name) {
+		return false
+	}
+	if ev.Op&fsnotify.Create != 0 {
+		if info, err := os.Stat(ev.Name); err == nil && info.IsDir() {
+			_ = wt.w.Add(ev.Name)
+		}
+	}
+	return true
+}
+
+// notify tells wait of a change, unless one is already waiting.
+func (wt *watcher) notify() {
+	select {
+	case wt.changed <- struct{}{}:
+	default:
 	}
 }
 

@@ -62,27 +62,13 @@ func (rd *reader) landRevealed() tea.Cmd {
 		rd.pending.drop(pendingReveal)
 		return nil
 	}
-	ti := -1
-	for i := range rd.pg.targets {
-		if t := rd.pg.target(i); t.kind == r.kind && t.id == r.id {
-			ti = i
-			break
-		}
-	}
+	ti := rd.pg.targetOf(r.kind, r.id)
 	if ti < 0 {
 		rd.pending.drop(pendingReveal)
 		return nil
 	}
 	t := rd.pg.target(ti)
-	first, last := -1, -1
-	for i, mt := range rd.search.matches {
-		if mt.line >= t.line && mt.line < t.end {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
+	first, last := rd.search.within(t.line, t.end)
 	if first < 0 {
 		// The hit did not survive the layout (it spanned a line break):
 		// show the block.
@@ -96,4 +82,30 @@ func (rd *reader) landRevealed() tea.Cmd {
 	}
 	// A hit hidden again (a block inside the opened one) reveals again.
 	return rd.showMatch()
+}
+
+// targetOf is the index of the target of kind and id, -1 if there is none.
+func (p *page) targetOf(kind render.FocusKind, id render.BlockID) int {
+	for i := range p.targets {
+		if t := p.target(i); t.kind == kind && t.id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// within is the first and last of the matches on lines from line up to
+// end, -1 and -1 if there are none.
+func (s *searcher) within(line, end int) (first, last int) {
+	first, last = -1, -1
+	for i, mt := range s.matches {
+		if mt.line < line || mt.line >= end {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	return first, last
 }

@@ -279,27 +279,11 @@ func (s *searcher) run(p *page, query string) {
 // are searched.
 func (s *searcher) find(p *page, pt, prev pattern) []match {
 	var found []match
-	scan := func(ln int) {
-		t := p.lineText(ln)
-		if pt.literal() && pt.fold {
-			if t = s.folded[ln]; t == "" {
-				t = foldCase(p.lineText(ln))
-				s.folded[ln] = t
-			}
-		}
-		pt.each(t, func(start, end int) { found = append(found, match{line: ln, start: start, end: end}) })
-	}
 	if pm, ok := s.cache[prev.query]; ok && pt.narrows(prev) {
-		last := -1
-		for _, m := range pm {
-			if m.hidden == nil && m.line != last {
-				scan(m.line)
-				last = m.line
-			}
-		}
+		found = s.findAgain(p, pt, pm)
 	} else {
 		for ln := range p.lineCount() {
-			scan(ln)
+			found = s.findOn(p, pt, ln, found)
 		}
 	}
 	if hm := hiddenMatches(p, pt); len(hm) > 0 {
@@ -308,6 +292,35 @@ func (s *searcher) find(p *page, pt, prev pattern) []match {
 		// its first line.
 		sort.SliceStable(found, func(i, j int) bool { return found[i].line < found[j].line })
 	}
+	return found
+}
+
+// findAgain finds pt on the lines shown that have a match in pm, the
+// matches of a pattern pt narrows.
+func (s *searcher) findAgain(p *page, pt pattern, pm []match) []match {
+	var found []match
+	last := -1
+	for _, m := range pm {
+		if m.hidden == nil && m.line != last {
+			found = s.findOn(p, pt, m.line, found)
+			last = m.line
+		}
+	}
+	return found
+}
+
+// findOn appends to found the matches of pt on line ln of p; a literal
+// pattern that ignores case is found in the line's folded text, folded
+// once.
+func (s *searcher) findOn(p *page, pt pattern, ln int, found []match) []match {
+	t := p.lineText(ln)
+	if pt.literal() && pt.fold {
+		if t = s.folded[ln]; t == "" {
+			t = foldCase(p.lineText(ln))
+			s.folded[ln] = t
+		}
+	}
+	pt.each(t, func(start, end int) { found = append(found, match{line: ln, start: start, end: end}) })
 	return found
 }
 

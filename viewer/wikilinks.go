@@ -53,31 +53,56 @@ func wikiResolver(lib *Library, notePath string) func(target, heading string) st
 	}
 }
 
-// findWikiNote returns the path of the note target names, or "".
+// findWikiNote returns the path of the note target names, or "": the
+// library's note of that name in a folder ending in target's, else the
+// note of that name in dir.
 func findWikiNote(lib *Library, dir, target string) string {
 	want := noteName(filepath.Base(filepath.FromSlash(target)))
 	sub := strings.ToLower(filepath.ToSlash(filepath.Dir(filepath.FromSlash(target))))
 	if want == "" {
 		return ""
 	}
-	if lib != nil {
-		for _, e := range lib.Entries {
-			if e.Kind == BundleFolder || noteName(filepath.Base(e.Rel)) != want {
-				continue
-			}
-			if sub == "." || strings.HasSuffix(strings.ToLower(filepath.ToSlash(filepath.Dir(e.Rel))), sub) {
-				return e.Path
-			}
+	if p := lib.findNote(want, sub); p != "" {
+		return p
+	}
+	return findNoteIn(dir, want)
+}
+
+// findNote is the path of the library's first note named want in a
+// folder whose path ends in sub ("." for any), or ""; a nil library has
+// none.
+func (lib *Library) findNote(want, sub string) string {
+	if lib == nil {
+		return ""
+	}
+	for _, e := range lib.Entries {
+		if e.Kind == BundleFolder || noteName(filepath.Base(e.Rel)) != want {
+			continue
+		}
+		if sub == "." || strings.HasSuffix(strings.ToLower(filepath.ToSlash(filepath.Dir(e.Rel))), sub) {
+			return e.Path
 		}
 	}
+	return ""
+}
+
+// findNoteIn is the path of the note file named want in dir, or "".
+func findNoteIn(dir, want string) string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return ""
 	}
 	for _, e := range ents {
-		if e.Type().IsRegular() && (isMarkdown(strings.ToLower(e.Name())) || strings.HasSuffix(strings.ToLower(e.Name()), ".mkz")) && noteName(e.Name()) == want {
+		if e.Type().IsRegular() && isNoteFile(e.Name()) && noteName(e.Name()) == want {
 			return filepath.Join(dir, e.Name())
 		}
 	}
 	return ""
+}
+
+// isNoteFile reports whether a file name is a note's or an archive's
+// (.mkz).
+func isNoteFile(name string) bool {
+	lower := strings.ToLower(name)
+	return isMarkdown(lower) || strings.HasSuffix(lower, ".mkz")
 }
