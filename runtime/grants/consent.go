@@ -379,46 +379,52 @@ func (t *TerminalPrompter) Ask(question string) (bool, error) {
 	if f, ok := t.in.(*os.File); ok {
 		discardPending(f)
 	}
-	var q strings.Builder
-	lines := QuestionLines(question)
-	lines[len(lines)-1] += " [y/N]"
-	for i, l := range lines {
-		if i > 0 {
-			q.WriteByte('\n')
-		}
-		if t.Wrap == nil {
-			q.WriteString(l)
-			continue
-		}
-		q.WriteString(strings.Join(t.Wrap(l), "\n"))
-	}
-	q.WriteByte(' ')
-	if _, err := io.WriteString(t.out, q.String()); err != nil {
+	if _, err := io.WriteString(t.out, t.draw(question)); err != nil {
 		return false, err
 	}
+	line, err := t.readLine()
+	if err != nil {
+		return false, err
+	}
+	ans := strings.ToLower(strings.TrimSpace(string(line)))
+	return ans == "y" || ans == "yes", nil
+}
+
+// draw is the question as it is written: its lines, each wrapped when
+// Wrap is set, the last ending in " [y/N]", and a space for the answer.
+func (t *TerminalPrompter) draw(question string) string {
+	lines := QuestionLines(question)
+	lines[len(lines)-1] += " [y/N]"
+	if t.Wrap != nil {
+		for i, l := range lines {
+			lines[i] = strings.Join(t.Wrap(l), "\n")
+		}
+	}
+	return strings.Join(lines, "\n") + " "
+}
+
+// readLine reads one answer line, byte by byte so nothing after it is
+// taken, keeping at most maxAnswer bytes; end of input ends it with a
+// line feed written.
+func (t *TerminalPrompter) readLine() ([]byte, error) {
 	var line []byte
 	var b [1]byte
 	for {
 		n, err := t.in.Read(b[:])
-		if n == 1 {
-			if b[0] == '\n' {
-				break
-			}
+		switch {
+		case n == 1 && b[0] == '\n':
+			return line, nil
+		case n == 1:
 			if len(line) < maxAnswer {
 				line = append(line, b[0])
 			}
-			continue
-		}
-		if err == io.EOF {
+		case err == io.EOF:
 			fmt.Fprintln(t.out)
-			break
-		}
-		if err != nil {
-			return false, err
+			return line, nil
+		case err != nil:
+			return nil, err
 		}
 	}
-	ans := strings.ToLower(strings.TrimSpace(string(line)))
-	return ans == "y" || ans == "yes", nil
 }
 
 // NonInteractive denies every question without asking and writes the

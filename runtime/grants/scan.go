@@ -70,7 +70,29 @@ type Result struct {
 // d is compared with the result for diagnostics only.
 func Scan(c Closure, d Declared) Result {
 	s := &scanner{hosts: map[string]bool{}}
-	for _, sc := range c.Scripts {
+	s.scripts(c.Scripts)
+	for _, m := range c.BundleModules {
+		s.source(fmt.Sprintf("module %q", m.Path), m.Source)
+	}
+	for _, v := range c.VaultModules {
+		s.modules(v.Namespace, v.Modules)
+	}
+	for _, p := range c.Packs {
+		if !p.ModulesKnown {
+			s.runtime(fmt.Sprintf("pack %q", p.Namespace), 0, "its modules are not known")
+			continue
+		}
+		s.modules(p.Namespace, p.Modules)
+	}
+	r := s.result()
+	r.Declared, r.Mismatch = compareDeclared(r.Hosts, d)
+	return r
+}
+
+// scripts scans the note's script blocks; a block with src= is scanned
+// as the bundle module it names.
+func (s *scanner) scripts(list []Script) {
+	for _, sc := range list {
 		where := fmt.Sprintf("script %q", sc.Name)
 		switch {
 		case sc.HasSrc && sc.Unresolved:
@@ -81,23 +103,19 @@ func Scan(c Closure, d Declared) Result {
 			s.source(where, sc.Code)
 		}
 	}
-	for _, m := range c.BundleModules {
-		s.source(fmt.Sprintf("module %q", m.Path), m.Source)
+}
+
+// modules scans the modules of a vault or pack namespace.
+func (s *scanner) modules(namespace string, list []Module) {
+	for _, m := range list {
+		s.source(fmt.Sprintf("module %q", namespace+"/"+m.Path), m.Source)
 	}
-	for _, v := range c.VaultModules {
-		for _, m := range v.Modules {
-			s.source(fmt.Sprintf("module %q", v.Namespace+"/"+m.Path), m.Source)
-		}
-	}
-	for _, p := range c.Packs {
-		if !p.ModulesKnown {
-			s.runtime(fmt.Sprintf("pack %q", p.Namespace), 0, "its modules are not known")
-			continue
-		}
-		for _, m := range p.Modules {
-			s.source(fmt.Sprintf("module %q", p.Namespace+"/"+m.Path), m.Source)
-		}
-	}
+}
+
+// result is what the scan found: the presentable hosts, sorted, and a
+// count of the hidden ones, which make the addresses known only at run
+// time.
+func (s *scanner) result() Result {
 	r := Result{RuntimeAddresses: s.unknown, Reasons: s.reasons}
 	for h := range s.hosts {
 		if Presentable(h) {
@@ -108,7 +126,6 @@ func Scan(c Closure, d Declared) Result {
 		}
 	}
 	sort.Strings(r.Hosts)
-	r.Declared, r.Mismatch = compareDeclared(r.Hosts, d)
 	return r
 }
 
@@ -208,6 +225,19 @@ func (s *scanner) stmt(st ast.Stmt, depth int) {
 		s.expr(n.Expr, depth+1)
 	case *ast.DoBlockStmt:
 		s.stmts(n.Stmts, depth)
+	case *ast.FuncDefStmt:
+		s.funcDef(n, depth)
+	case *ast.ReturnStmt:
+		s.exprs(n.Exprs, depth)
+	default:
+		s.control(st, depth)
+	}
+}
+
+// control walks a loop or an if statement: its conditions or loop
+// expressions and its blocks.
+func (s *scanner) control(st ast.Stmt, depth int) {
+	switch n := st.(type) {
 	case *ast.WhileStmt:
 		s.condition(n.Condition, depth+1)
 		s.stmts(n.Stmts, depth)
@@ -224,10 +254,6 @@ func (s *scanner) stmt(st ast.Stmt, depth int) {
 	case *ast.GenericForStmt:
 		s.exprs(n.Exprs, depth)
 		s.stmts(n.Stmts, depth)
-	case *ast.FuncDefStmt:
-		s.funcDef(n, depth)
-	case *ast.ReturnStmt:
-		s.exprs(n.Exprs, depth)
 	}
 }
 
@@ -287,35 +313,52 @@ func (s *scanner) expr(e ast.Expr, depth int) {
 	}
 	switch n := e.(type) {
 	case *ast.IdentExpr:
-		if n.Value == "net" {
-			s.runtime(s.where, n.Line(), "the net table is used other than by a direct call, so its calls cannot be listed")
-		}
+		s.ident(n)
 	case *ast.AttrGetExpr:
-		if isNet(n.Object) {
-			s.runtime(s.where, n.Line(), "a net function is taken as a value, so its calls cannot be listed")
-			return
-		}
-		s.expr(n.Object, depth+1)
-		s.expr(n.Key, depth+1)
+		s.attrGet(n, depth)
 	case *ast.TableExpr:
-		for _, f := range n.Fields {
-			s.expr(f.Key, depth+1)
-			s.expr(f.Value, depth+1)
-		}
+		s.table(n, depth)
 	case *ast.FuncCallExpr:
 		s.call(n, depth)
-	case *ast.LogicalOpExpr, *ast.RelationalOpExpr, *ast.StringConcatOpExpr, *ast.ArithmeticOpExpr,
-		*ast.UnaryMinusOpExpr, *ast.UnaryNotOpExpr, *ast.UnaryLenOpExpr:
-		lhs, rhs := operands(e)
-		s.expr(lhs, depth+1)
-		s.expr(rhs, depth+1)
 	case *ast.FunctionExpr:
 		s.stmts(n.Stmts, depth)
 	case *ast.StringExpr:
 		if host, ok := closedURLHost(n.Value); ok {
 			s.hosts[host] = true
 		}
+	default:
+		// An operator's operands; a constant has none.
+		lhs, rhs := operands(e)
+		s.expr(lhs, depth+1)
+		s.expr(rhs, depth+1)
 	}
+}
+
+// table walks a table constructor's keys and values.
+func (s *scanner) table(n *ast.TableExpr, depth int) {
+	for _, f := range n.Fields {
+		s.expr(f.Key, depth+1)
+		s.expr(f.Value, depth+1)
+	}
+}
+
+// ident is a bare name: net itself, used other than by a direct call,
+// leaves its calls unknown.
+func (s *scanner) ident(n *ast.IdentExpr) {
+	if n.Value == "net" {
+		s.runtime(s.where, n.Line(), "the net table is used other than by a direct call, so its calls cannot be listed")
+	}
+}
+
+// attrGet walks t.k; a net function taken as a value leaves its calls
+// unknown.
+func (s *scanner) attrGet(n *ast.AttrGetExpr, depth int) {
+	if isNet(n.Object) {
+		s.runtime(s.where, n.Line(), "a net function is taken as a value, so its calls cannot be listed")
+		return
+	}
+	s.expr(n.Object, depth+1)
+	s.expr(n.Key, depth+1)
 }
 
 // operands are an operator expression's operands: both of a binary
@@ -346,19 +389,8 @@ func operands(e ast.Expr) (lhs, rhs ast.Expr) {
 // with an optional port and no credentials. Any other literal has no host
 // that concatenation could not still change.
 func closedURLHost(lit string) (string, bool) {
-	scheme, rest, ok := strings.Cut(lit, "://")
+	authority, ok := closedAuthority(lit)
 	if !ok {
-		return "", false
-	}
-	if sch := strings.ToLower(scheme); sch != "http" && sch != "https" {
-		return "", false
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end <= 0 {
-		return "", false
-	}
-	authority := rest[:end]
-	if strings.ContainsAny(authority, "@\\") {
 		return "", false
 	}
 	u, err := url.Parse(lit)
@@ -370,6 +402,23 @@ func closedURLHost(lit string) (string, bool) {
 		return "", false
 	}
 	return host, true
+}
+
+// closedAuthority is the authority of an http or https URL literal when a
+// "/", "?" or "#" ends it inside the literal and it holds no "@" or backslash.
+func closedAuthority(lit string) (string, bool) {
+	scheme, rest, ok := strings.Cut(lit, "://")
+	if !ok {
+		return "", false
+	}
+	if sch := strings.ToLower(scheme); sch != "http" && sch != "https" {
+		return "", false
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end <= 0 || strings.ContainsAny(rest[:end], "@\\") {
+		return "", false
+	}
+	return rest[:end], true
 }
 
 func (s *scanner) call(n *ast.FuncCallExpr, depth int) {

@@ -64,25 +64,41 @@ func allowedMix(scripts map[string]bool) bool {
 	return false
 }
 
-// cleanLabel checks one Unicode label.
+// cleanLabel checks one Unicode label: letters, marks, digits and
+// hyphens, of one script or an allowed mix.
 func cleanLabel(label string) bool {
 	scripts := map[string]bool{}
 	for _, r := range label {
-		switch {
-		case r == '-':
+		if r == '-' {
 			continue
-		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Bidi_Control, r),
-			unicode.IsSpace(r), r == unicode.ReplacementChar:
-			return false
-		case !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r):
+		}
+		if !labelRune(r) {
 			return false
 		}
-		for name, t := range unicode.Scripts {
-			if name != "Common" && name != "Inherited" && unicode.Is(t, r) {
-				scripts[name] = true
-				break
-			}
+		if name := scriptOf(r); name != "" {
+			scripts[name] = true
 		}
 	}
 	return len(scripts) <= 1 || allowedMix(scripts)
+}
+
+// labelRune reports whether r may stand in a label: a letter, mark or
+// digit that is not a control, format, bidirectional control, space or
+// replacement character.
+func labelRune(r rune) bool {
+	if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Bidi_Control, r) ||
+		unicode.IsSpace(r) || r == unicode.ReplacementChar {
+		return false
+	}
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r)
+}
+
+// scriptOf is the name of r's script, "" for Common and Inherited.
+func scriptOf(r rune) string {
+	for name, t := range unicode.Scripts {
+		if name != "Common" && name != "Inherited" && unicode.Is(t, r) {
+			return name
+		}
+	}
+	return ""
 }
