@@ -37,32 +37,40 @@ func misleadingLink(text, target string) (string, bool) {
 // textHost returns the host a link text names when the whole text is an
 // address, in the form asciiHost gives.
 func textHost(text string) (string, bool) {
-	t := strings.TrimSpace(text)
-	if strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
-		t = t[1 : len(t)-1]
-	}
-	if t == "" || strings.ContainsAny(t, " \t") {
+	t, ok := wholeAddress(text)
+	if !ok {
 		return "", false
 	}
 	t, withScheme, ok := cutScheme(t)
 	if !ok {
 		return "", false
 	}
+	// Any host after a scheme makes the text a URL; without one, only an
+	// IP address or a name of the shape of a domain does.
 	host := authorityHost(authority(t))
-	if host == "" {
-		return "", false
-	}
-	if strings.ContainsAny(host, ".:") {
-		if _, err := netip.ParseAddr(host); err == nil {
-			return asciiHost(host), true
-		}
-	}
-	// Any host after a scheme makes the text a URL; without one, only a
-	// name of the shape of a domain does.
-	if !withScheme && !looksLikeDomain(host) {
+	if host == "" || !(withScheme || isIPHost(host) || looksLikeDomain(host)) {
 		return "", false
 	}
 	return asciiHost(host), true
+}
+
+// wholeAddress returns text trimmed and without its angle brackets, and
+// whether that is one word that could be an address.
+func wholeAddress(text string) (string, bool) {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+		t = t[1 : len(t)-1]
+	}
+	return t, t != "" && !strings.ContainsAny(t, " \t")
+}
+
+// isIPHost reports whether host is an IPv4 or IPv6 address.
+func isIPHost(host string) bool {
+	if !strings.ContainsAny(host, ".:") {
+		return false
+	}
+	_, err := netip.ParseAddr(host)
+	return err == nil
 }
 
 // cutScheme returns t after its `scheme://` and any credentials, and
@@ -106,7 +114,7 @@ func isScheme(s string) bool {
 	}
 	for i := 1; i < len(s); i++ {
 		c := s[i]
-		if !isASCIILetter(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.' {
+		if !isASCIILetter(c) && !isASCIIDigit(c) && c != '+' && c != '-' && c != '.' {
 			return false
 		}
 	}
@@ -115,9 +123,11 @@ func isScheme(s string) bool {
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
+		if !isASCIIDigit(s[i]) {
 			return false
 		}
 	}
@@ -147,12 +157,16 @@ func domainLabel(l string) bool {
 		return false
 	}
 	for _, r := range l {
-		if !(r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 0x7f) {
+		if r < utf8.RuneSelf && !isLabelByte(byte(r)) {
 			return false
 		}
 	}
 	return true
 }
+
+// isLabelByte reports whether the ASCII byte c may be in a domain label:
+// a letter, a digit or a hyphen.
+func isLabelByte(c byte) bool { return c == '-' || isASCIIDigit(c) || isASCIILetter(c) }
 
 // topLevelLabel reports whether the lowercased last label tld is a
 // Punycode label or two or more letters.
