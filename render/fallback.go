@@ -131,53 +131,71 @@ func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (line
 		titleLines = wrapRuns([]run{{text: title, style: dim}}, max(inner, 1), nil)
 	}
 	if inner < 1 {
-		if len(content) > 0 {
-			titleLines = append(titleLines, nil)
-		}
-		return append(titleLines, content...), len(titleLines)
+		return bareBox(titleLines, content)
 	}
 	edge := strings.Repeat("╌", width-2)
 	out := make([]ansi.Line, 0, len(titleLines)+len(content)+3)
 	out = append(out, ansi.Line{{Text: "┌" + edge + "┐", Style: dim}})
-	// Boxes nested many deep frame each line once per level. A line of
-	// the box inside is framed in place, its frame joined to that box's
-	// frame (the encoder merges spans of one style anyway), and frames
-	// of up to maxJoinedFrames levels are cut from one string: this keeps
-	// nesting linear in time and memory. Other lines are cut from one
-	// backing array.
-	var slab []ansi.Span
-	side := func(ln ansi.Line) ansi.Line {
-		pad := blank(inner - ln.Width())
-		if n := len(ln); n > 1 && pad == "" && plainSpan(ln[0], dim) && plainSpan(ln[n-1], dim) {
-			ln[0].Text = joinFrame(leftFrames, "┆ ", ln[0].Text, true)
-			ln[n-1].Text = joinFrame(rightFrames, " ┆", ln[n-1].Text, false)
-			return ln
-		}
-		if cap(slab)-len(slab) < len(ln)+3 {
-			slab = make([]ansi.Span, 0, max(len(ln)+3, 512))
-		}
-		start := len(slab)
-		slab = append(slab, ansi.Span{Text: "┆ ", Style: dim})
-		slab = append(slab, ln...)
-		if pad != "" {
-			slab = append(slab, ansi.Span{Text: pad})
-		}
-		slab = append(slab, ansi.Span{Text: " ┆", Style: dim})
-		return ansi.Line(slab[start:len(slab):len(slab)])
-	}
+	side := dashedSides{inner: inner, dim: dim}
 	for _, t := range titleLines {
-		out = append(out, side(t))
+		out = append(out, side.frame(t))
 	}
 	if len(content) > 0 {
 		if len(titleLines) > 0 {
-			out = append(out, side(nil))
+			out = append(out, side.frame(nil))
 		}
 		at = len(out)
 		for _, c := range content {
-			out = append(out, side(c))
+			out = append(out, side.frame(c))
 		}
 	}
 	return append(out, ansi.Line{{Text: "└" + edge + "┘", Style: dim}}), at
+}
+
+// bareBox is a dashed box with no room for its frame: the title's lines,
+// a blank line when there is content, and the content, which starts on
+// line at.
+func bareBox(titleLines, content []ansi.Line) (lines []ansi.Line, at int) {
+	if len(content) > 0 {
+		titleLines = append(titleLines, nil)
+	}
+	return append(titleLines, content...), len(titleLines)
+}
+
+// dashedSides draws the sides of a dashed box around lines inner columns
+// wide.
+//
+// Boxes nested many deep frame each line once per level. A line of the
+// box inside is framed in place, its frame joined to that box's frame
+// (the encoder merges spans of one style anyway), and frames of up to
+// maxJoinedFrames levels are cut from one string: this keeps nesting
+// linear in time and memory. Other lines are cut from one backing array,
+// slab.
+type dashedSides struct {
+	inner int
+	dim   ansi.Style
+	slab  []ansi.Span
+}
+
+// frame returns ln between the box's sides, padded to the inner width.
+func (s *dashedSides) frame(ln ansi.Line) ansi.Line {
+	pad := blank(s.inner - ln.Width())
+	if n := len(ln); n > 1 && pad == "" && plainSpan(ln[0], s.dim) && plainSpan(ln[n-1], s.dim) {
+		ln[0].Text = joinFrame(leftFrames, "┆ ", ln[0].Text, true)
+		ln[n-1].Text = joinFrame(rightFrames, " ┆", ln[n-1].Text, false)
+		return ln
+	}
+	if cap(s.slab)-len(s.slab) < len(ln)+3 {
+		s.slab = make([]ansi.Span, 0, max(len(ln)+3, 512))
+	}
+	start := len(s.slab)
+	s.slab = append(s.slab, ansi.Span{Text: "┆ ", Style: s.dim})
+	s.slab = append(s.slab, ln...)
+	if pad != "" {
+		s.slab = append(s.slab, ansi.Span{Text: pad})
+	}
+	s.slab = append(s.slab, ansi.Span{Text: " ┆", Style: s.dim})
+	return ansi.Line(s.slab[start:len(s.slab):len(s.slab)])
 }
 
 // maxJoinedFrames is how many levels of nested frames joinFrame cuts
