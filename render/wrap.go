@@ -115,45 +115,13 @@ func runsWidth(runs []run) int {
 
 // run wraps the runs.
 func (w *wrapper) run() {
-	runs := w.runs
-	for i := range runs {
-		r := &runs[i]
-		if r.brk {
+	for i := range w.runs {
+		if w.runs[i].brk {
 			w.flushWord()
 			w.emit()
 			continue
 		}
-		t := r.text
-		// In ASCII text a word's width is its length.
-		ascii := isASCII(t)
-		pos := 0
-		for pos < len(t) {
-			// Words are short: a plain loop finds the next space faster
-			// than a call to strings.IndexByte.
-			j := pos
-			for j < len(t) && t[j] != ' ' {
-				j++
-			}
-			if j == len(t) {
-				w.addPiece(i, pos, len(t), ascii)
-				break
-			}
-			if j > pos {
-				w.addPiece(i, pos, j, ascii)
-			}
-			w.flushWord()
-			k := j
-			for k < len(t) && t[k] == ' ' {
-				k++
-			}
-			if w.gap == 0 {
-				w.gapRun, w.gapStart = i, j
-			} else {
-				w.gapRun = -1
-			}
-			w.gap += k - j
-			pos = k
-		}
+		w.wrapText(i)
 	}
 	w.flushWord()
 	if w.measuring {
@@ -163,6 +131,58 @@ func (w *wrapper) run() {
 	if len(w.line) > 0 {
 		w.emit()
 	}
+}
+
+// wrapText adds the words of runs[i] and the gaps between them.
+func (w *wrapper) wrapText(i int) {
+	t := w.runs[i].text
+	// In ASCII text a word's width is its length.
+	ascii := isASCII(t)
+	pos := 0
+	for pos < len(t) {
+		j := wordEnd(t, pos)
+		if j == len(t) {
+			w.addPiece(i, pos, len(t), ascii)
+			break
+		}
+		if j > pos {
+			w.addPiece(i, pos, j, ascii)
+		}
+		w.flushWord()
+		k := spacesEnd(t, j)
+		w.addGap(i, j, k)
+		pos = k
+	}
+}
+
+// wordEnd returns the index of the first space in t from pos, or len(t).
+// Words are short: a plain loop finds the next space faster than a call
+// to strings.IndexByte.
+func wordEnd(t string, pos int) int {
+	for pos < len(t) && t[pos] != ' ' {
+		pos++
+	}
+	return pos
+}
+
+// spacesEnd returns the index of the first byte in t from pos that is not
+// a space, or len(t).
+func spacesEnd(t string, pos int) int {
+	for pos < len(t) && t[pos] == ' ' {
+		pos++
+	}
+	return pos
+}
+
+// addGap adds the spaces runs[i].text[j:k] to the gap before the next
+// word; a gap of spaces from more than one place is not kept as text.
+func (w *wrapper) addGap(i, j, k int) {
+	if w.gap == 0 {
+		w.gapRun, w.gapStart = i, j
+	} else {
+		w.gapRun = -1
+	}
+	w.gap += k - j
 }
 
 // addPiece adds runs[r].text[start:end] to the word being collected;
