@@ -111,10 +111,8 @@ func (l *lister) block(b Block, depth int) {
 	switch n := b.(type) {
 	case *Directive:
 		l.directive(n, depth)
-	case *Paragraph:
-		l.inlines(n.Content, depth)
-	case *Heading:
-		l.inlines(n.Content, depth)
+	case inlineBlock:
+		l.inlines(n.inlines(), depth)
 	case *Quote:
 		l.blocks(n.Blocks, depth)
 	case *Footnotes:
@@ -126,13 +124,18 @@ func (l *lister) block(b Block, depth int) {
 			l.blocks(it.Blocks, depth)
 		}
 	case *Table:
-		for _, c := range n.Header {
+		l.table(n, depth)
+	}
+}
+
+// table lists the directives in a table's cells.
+func (l *lister) table(t *Table, depth int) {
+	for _, c := range t.Header {
+		l.inlines(c, depth)
+	}
+	for _, r := range t.Rows {
+		for _, c := range r {
 			l.inlines(c, depth)
-		}
-		for _, r := range n.Rows {
-			for _, c := range r {
-				l.inlines(c, depth)
-			}
 		}
 	}
 }
@@ -163,16 +166,8 @@ func (l *lister) inlines(in []Inline, depth int) {
 			if depth+1 <= ListingMaxDepth {
 				l.inlines(n.Content, depth+1)
 			}
-		case *Emphasis:
-			l.inlines(n.Content, depth)
-		case *Strong:
-			l.inlines(n.Content, depth)
-		case *Strikethrough:
-			l.inlines(n.Content, depth)
-		case *Link:
-			l.inlines(n.Content, depth)
-		case *WikiLink:
-			l.inlines(n.Content, depth)
+		case inlineParent:
+			l.inlines(n.inlines(), depth)
 		}
 	}
 }
@@ -225,10 +220,8 @@ func writeBlocks(b *textBuilder, blocks []Block) {
 // writeBlock writes the text of one block.
 func writeBlock(b *textBuilder, bl Block) {
 	switch n := bl.(type) {
-	case *Paragraph:
-		writeInlines(b, n.Content)
-	case *Heading:
-		writeInlines(b, n.Content)
+	case inlineBlock:
+		writeInlines(b, n.inlines())
 	case *CodeBlock:
 		b.add(n.Text)
 	case *ScriptBlock:
@@ -236,22 +229,38 @@ func writeBlock(b *textBuilder, bl Block) {
 	case *Quote:
 		writeBlocks(b, n.Blocks)
 	case *Footnotes:
-		for i, fn := range n.Notes {
-			writeItem(b, i, fn.Blocks)
-		}
+		writeNotes(b, n.Notes)
 	case *List:
-		for i, it := range n.Items {
-			writeItem(b, i, it.Blocks)
-		}
+		writeItems(b, n.Items)
 	case *Table:
-		writeRow(b, n.Header)
-		for _, r := range n.Rows {
-			b.add("\n")
-			writeRow(b, r)
-		}
+		writeTable(b, n)
 	case *Directive:
 		writeInlines(b, n.Label)
 		writeBlocks(b, n.Blocks)
+	}
+}
+
+// writeTable writes a table's rows, a line each, their cells split by
+// tabs.
+func writeTable(b *textBuilder, t *Table) {
+	writeRow(b, t.Header)
+	for _, r := range t.Rows {
+		b.add("\n")
+		writeRow(b, r)
+	}
+}
+
+// writeNotes writes footnotes, a line each.
+func writeNotes(b *textBuilder, notes []Footnote) {
+	for i, fn := range notes {
+		writeItem(b, i, fn.Blocks)
+	}
+}
+
+// writeItems writes a list's items, a line each.
+func writeItems(b *textBuilder, items []*ListItem) {
+	for i, it := range items {
+		writeItem(b, i, it.Blocks)
 	}
 }
 

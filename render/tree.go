@@ -296,6 +296,15 @@ func (*Link) inline()            {}
 func (*Image) inline()           {}
 func (*InlineDirective) inline() {}
 
+// inlineBlock is a block of inline content: a heading or a paragraph.
+type inlineBlock interface {
+	Block
+	inlines() []Inline
+}
+
+func (n *Heading) inlines() []Inline   { return n.Content }
+func (n *Paragraph) inlines() []Inline { return n.Content }
+
 // inlineParent is an inline that holds inlines: emphasis, strong,
 // strikethrough, links, wikilinks and inline directives.
 type inlineParent interface {

@@ -24,10 +24,8 @@ func walkBlocks(blocks []Block, yield func(any) bool) bool {
 // walkInside walks what block b holds.
 func walkInside(b Block, yield func(any) bool) bool {
 	switch b := b.(type) {
-	case *Heading:
-		return walkInlines(b.Content, yield)
-	case *Paragraph:
-		return walkInlines(b.Content, yield)
+	case inlineBlock:
+		return walkInlines(b.inlines(), yield)
 	case *Quote:
 		return walkBlocks(b.Blocks, yield)
 	case *List:
