@@ -16,12 +16,20 @@
 //     A & B --> C & D; ; between statements; an edge from a node to
 //     itself is a ↻ line in its box;
 //   - subgraph id [title] ... end (nested or not) is a dotted frame with
-//     its title around its nodes; a frame that cannot be drawn clear of
-//     the nodes and frames around it is left out, its nodes drawn as if
-//     it were not there; an edge to a subgraph's id is drawn to a node of
-//     that name; direction, classDef, class, style, linkStyle, click,
-//     accTitle and accDescr are ignored, as are %% comments and front
-//     matter.
+//     its title around its nodes; an edge to or from a subgraph's id
+//     (A --> id, id --> B, id --> id2) enters or leaves its frame, as
+//     mermaid draws it. A frame that cannot be drawn clear of the nodes
+//     and frames around it is left out, its nodes drawn as if it were
+//     not there; the title of a frame left out, too narrow for it or
+//     with no node to frame is a line below the drawing naming its
+//     nodes, so no title is lost. direction inside a subgraph is read
+//     but the subgraph is laid out in the chart's direction (mermaid too
+//     ignores it when the subgraph links outside), none of its nodes
+//     dropped. classDef, class, style, linkStyle, click, accTitle and
+//     accDescr are ignored, as are %% comments; a title in front matter
+//     is the drawing's first line;
+//   - edge labels wrap, as node text does, when the diagram is too wide
+//     with them on one line.
 //
 // The layout is layered: a depth first search turns the edges that close
 // cycles, the longest path to a node is its layer, edges across layers
@@ -33,9 +41,11 @@
 // databases with a second top line. The nodes of a subgraph are kept
 // together in each layer and the nodes around them moved clear of its
 // frame, whose lines get rows and columns of their own. A left-right chart too wide for the
-// width is drawn top-down, and a top-down one left-right, when that fits.
+// width is drawn with its text wrapped at 32 columns (about where
+// mermaid wraps a label), then top-down (a top-down one left-right), then
+// with its text wrapped narrower, the first that fits taken.
 //
-// Sequence diagrams (`sequenceDiagram`): participant and actor (in a
+// Sequence diagrams (`sequenceDiagram`): a title, participant and actor (in a
 // round box) with `as` aliases (or participants met in messages), messages ->> -->> ->
 // --> -x --x -) --) with text, Note left of/right of/over A[,B], loop,
 // alt/else, opt, par/and, critical/option, break and rect blocks drawn as

@@ -46,15 +46,20 @@ type node struct {
 
 // subgraph is a group of nodes drawn in a frame with its title.
 type subgraph struct {
-	title  string
-	parent int // the subgraph it is in, or -1
+	id, title string // id is "" for a subgraph named by a quoted title
+	parent    int    // the subgraph it is in, or -1
 }
 
-// edge is one flowchart edge between two nodes.
+// edge is one flowchart edge between two nodes, or between a node and a
+// subgraph's frame, or two frames.
 type edge struct {
 	from, to int
-	label    string
-	style    lineStyle
+	// fromSub and toSub are the subgraph whose frame the edge leaves or
+	// enters, or -1; from or to is then -1 until the layout picks a node
+	// of the subgraph to route it to.
+	fromSub, toSub int
+	lines          []string // its label's lines, none for no label
+	style          lineStyle
 	// headTo and headFrom are arrowheads at the edge's ends.
 	headTo, headFrom bool
 	// invisible is a ~~~ link, which places nodes but is not drawn.
@@ -100,6 +105,7 @@ func parseFlowchart(stmts []stmt) (*flowchart, error) {
 			}
 		}
 	}
+	fc.subgraphEnds()
 	return fc, nil
 }
 
@@ -131,14 +137,18 @@ func splitStatements(s string) []string {
 	return append(out, s[start:])
 }
 
-// subgraphTitle is the title of `subgraph id`, `subgraph id [title]`
-// or `subgraph "title"`.
-func subgraphTitle(rest string) string {
+// subgraphHead is the id and title of `subgraph id`, `subgraph id
+// [title]`, `subgraph "title"` or `subgraph a title of words`; the last
+// two have no id an edge can name, as in mermaid.
+func subgraphHead(rest string) (id, title string) {
 	rest = strings.TrimSpace(rest)
 	if i := strings.IndexByte(rest, '['); i > 0 && strings.HasSuffix(rest, "]") {
-		return oneLine(rest[i+1 : len(rest)-1])
+		return strings.TrimSpace(rest[:i]), oneLine(rest[i+1 : len(rest)-1])
 	}
-	return oneLine(rest)
+	if strings.ContainsAny(rest, " \t\"") {
+		return "", oneLine(rest)
+	}
+	return rest, oneLine(rest)
 }
 
 // ignored are the statements that style or link a flowchart, which
@@ -209,9 +219,84 @@ func (fc *flowchart) openSubgraph(rest string) error {
 	if len(fc.open) > 0 {
 		parent = fc.open[len(fc.open)-1]
 	}
+	id, title := subgraphHead(rest)
 	fc.open = append(fc.open, len(fc.subs))
-	fc.subs = append(fc.subs, subgraph{title: subgraphTitle(rest), parent: parent})
+	fc.subs = append(fc.subs, subgraph{id: id, title: title, parent: parent})
 	return nil
+}
+
+// subgraphEnds turns each node named by a subgraph's id into that
+// subgraph: an edge to or from it enters or leaves the subgraph's
+// frame, as mermaid draws it, and the node itself is not drawn. A
+// subgraph with no node of its own stays a node of that name.
+func (fc *flowchart) subgraphEnds() {
+	asSub := fc.namedSubgraphs()
+	if len(asSub) == 0 {
+		return
+	}
+	remap := make([]int, len(fc.nodes))
+	var kept []node
+	for i, n := range fc.nodes {
+		remap[i] = -1
+		if _, ok := asSub[i]; !ok {
+			remap[i] = len(kept)
+			kept = append(kept, n)
+		}
+	}
+	edges := fc.edges[:0]
+	for _, e := range fc.edges {
+		e.from, e.fromSub = endOf(e.from, remap, asSub)
+		e.to, e.toSub = endOf(e.to, remap, asSub)
+		if e.fromSub < 0 || e.fromSub != e.toSub {
+			edges = append(edges, e)
+		}
+	}
+	fc.nodes, fc.edges = kept, edges
+	clear(fc.index)
+	for i, n := range fc.nodes {
+		fc.index[n.id] = i
+	}
+}
+
+// namedSubgraphs maps each node whose id names a subgraph with nodes of
+// its own to that subgraph.
+func (fc *flowchart) namedSubgraphs() map[int]int {
+	byID := map[string]int{}
+	for s, sg := range fc.subs {
+		if _, seen := byID[sg.id]; sg.id != "" && !seen {
+			byID[sg.id] = s
+		}
+	}
+	named := map[int]int{}
+	for i, n := range fc.nodes {
+		if s, ok := byID[n.id]; ok {
+			named[i] = s
+		}
+	}
+	populated := make([]bool, len(fc.subs))
+	for i, n := range fc.nodes {
+		if _, ok := named[i]; ok {
+			continue
+		}
+		for s := n.sub; s >= 0; s = fc.subs[s].parent {
+			populated[s] = true
+		}
+	}
+	for i, s := range named {
+		if !populated[s] {
+			delete(named, i)
+		}
+	}
+	return named
+}
+
+// endOf is an edge end's node after subgraphEnds, or -1 and the
+// subgraph it names.
+func endOf(v int, remap []int, asSub map[int]int) (int, int) {
+	if s, ok := asSub[v]; ok {
+		return -1, s
+	}
+	return remap[v], -1
 }
 
 // join adds the edge e from each node of from to each node of to; an
@@ -229,7 +314,7 @@ func (fc *flowchart) join(from, to []int, e edge) error {
 			e.from, e.to = a, b
 			if a == b {
 				n := &fc.nodes[a]
-				n.loops = append(n.loops, e.label)
+				n.loops = append(n.loops, strings.Join(e.lines, " "))
 				continue
 			}
 			fc.edges = append(fc.edges, e)
@@ -472,7 +557,7 @@ func (p *flowParser) head() bool {
 // -.-, ==>, ===, --o, --x, <-->, ~~~, -- text -->, -. text .->,
 // == text ==> and a |label| after any of them.
 func (p *flowParser) edge() (edge, bool) {
-	var e edge
+	e := edge{fromSub: -1, toSub: -1}
 	if p.peek(0) == '<' {
 		e.headFrom = true
 		p.i++
@@ -502,7 +587,7 @@ func (p *flowParser) edge() (edge, bool) {
 		if k < 0 {
 			return e, false
 		}
-		e.label = oneLine(p.s[p.i+1 : p.i+1+k])
+		e.lines = edgeLabel(p.s[p.i+1 : p.i+1+k])
 		p.i += k + 2
 	}
 	return e, true
@@ -522,7 +607,7 @@ func (p *flowParser) dottedEdge(e *edge) bool {
 		if k < 0 {
 			return false
 		}
-		e.label = oneLine(p.s[p.i : p.i+k])
+		e.lines = edgeLabel(p.s[p.i : p.i+k])
 		p.i += k
 		p.count('.')
 	}
@@ -548,9 +633,38 @@ func (p *flowParser) lineEdge(e *edge, pair string, n int) bool {
 	if k < 0 {
 		return false
 	}
-	e.label = oneLine(p.s[p.i : p.i+k])
+	e.lines = edgeLabel(p.s[p.i : p.i+k])
 	p.i += k
 	p.count(pair[0])
 	e.headTo = p.head()
 	return true
+}
+
+// edgeLabel is an edge label's lines, or none for an empty label.
+func edgeLabel(s string) []string {
+	lines := labelLines(s)
+	if strings.Join(lines, "") == "" {
+		return nil
+	}
+	return lines
+}
+
+func (fc *flowchart) draw(width int) ([]Line, error) { return drawFlowchart(fc, width) }
+
+func (fc *flowchart) heading() string { return "" }
+
+// shown is the text of fc's nodes, their loops, its edges and its
+// subgraphs' titles.
+func (fc *flowchart) shown() []string {
+	var out []string
+	for _, n := range fc.nodes {
+		out = append(append(out, n.lines...), n.loops...)
+	}
+	for _, e := range fc.edges {
+		out = append(out, e.lines...)
+	}
+	for _, s := range fc.subs {
+		out = append(out, s.title)
+	}
+	return out
 }

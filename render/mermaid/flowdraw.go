@@ -75,11 +75,16 @@ func (l *flowLayout) planGap(k int, segs []int, bottoms, tops int) {
 		s := &l.segs[i]
 		g.headUp = g.headUp || s.headUp
 		switch {
-		case s.label == "":
+		case len(s.lines) == 0:
 		case horiz:
-			g.labels = max(g.labels, widest([]string{s.label})+2)
+			g.labels = max(g.labels, widest(s.lines)+2)
 		default:
-			g.labels = 1
+			g.labels = max(g.labels, len(s.lines))
+		}
+		if s.downFrame >= 0 {
+			// The arrowhead onto a frame stands in the last row or
+			// column before the frame tops.
+			g.labels = max(g.labels, 1)
 		}
 	}
 	groups := l.trackGroups(segs)
@@ -380,7 +385,8 @@ type joins struct{ exits, entries []mark }
 
 // drawSeg draws segment s: its line, along its track when it turns,
 // its arrowheads, and its label; the cells where it leaves or enters a
-// box are added to j.
+// box are added to j. A segment that leaves or enters a frame that is
+// drawn starts or ends at the frame's line.
 func (l *flowLayout) drawSeg(g *grid, s *seg, gl *edgeGlyph, j *joins) {
 	u, d := &l.nodes[s.upper], &l.nodes[s.lower]
 	k := u.layer
@@ -390,20 +396,34 @@ func (l *flowLayout) drawSeg(g *grid, s *seg, gl *edgeGlyph, j *joins) {
 		start = l.mpos[k] + u.msize - 1
 	}
 	end := l.mpos[k+1]
+	upFrame, downFrame := l.keptFrame(s.upFrame), l.keptFrame(s.downFrame)
+	if upFrame != nil {
+		start = upFrame.bottom
+	}
+	if downFrame != nil {
+		end = downFrame.top
+	}
+	from, to := start, end
+	if s.headUp && upFrame != nil {
+		from++ // the arrowhead is drawn clear of the frame's line
+	}
+	if s.headDown && downFrame != nil {
+		to--
+	}
 	first := l.firstTrack(k)
 	if s.track < 0 || a == b {
-		l.mline(g, a, start, end, s.style)
+		l.mline(g, a, from, to, s.style)
 	} else {
 		t := first + s.track
-		l.mline(g, a, start, t, s.style)
+		l.mline(g, a, from, t, s.style)
 		l.cline(g, a, b, t, s.style)
-		l.mline(g, b, t, end, s.style)
+		l.mline(g, b, t, to, s.style)
 	}
 	switch {
 	case s.headUp:
 		x, y := l.xy(a, start+1)
 		g.put(x, y, gl.up, Edge)
-	case u.real >= 0:
+	case u.real >= 0 && upFrame == nil:
 		x, y := l.xy(a, start)
 		j.exits = append(j.exits, mark{x, y})
 	}
@@ -411,19 +431,41 @@ func (l *flowLayout) drawSeg(g *grid, s *seg, gl *edgeGlyph, j *joins) {
 	case s.headDown:
 		x, y := l.xy(b, end-1)
 		g.put(x, y, gl.down, Edge)
-	case d.real >= 0:
+		if downFrame != nil {
+			x, y = l.xy(b, end)
+			g.keepClear(x, y)
+		}
+	case d.real >= 0 && downFrame == nil:
 		x, y := l.xy(b, end)
 		j.entries = append(j.entries, mark{x, y})
 	}
-	if s.label == "" {
-		return
+	l.drawEdgeLabel(g, s, b, first)
+}
+
+// drawEdgeLabel writes a segment's label: beside its line below the
+// tracks when layers are rows, before its arrowhead (its lines one
+// below the other) when they are columns.
+func (l *flowLayout) drawEdgeLabel(g *grid, s *seg, b, first int) {
+	gp := &l.gaps[l.nodes[s.upper].layer]
+	end := l.mpos[l.nodes[s.lower].layer]
+	w := widest(s.lines)
+	for i, ln := range s.lines {
+		if l.dir.horizontal() {
+			g.text(end-2-gp.tops-w, b+i, ln, Label)
+		} else {
+			g.text(b+2, first+gp.tracks+i, ln, Label)
+		}
 	}
-	gp := &l.gaps[k]
-	if l.dir.horizontal() {
-		g.text(end-2-gp.tops-widest([]string{s.label}), b, s.label, Label)
-	} else {
-		g.text(b+2, first+gp.tracks, s.label, Label)
+}
+
+// keptFrame is subgraph s's frame when it is drawn, or nil.
+func (l *flowLayout) keptFrame(s int) *frame {
+	for i := range l.frames {
+		if f := &l.frames[i]; f.sub == s && !f.drop {
+			return f
+		}
 	}
+	return nil
 }
 
 // firstTrack is the main-axis position of the first track in the gap

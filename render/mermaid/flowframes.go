@@ -3,6 +3,7 @@ package mermaid
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/markii/markii/ansi"
 )
@@ -391,8 +392,10 @@ func (l *flowLayout) drawFrames(g *grid) {
 }
 
 // drawTitles writes each kept frame's title in its top line, or its
-// bottom line, where no edge crosses the line if there is such a place.
+// bottom line, where no edge crosses the line if there is such a place,
+// and marks in l.cut the subgraphs whose titles do not fit whole.
 func (l *flowLayout) drawTitles(g *grid) {
+	l.cut = make([]bool, len(l.fc.subs))
 	for _, f := range l.frames {
 		t := l.fc.subs[f.sub].title
 		if f.drop || t == "" {
@@ -400,25 +403,60 @@ func (l *flowLayout) drawTitles(g *grid) {
 		}
 		x0, y0 := l.xy(f.cLo, f.top)
 		x1, y1 := l.xy(f.cHi, f.bottom)
-		t = " " + fit(t, x1-x0-5) + " "
-		tw := ansi.Width(t)
-		at, row := x0+2, y0
-	search:
-		for _, y := range []int{y0, y1} {
-			for p := x0 + 2; p+tw <= x1-1; p++ {
-				clear := true
-				for x := p; x < p+tw; x++ {
-					if c := g.at(x, y); c != nil && (c.bits&(up|down) != 0 || c.glyph != "") {
-						clear = false
-						break
-					}
-				}
-				if clear {
-					at, row = p, y
-					break search
-				}
+		shown := fit(t, x1-x0-5)
+		l.cut[f.sub] = shown != t
+		shown = " " + shown + " "
+		x, y := titlePlace(g, ansi.Width(shown), x0, x1, y0, y1)
+		g.text(x, y, shown, Label)
+	}
+}
+
+// titlePlace is where a title tw cells wide goes on a frame from x0 to
+// x1 and from y0 to y1: the first place in its top line, then its
+// bottom line, that no edge crosses, or the start of its top line.
+func titlePlace(g *grid, tw, x0, x1, y0, y1 int) (int, int) {
+	for _, y := range []int{y0, y1} {
+		for x := x0 + 2; x+tw <= x1-1; x++ {
+			if g.clear(x, y, tw) {
+				return x, y
 			}
 		}
-		g.text(at, row, t, Label)
 	}
+	return x0 + 2, y0
+}
+
+// legend is a line for each subgraph whose title is not in its frame:
+// the frame is left out, or has no node to frame, or is too narrow for
+// the title. The line names the subgraph's nodes, so the grouping a
+// frame would show is still told.
+func (l *flowLayout) legend(width int) []Line {
+	kept := make([]bool, len(l.fc.subs))
+	for _, f := range l.frames {
+		kept[f.sub] = !f.drop && !l.cut[f.sub]
+	}
+	var out []Line
+	for s, sg := range l.fc.subs {
+		if kept[s] || sg.title == "" {
+			continue
+		}
+		text := "┄ " + sg.title
+		if names := l.memberNames(s); len(names) > 0 {
+			text += ": " + strings.Join(names, ", ")
+		}
+		for _, ln := range wrapHard([]string{text}, width) {
+			out = append(out, Line{{Text: ln, Class: Label}})
+		}
+	}
+	return out
+}
+
+// memberNames are the text of the nodes in subgraph s.
+func (l *flowLayout) memberNames(s int) []string {
+	var names []string
+	for _, n := range l.fc.nodes {
+		if slices.Contains(l.chain(n.sub), s) {
+			names = append(names, strings.Join(n.lines, " "))
+		}
+	}
+	return names
 }

@@ -3,6 +3,7 @@ package mermaid
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // The layered layout of a flowchart. Nodes are put in layers by the
@@ -39,10 +40,13 @@ type lnode struct {
 type seg struct {
 	upper, lower     int // lnode indices
 	headUp, headDown bool
-	label            string
+	lines            []string // its label's lines
 	style            lineStyle
 	upPort, downPort int // index into upper.downOff and lower.upOff
 	track            int
+	// upFrame is the subgraph whose frame's lower line it starts from,
+	// downFrame the one whose upper line it ends at, or -1.
+	upFrame, downFrame int
 }
 
 // flowLayout is one layout of a flowchart in one direction.
@@ -60,64 +64,111 @@ type flowLayout struct {
 	// the subgraphs' frames once placed.
 	subHeight []int
 	frames    []frame
+	// cut marks the subgraphs whose titles do not fit in their frames.
+	cut []bool
 }
 
-// drawFlowchart draws fc in at most width columns: in its own direction,
-// or turned a quarter (top-down for left-right) when that is too wide,
-// and then with its nodes' text wrapped at 32, 24, 16 and then 12 columns, as
-// mermaid wraps long text in a box.
+// drawFlowchart draws fc in at most width columns, trying each of
+// attempts in turn, and fails saying how wide it is at its narrowest.
 func drawFlowchart(fc *flowchart, width int) ([]Line, error) {
 	if len(fc.nodes) == 0 {
 		return nil, errorf(Syntax, "this flowchart has no nodes")
 	}
-	turned := map[direction]direction{topDown: leftRight, leftRight: topDown, bottomUp: rightLeft, rightLeft: bottomUp}[fc.dir]
-	need := -1
-	var last error
-	for _, limit := range wrapLimits {
+	var fails fallback
+	for _, a := range attempts {
 		g := fc
-		if limit > 0 {
+		if a.limit > 0 {
 			var changed bool
-			if g, changed = fc.wrapped(limit); !changed {
+			if g, changed = fc.wrapped(a.limit); !changed {
 				continue
 			}
 		}
-		for _, dir := range []direction{fc.dir, turned} {
-			lines, w, err := layoutFlow(g, dir, width)
-			if err == nil {
-				return lines, nil
-			}
-			if e, ok := err.(*Error); !ok || e.Reason != TooWide {
-				if g == fc && dir == fc.dir {
-					return nil, err
-				}
-				last = err
-				continue
-			}
-			if need < 0 || w < need {
-				need = w
-			}
+		dir := fc.dir
+		if a.turned {
+			dir = turnedDir[dir]
+		}
+		lines, w, err := layoutFlow(g, dir, width)
+		if err == nil {
+			return lines, nil
+		}
+		if !fails.note(err, w) && a == attempts[0] {
+			return nil, err
 		}
 	}
-	if need < 0 {
-		return nil, last
-	}
-	return nil, tooWide("flowchart", need, width)
+	return nil, fails.err("flowchart", width)
 }
 
-// wrapLimits are the widths text is wrapped at when a diagram is too
-// wide, 0 for not wrapped.
+// attempt is one way to draw a flowchart: its text wrapped at limit
+// columns (0 for as written), and turned a quarter (top-down for
+// left-right) or not.
+type attempt struct {
+	limit  int
+	turned bool
+}
+
+// attempts are the ways a flowchart is drawn, the first that fits
+// taken: as written; with its text wrapped at 32 columns, about where
+// mermaid wraps a label; turned; and then with its text wrapped
+// narrower, each way.
+var attempts = []attempt{
+	{0, false}, {32, false}, {0, true}, {32, true}, {24, false}, {24, true},
+	{16, false}, {16, true}, {12, false}, {12, true},
+}
+
+// turnedDir is each direction turned a quarter.
+var turnedDir = [...]direction{topDown: leftRight, bottomUp: rightLeft, leftRight: topDown, rightLeft: bottomUp}
+
+// fallback gathers why the attempts to draw a diagram failed: the
+// narrowest width one needed, or the last other error.
+type fallback struct {
+	need int // 0 for none yet
+	last error
+}
+
+// note records a failed attempt that needed w columns, and reports
+// whether it failed for being too wide.
+func (f *fallback) note(err error, w int) bool {
+	if e, ok := err.(*Error); !ok || e.Reason != TooWide {
+		f.last = err
+		return false
+	}
+	if f.need == 0 || w < f.need {
+		f.need = w
+	}
+	return true
+}
+
+// err is the error shown for a kind of diagram none of whose attempts
+// fit in width.
+func (f *fallback) err(kind string, width int) error {
+	if f.need == 0 {
+		return f.last
+	}
+	return tooWide(kind, f.need, width)
+}
+
+// wrapLimits are the widths a sequence diagram's text is wrapped at
+// when it is too wide, 0 for not wrapped.
 var wrapLimits = []int{0, 32, 24, 16, 12}
 
-// wrapped is fc with its nodes' text wrapped at limit columns, and
-// whether that changed anything.
+// wrapped is fc with its nodes' text and its edges' labels wrapped at
+// limit columns, and whether that changed anything.
 func (fc *flowchart) wrapped(limit int) (*flowchart, bool) {
 	out := *fc
 	out.nodes = slices.Clone(fc.nodes)
+	out.edges = slices.Clone(fc.edges)
 	changed := false
 	for i := range out.nodes {
 		n := &out.nodes[i]
 		if widest(n.lines) > limit {
 			n.lines = wrapText(n.lines, limit)
+			changed = true
+		}
+	}
+	for i := range out.edges {
+		e := &out.edges[i]
+		if widest(e.lines) > limit {
+			e.lines = wrapText(e.lines, limit)
 			changed = true
 		}
 	}
@@ -138,54 +189,87 @@ func layoutFlow(fc *flowchart, dir direction, width int) ([]Line, int, error) {
 	if h > MaxHeight {
 		return nil, w, tooTall("flowchart", h)
 	}
-	return l.draw(w, h).lines(), w, nil
+	lines := l.draw(w, h).lines()
+	lines = append(lines, l.legend(width)...)
+	if len(lines) > MaxHeight {
+		return nil, w, tooTall("flowchart", len(lines))
+	}
+	return lines, w, nil
 }
 
 // newFlowLayout layers, orders and places fc's nodes.
 func newFlowLayout(fc *flowchart, dir direction) (*flowLayout, error) {
 	l := &flowLayout{fc: fc, dir: dir}
 	layer := l.layering()
+	edges := l.routedEdges(layer)
 	dummies := 0
-	for _, e := range fc.edges {
+	for _, e := range edges {
 		d := layer[e.to] - layer[e.from]
 		dummies += max(d, -d) - 1
 	}
 	if dummies > maxDummies {
 		return nil, errorf(TooLarge, "flowcharts whose edges cross more than %d layers in all are shown as source", maxDummies)
 	}
-	top := slices.Max(layer)
-	l.layers = make([][]int, top+1)
+	l.layers = make([][]int, slices.Max(layer)+1)
 	for i, n := range fc.nodes {
-		lines := n.lines
-		for _, lp := range n.loops {
-			if lp == "" {
-				lines = append(lines[:len(lines):len(lines)], "↻")
-			} else {
-				lines = append(lines[:len(lines):len(lines)], "↻ "+lp)
-			}
-		}
-		l.add(lnode{real: i, layer: layer[i], lines: lines, shape: n.shape, sub: n.sub})
+		l.add(lnode{real: i, layer: layer[i], lines: withLoops(n), shape: n.shape, sub: n.sub})
 	}
-	for _, e := range fc.edges {
-		a, b := e.from, e.to
-		headUp, headDown := e.headFrom, e.headTo
-		if layer[a] > layer[b] {
-			a, b = b, a
-			headUp, headDown = headDown, headUp
-		}
-		prev := a
-		for k := layer[a] + 1; k < layer[b]; k++ {
-			d := l.add(lnode{real: -1, layer: k, style: e.style, sub: l.lca(fc.nodes[e.from].sub, fc.nodes[e.to].sub)})
-			l.link(seg{upper: prev, lower: d, headUp: headUp && prev == a, style: e.style})
-			prev = d
-		}
-		l.link(seg{upper: prev, lower: b, headUp: headUp && prev == a, headDown: headDown, label: e.label, style: e.style})
+	for _, e := range edges {
+		l.addEdge(e, layer)
 	}
 	l.subHeights()
 	l.order()
 	l.ports()
 	l.place()
 	return l, nil
+}
+
+// withLoops is a node's text with a ↻ line for each edge to itself.
+func withLoops(n node) []string {
+	lines := n.lines
+	for _, lp := range n.loops {
+		lines = append(lines[:len(lines):len(lines)], strings.TrimSpace("↻ "+lp))
+	}
+	return lines
+}
+
+// addEdge adds edge e as segments between adjacent layers, through a
+// dummy node in each layer it crosses.
+func (l *flowLayout) addEdge(e edge, layer []int) {
+	a, b := e.from, e.to
+	headUp, headDown := e.headFrom, e.headTo
+	upFrame, downFrame := e.fromSub, e.toSub
+	if layer[a] > layer[b] {
+		a, b = b, a
+		headUp, headDown = headDown, headUp
+		upFrame, downFrame = downFrame, upFrame
+	}
+	sub := l.lca(l.outside(e.from, e.fromSub), l.outside(e.to, e.toSub))
+	prev := a
+	for k := layer[a] + 1; k < layer[b]; k++ {
+		d := l.add(lnode{real: -1, layer: k, style: e.style, sub: sub})
+		l.link(seg{upper: prev, lower: d, headUp: headUp && prev == a, style: e.style, upFrame: frameIf(upFrame, prev == a), downFrame: -1})
+		prev = d
+	}
+	l.link(seg{upper: prev, lower: b, headUp: headUp && prev == a, headDown: headDown, lines: e.lines, style: e.style,
+		upFrame: frameIf(upFrame, prev == a), downFrame: downFrame})
+}
+
+// frameIf is sub when ok, else -1.
+func frameIf(sub int, ok bool) int {
+	if ok {
+		return sub
+	}
+	return -1
+}
+
+// outside is the innermost subgraph an edge end stands in: the one
+// around a frame it leaves or enters, or its node's.
+func (l *flowLayout) outside(v, frame int) int {
+	if frame >= 0 {
+		return l.fc.subs[frame].parent
+	}
+	return l.fc.nodes[v].sub
 }
 
 // add appends a node to its layer and returns its index.
@@ -205,12 +289,17 @@ func (l *flowLayout) link(s seg) {
 	l.nodes[s.lower].ups = append(l.nodes[s.lower].ups, i)
 }
 
+// arc is an edge of the graph that layers are worked out on: the layer
+// of to is at least w past from's.
+type arc struct{ from, to, w int }
+
 // layering gives each flowchart node its layer: the longest path to it
-// once the edges a depth first search finds closing a cycle are turned
+// once the arcs a depth first search finds closing a cycle are turned
 // round; bottom-up and right-left charts count from the other end.
 func (l *flowLayout) layering() []int {
 	fc := l.fc
-	layer := longestPaths(len(fc.nodes), fc.edges, backEdges(len(fc.nodes), fc.edges))
+	n, arcs := l.arcs()
+	layer := longestPaths(n, arcs, backEdges(n, arcs))[:len(fc.nodes)]
 	if l.dir == bottomUp || l.dir == rightLeft {
 		top := slices.Max(layer)
 		for v := range layer {
@@ -220,9 +309,106 @@ func (l *flowLayout) layering() []int {
 	return layer
 }
 
-// backEdges marks the edges among n nodes that a depth first search
+// arcs are the edges to layer the nodes by, over the nodes and, for
+// each subgraph, a point above its frame and one below: an edge into a
+// frame puts every node in it below the edge's start, and an edge out
+// of one every node in it above the edge's end.
+func (l *flowLayout) arcs() (int, []arc) {
+	fc := l.fc
+	n := len(fc.nodes)
+	top := func(s int) int { return n + 2*s }
+	arcs := make([]arc, 0, len(fc.edges))
+	into, outOf := make([]bool, len(fc.subs)), make([]bool, len(fc.subs))
+	for _, e := range fc.edges {
+		a, b, w := e.from, e.to, 1
+		if e.fromSub >= 0 {
+			a, outOf[e.fromSub] = top(e.fromSub)+1, true
+		}
+		if e.toSub >= 0 {
+			b, w, into[e.toSub] = top(e.toSub), 0, true
+		}
+		arcs = append(arcs, arc{a, b, w})
+	}
+	for v, nd := range fc.nodes {
+		for s := nd.sub; s >= 0; s = fc.subs[s].parent {
+			if into[s] {
+				arcs = append(arcs, arc{top(s), v, 1})
+			}
+			if outOf[s] {
+				arcs = append(arcs, arc{v, top(s) + 1, 0})
+			}
+		}
+	}
+	return n + 2*len(fc.subs), arcs
+}
+
+// routedEdges are fc's edges with a node for each end at a frame: the
+// node of the subgraph in its first layer for an edge that enters it
+// from above, in its last for one that leaves it downwards. An edge
+// whose other end stands within the frame's layers is routed to that
+// node, not the frame.
+func (l *flowLayout) routedEdges(layer []int) []edge {
+	fc := l.fc
+	if !slices.ContainsFunc(fc.edges, func(e edge) bool { return e.fromSub >= 0 || e.toSub >= 0 }) {
+		return fc.edges
+	}
+	span := l.subSpans(layer)
+	out := make([]edge, 0, len(fc.edges))
+	for _, e := range fc.edges {
+		fa, fb := endSpan(e.from, e.fromSub, layer, span), endSpan(e.to, e.toSub, layer, span)
+		switch {
+		case fa.hi < fb.lo:
+			e.from, e.to = fa.lastNode, fb.firstNode
+		case fb.hi < fa.lo:
+			e.from, e.to = fa.firstNode, fb.lastNode
+		default:
+			e.from, e.to, e.fromSub, e.toSub = fa.firstNode, fb.firstNode, -1, -1
+		}
+		if e.from != e.to {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// layerSpan is the layers from lo to hi an edge end takes, and the
+// first node declared in its first and in its last layer.
+type layerSpan struct{ lo, hi, firstNode, lastNode int }
+
+// subSpans is each subgraph's span of layers.
+func (l *flowLayout) subSpans(layer []int) []layerSpan {
+	fc := l.fc
+	span := make([]layerSpan, len(fc.subs))
+	for s := range span {
+		span[s] = layerSpan{lo: -1}
+	}
+	for v, nd := range fc.nodes {
+		for s := nd.sub; s >= 0; s = fc.subs[s].parent {
+			sp := &span[s]
+			first := sp.lo < 0
+			if first || layer[v] < sp.lo {
+				sp.lo, sp.firstNode = layer[v], v
+			}
+			if first || layer[v] > sp.hi {
+				sp.hi, sp.lastNode = layer[v], v
+			}
+		}
+	}
+	return span
+}
+
+// endSpan is the span of an edge end: its node's layer, or its
+// subgraph's span.
+func endSpan(v, sub int, layer []int, span []layerSpan) layerSpan {
+	if sub >= 0 {
+		return span[sub]
+	}
+	return layerSpan{layer[v], layer[v], v, v}
+}
+
+// backEdges marks the arcs among n nodes that a depth first search
 // finds closing a cycle.
-func backEdges(n int, edges []edge) []bool {
+func backEdges(n int, edges []arc) []bool {
 	out := make([][]int, n)
 	for i, e := range edges {
 		out[e.from] = append(out[e.from], i)
@@ -264,16 +450,17 @@ func backEdges(n int, edges []edge) []bool {
 }
 
 // longestPaths is the length of the longest path to each of n nodes
-// along edges, the ones marked back turned round.
-func longestPaths(n int, edges []edge, back []bool) []int {
-	succ := make([][]int, n)
+// along arcs, the ones marked back turned round.
+func longestPaths(n int, arcs []arc, back []bool) []int {
+	type step struct{ to, w int }
+	succ := make([][]step, n)
 	indeg := make([]int, n)
-	for i, e := range edges {
+	for i, e := range arcs {
 		a, b := e.from, e.to
 		if back[i] {
 			a, b = b, a
 		}
-		succ[a] = append(succ[a], b)
+		succ[a] = append(succ[a], step{b, e.w})
 		indeg[b]++
 	}
 	layer := make([]int, n)
@@ -285,10 +472,10 @@ func longestPaths(n int, edges []edge, back []bool) []int {
 	}
 	for k := 0; k < len(queue); k++ {
 		v := queue[k]
-		for _, w := range succ[v] {
-			layer[w] = max(layer[w], layer[v]+1)
-			if indeg[w]--; indeg[w] == 0 {
-				queue = append(queue, w)
+		for _, s := range succ[v] {
+			layer[s.to] = max(layer[s.to], layer[v]+s.w)
+			if indeg[s.to]--; indeg[s.to] == 0 {
+				queue = append(queue, s.to)
 			}
 		}
 	}
@@ -371,19 +558,26 @@ func (l *flowLayout) ports() {
 }
 
 // upPorts gives each segment into n's upper side its own port, in
-// order, and returns the width of the label each port's line carries
-// beside it (0 for none, and always 0 when layers are rows).
+// order, and returns the cells past each port its label reaches on the
+// cross axis: beside its line, 2 more than its width, when layers are
+// rows; below it, its lines, when they are columns and it has more than
+// one (a label of one line is drawn on the line); 0 for no label.
 func (l *flowLayout) upPorts(n *lnode) []int {
-	upLabel := make([]int, 0, len(n.ups))
+	reach := make([]int, 0, len(n.ups))
 	for i, s := range n.ups {
 		l.segs[s].downPort = i
-		w := 0
-		if !l.dir.horizontal() {
-			w = widest([]string{l.segs[s].label})
+		lines := l.segs[s].lines
+		r := 0
+		switch {
+		case len(lines) == 0:
+		case !l.dir.horizontal():
+			r = widest(lines) + 2
+		case len(lines) > 1:
+			r = len(lines)
 		}
-		upLabel = append(upLabel, w)
+		reach = append(reach, r)
 	}
-	return upLabel
+	return reach
 }
 
 // downPorts gives the segments out of n's lower side their ports: one
@@ -439,22 +633,22 @@ func (l *flowLayout) size(n *lnode, upLabel []int, downPorts int) {
 	for i := range n.downOff {
 		n.downOff[i] += (n.csize - downSpan) / 2
 	}
-	for i, w := range upLabel {
-		if w > 0 {
-			n.extra = max(n.extra, n.upOff[i]+2+w-n.csize)
+	for i, r := range upLabel {
+		if r > 0 {
+			n.extra = max(n.extra, n.upOff[i]+r-n.csize)
 		}
 	}
 }
 
 // portOffsets places count ports along a side from 0, step apart, or
-// further where the port before has a label w wide beside its line
-// (w+3); span is the cells they cover.
-func portOffsets(count, step int, labels []int) (offs []int, span int) {
+// further where the port before has a label reaching r cells past it
+// (r+1); span is the cells they cover.
+func portOffsets(count, step int, reach []int) (offs []int, span int) {
 	offs = make([]int, count)
 	for i := 1; i < count; i++ {
 		gap := step
-		if labels != nil && labels[i-1] > 0 {
-			gap = max(gap, labels[i-1]+3)
+		if reach != nil && reach[i-1] > 0 {
+			gap = max(gap, reach[i-1]+1)
 		}
 		offs[i] = offs[i-1] + gap
 	}

@@ -34,6 +34,9 @@ type cell struct {
 	bits  uint8
 	style lineStyle
 	cont  bool
+	// keep is a cell of a frame's line an edge meets, which its title
+	// does not cover.
+	keep bool
 }
 
 // grid is a drawing of w×h cells.
@@ -84,6 +87,24 @@ func (g *grid) text(x, y int, s string, c Class) int {
 		x += w
 	}
 	return x - start
+}
+
+// clear reports whether the n cells from (x, y) on hold no glyph, no
+// line running up or down and no cell kept clear.
+func (g *grid) clear(x, y, n int) bool {
+	for i := x; i < x+n; i++ {
+		if c := g.at(i, y); c != nil && (c.bits&(up|down) != 0 || c.glyph != "" || c.keep) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepClear marks a cell no title may cover.
+func (g *grid) keepClear(x, y int) {
+	if p := g.at(x, y); p != nil {
+		p.keep = true
+	}
 }
 
 // hline and vline draw a line between two cells of one row or column,

@@ -94,8 +94,69 @@ func syntaxError(line int, stmt string, why string) *Error {
 }
 
 // Draw draws the mermaid diagram in src in at most width columns, or
-// returns an *Error saying why it is shown as its source.
+// returns an *Error saying why it is shown as its source. A diagram's
+// title, when it has one, is its first lines.
 func Draw(src string, width int) ([]Line, error) {
+	d, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := d.draw(width)
+	if err != nil {
+		return nil, err
+	}
+	var head []Line
+	if t := d.heading(); t != "" {
+		for _, ln := range wrapHard([]string{t}, width) {
+			head = append(head, Line{{Text: ln, Class: Label}})
+		}
+	}
+	return append(head, lines...), nil
+}
+
+// ShownText is the text a drawing of the diagram in src shows, as
+// mermaid draws it: its title, its nodes' and participants' text, its
+// edges' labels, messages, notes and the titles of its subgraphs and
+// blocks, one line each; not its ids, keywords or arrows. It returns
+// the *Error Draw would for a diagram markii does not read; a diagram
+// too wide for a width still has its text.
+func ShownText(src string) ([]string, error) {
+	d, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	out := d.shown()
+	if t := d.heading(); t != "" {
+		out = append([]string{t}, out...)
+	}
+	return out, nil
+}
+
+// diagram is a diagram markii has read.
+type diagram interface {
+	draw(width int) ([]Line, error)
+	// heading is the diagram's title, or "".
+	heading() string
+	// shown is the text its drawing shows, less its title.
+	shown() []string
+}
+
+// read reads the statements of a diagram of a kind markii draws, whose
+// first word is kind, or reports that it is not such a kind.
+func read(kind string, stmts []stmt) (diagram, bool, error) {
+	switch kind {
+	case "graph", "flowchart", "flowchart-elk":
+		d, err := parseFlowchart(stmts)
+		return d, true, err
+	case "sequenceDiagram":
+		d, err := parseSequence(stmts)
+		return d, true, err
+	}
+	return nil, false, nil
+}
+
+// parse reads the diagram in src, or says why markii does not draw it.
+func parse(src string) (diagram, error) {
 	stmts, err := statements(src)
 	if err != nil {
 		return nil, err
@@ -103,27 +164,49 @@ func Draw(src string, width int) ([]Line, error) {
 	if len(stmts) == 0 {
 		return nil, errorf(Syntax, "the diagram is empty")
 	}
-	head := stmts[0]
-	kind, _, _ := strings.Cut(strings.TrimSpace(head.text), " ")
+	kind, _, _ := strings.Cut(strings.TrimSpace(stmts[0].text), " ")
 	kind = strings.TrimRight(kind, ";")
-	switch kind {
-	case "graph", "flowchart", "flowchart-elk":
-		fc, err := parseFlowchart(stmts)
+	if d, ok, err := read(kind, stmts); ok {
 		if err != nil {
 			return nil, err
 		}
-		return drawFlowchart(fc, width)
-	case "sequenceDiagram":
-		sd, err := parseSequence(stmts)
-		if err != nil {
-			return nil, err
+		if t := frontTitle(src); t != "" {
+			d = titled{d, t}
 		}
-		return drawSequence(sd, width)
+		return d, nil
 	}
 	if name, ok := kindName(kind); ok {
 		return nil, errorf(Unsupported, "%s are shown as source", name)
 	}
 	return nil, errorf(Unsupported, "%q is not a diagram kind markii draws", clip(sanitize.Line(kind), 30))
+}
+
+// titled is a diagram with the title its front matter gives.
+type titled struct {
+	diagram
+	title string
+}
+
+func (t titled) heading() string { return t.title }
+
+// frontTitle is the title: line of src's front matter, or "".
+func frontTitle(src string) string {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(src, " \t\r\n"), "---")
+	if !ok {
+		return ""
+	}
+	for rest != "" {
+		var ln string
+		ln, rest, _ = strings.Cut(rest, "\n")
+		t := strings.TrimSpace(ln)
+		if t == "---" {
+			break
+		}
+		if v, ok := strings.CutPrefix(t, "title:"); ok {
+			return oneLine(v)
+		}
+	}
+	return ""
 }
 
 // sourceKinds are the diagram kinds markii shows as source, each with
@@ -341,6 +424,39 @@ func wrapText(lines []string, limit int) []string {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// wrapHard wraps lines at limit cells as wrapText does, and cuts a
+// word wider than limit into pieces that fit.
+func wrapHard(lines []string, limit int) []string {
+	limit = max(limit, 1)
+	var out []string
+	for _, ln := range wrapText(lines, limit) {
+		for ansi.Width(ln) > limit {
+			head := prefixCells(ln, limit)
+			out = append(out, head)
+			ln = ln[len(head):]
+		}
+		out = append(out, ln)
+	}
+	return out
+}
+
+// prefixCells is the longest run of whole grapheme clusters that starts
+// s and takes at most n cells, or s's first cluster when that is wider.
+func prefixCells(s string, n int) string {
+	used, end, state := 0, 0, -1
+	for rest := s; rest != ""; {
+		var cluster string
+		cluster, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		cw := ansi.Width(cluster)
+		if used+cw > n && end > 0 {
+			break
+		}
+		used += cw
+		end += len(cluster)
+	}
+	return s[:end]
 }
 
 // fit cuts s to at most w cells, ending in "…" when cut.

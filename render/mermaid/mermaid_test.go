@@ -138,7 +138,7 @@ func TestFlowchartEdges(t *testing.T) {
 			continue
 		}
 		e := fc.edges[0]
-		if e.from != 0 || e.to != 1 || e.style != c.style || e.headTo != c.headTo || e.headFrom != c.from || e.label != c.label {
+		if e.from != 0 || e.to != 1 || e.style != c.style || e.headTo != c.headTo || e.headFrom != c.from || strings.Join(e.lines, " ") != c.label {
 			t.Errorf("%s: %+v", c.src, e)
 		}
 	}

@@ -48,6 +48,7 @@ type participant struct {
 
 // sequence is a parsed sequence diagram.
 type sequence struct {
+	title  string
 	parts  []participant
 	index  map[string]int
 	events []event
@@ -79,7 +80,7 @@ const (
 // sequenceWord classifies a statement's first word.
 func sequenceWord(word string) seqWord {
 	switch word {
-	case "activate", "deactivate", "title", "title:", "accTitle", "accDescr", "accTitle:", "accDescr:",
+	case "activate", "deactivate", "accTitle", "accDescr", "accTitle:", "accDescr:",
 		"link", "links", "properties", "details", "destroy":
 		return seqIgnored
 	case "loop", "alt", "opt", "par", "critical", "break", "rect":
@@ -130,6 +131,8 @@ func (p *seqParser) statement(st stmt) error {
 	case sequenceWord(word) == seqIgnored:
 	case word == "autonumber":
 		p.autonumber = 1
+	case word == "title" || word == "title:":
+		p.sd.title = oneLine(rest)
 	case word == "participant" || word == "actor":
 		return p.declare(word, rest, st.line, s)
 	case word == "box":
@@ -326,7 +329,7 @@ type constraint struct{ i, j, d int }
 // drawSequence draws sd in at most width columns, with its text
 // wrapped at 32, 24, 16 and then 12 columns when it is too wide.
 func drawSequence(sd *sequence, width int) ([]Line, error) {
-	need := -1
+	var fails fallback
 	for _, limit := range wrapLimits {
 		s := sd
 		if limit > 0 {
@@ -339,14 +342,11 @@ func drawSequence(sd *sequence, width int) ([]Line, error) {
 		if err == nil {
 			return lines, nil
 		}
-		if e, ok := err.(*Error); !ok || e.Reason != TooWide {
+		if !fails.note(err, w) {
 			return nil, err
 		}
-		if need < 0 || w < need {
-			need = w
-		}
 	}
-	return nil, tooWide("sequence diagram", need, width)
+	return nil, fails.err("sequence diagram", width)
 }
 
 // wrapped is sd with the text of its participants, messages and notes
@@ -650,4 +650,21 @@ func drawNote(g *grid, e event, centre []int, y int) {
 		}
 	}
 	drawBox(g, x, y, nw, h, rect, e.lines)
+}
+
+func (sd *sequence) draw(width int) ([]Line, error) { return drawSequence(sd, width) }
+
+func (sd *sequence) heading() string { return sd.title }
+
+// shown is the text of sd's participants, messages, notes and blocks'
+// titles.
+func (sd *sequence) shown() []string {
+	var out []string
+	for _, p := range sd.parts {
+		out = append(out, p.lines...)
+	}
+	for _, e := range sd.events {
+		out = append(out, e.lines...)
+	}
+	return out
 }
