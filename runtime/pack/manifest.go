@@ -100,20 +100,11 @@ func isVersion(s string) bool {
 
 // isComponentName reports whether s matches ^[A-Za-z0-9][A-Za-z0-9_-]*$.
 func isComponentName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			continue
-		}
-		if i == 0 || c != '_' && c != '-' {
-			return false
-		}
-	}
-	return true
+	return s != "" && strings.IndexByte(alphanumerics, s[0]) >= 0 && strings.TrimLeft(s, alphanumerics+"_-") == ""
 }
+
+// alphanumerics are the ASCII letters and digits.
+const alphanumerics = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 // ValidName reports whether s can be a pack namespace: lowercase-kebab, no
 // underscore, and not a reserved bundle folder.
@@ -180,32 +171,36 @@ func (v *validator) components(raw json.RawMessage) {
 		return
 	}
 	for _, local := range slices.Sorted(maps.Keys(comps)) {
-		where := "components." + local
-		if !isComponentName(local) {
-			where = "components[" + strconv.Quote(local) + "]"
-			v.Fail("%s is not a component name (letters, digits, - and _)", where)
-			continue
-		}
-		c := Component{Name: local, Kind: "container"}
-		var src string
-		if json.Unmarshal(comps[local], &src) == nil {
-			if src == "" {
-				v.Fail("%s must name a source file", where)
-				continue
-			}
-			c.Source = src
-			v.m.Components[local] = c
-			continue
-		}
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(comps[local], &obj) != nil || obj == nil {
-			v.Fail("%s must be a source path or an object with \"source\"", where)
-			continue
-		}
-		if v.component(where, obj, &c) {
+		if c, ok := v.componentEntry(local, comps[local]); ok {
 			v.m.Components[local] = c
 		}
 	}
+}
+
+// componentEntry reads the component named local: a source path, or an
+// object with "source".
+func (v *validator) componentEntry(local string, raw json.RawMessage) (Component, bool) {
+	if !isComponentName(local) {
+		v.Fail("%s is not a component name (letters, digits, - and _)", "components["+strconv.Quote(local)+"]")
+		return Component{}, false
+	}
+	where := "components." + local
+	c := Component{Name: local, Kind: "container"}
+	var src string
+	if json.Unmarshal(raw, &src) == nil {
+		if src == "" {
+			v.Fail("%s must name a source file", where)
+			return c, false
+		}
+		c.Source = src
+		return c, true
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		v.Fail("%s must be a source path or an object with \"source\"", where)
+		return c, false
+	}
+	return c, v.component(where, obj, &c)
 }
 
 // componentKinds are the directive forms a component can be written in.
@@ -214,29 +209,13 @@ var componentKinds = []string{"inline", "leaf", "container"}
 func (v *validator) component(where string, obj map[string]json.RawMessage, c *Component) bool {
 	ok := true
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		raw := obj[k]
-		switch k {
-		case "source":
-			if json.Unmarshal(raw, &c.Source) != nil || c.Source == "" {
-				v.Fail("%s.source must be a non-empty string", where)
-				ok = false
-			}
-		case "description":
-			if json.Unmarshal(raw, &c.Description) != nil {
-				v.Fail("%s.description must be a string", where)
-				ok = false
-			}
-		case "kind":
-			if json.Unmarshal(raw, &c.Kind) != nil || !slices.Contains(componentKinds, c.Kind) {
-				v.Fail("%s.kind must be inline, leaf or container", where)
-				ok = false
-			}
-		case "attributes":
-			if !v.attributes(where, raw, c) {
-				ok = false
-			}
-		default:
+		read, known := componentFields[k]
+		if !known {
 			v.Warn("%s has an unknown key %s", where, strconv.Quote(k))
+			continue
+		}
+		if !read(v, where, obj[k], c) {
+			ok = false
 		}
 	}
 	if c.Source == "" && ok {
@@ -244,6 +223,39 @@ func (v *validator) component(where string, obj map[string]json.RawMessage, c *C
 		ok = false
 	}
 	return ok
+}
+
+// componentFields reads each key of a component object into c, failing
+// the manifest and reporting false when its value is wrong.
+var componentFields = map[string]func(v *validator, where string, raw json.RawMessage, c *Component) bool{
+	"source":      (*validator).componentSource,
+	"description": (*validator).componentDescription,
+	"kind":        (*validator).componentKind,
+	"attributes":  (*validator).attributes,
+}
+
+func (v *validator) componentSource(where string, raw json.RawMessage, c *Component) bool {
+	if json.Unmarshal(raw, &c.Source) != nil || c.Source == "" {
+		v.Fail("%s.source must be a non-empty string", where)
+		return false
+	}
+	return true
+}
+
+func (v *validator) componentDescription(where string, raw json.RawMessage, c *Component) bool {
+	if json.Unmarshal(raw, &c.Description) != nil {
+		v.Fail("%s.description must be a string", where)
+		return false
+	}
+	return true
+}
+
+func (v *validator) componentKind(where string, raw json.RawMessage, c *Component) bool {
+	if json.Unmarshal(raw, &c.Kind) != nil || !slices.Contains(componentKinds, c.Kind) {
+		v.Fail("%s.kind must be inline, leaf or container", where)
+		return false
+	}
+	return true
 }
 
 func (v *validator) attributes(where string, raw json.RawMessage, c *Component) bool {

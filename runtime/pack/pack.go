@@ -183,20 +183,7 @@ func (s *Set) candidates(p string) []string {
 
 // read opens one pack folder or .mkp archive.
 func read(p string, lim Limits) (*Pack, error) {
-	info, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	var files *bundle.Files
-	isArchive := !info.IsDir()
-	if isArchive {
-		if !strings.EqualFold(filepath.Ext(p), Extension) {
-			return nil, fmt.Errorf("it is neither a pack folder nor a %s file", Extension)
-		}
-		files, err = bundle.ReadZip(p, "pack", lim.Archive)
-	} else {
-		files, err = bundle.ReadDir(p, "pack", lim.Archive)
-	}
+	files, isArchive, err := openFiles(p, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +198,34 @@ func read(p string, lim Limits) (*Pack, error) {
 	if _, ok := files.Get("webview.js"); isArchive && !ok {
 		return nil, errors.New("it has no webview.js")
 	}
-	pk := &Pack{Manifest: *m, Path: p, modules: map[string]string{}}
+	modules, err := packModules(files, lim)
+	if err != nil {
+		return nil, err
+	}
+	return &Pack{Manifest: *m, Path: p, modules: modules}, nil
+}
+
+// openFiles reads a pack folder, or a .mkp archive (isArchive).
+func openFiles(p string, lim Limits) (files *bundle.Files, isArchive bool, err error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, false, err
+	}
+	if info.IsDir() {
+		files, err = bundle.ReadDir(p, "pack", lim.Archive)
+		return files, false, err
+	}
+	if !strings.EqualFold(filepath.Ext(p), Extension) {
+		return nil, true, fmt.Errorf("it is neither a pack folder nor a %s file", Extension)
+	}
+	files, err = bundle.ReadZip(p, "pack", lim.Archive)
+	return files, true, err
+}
+
+// packModules is the pack's Lua modules under scripts/, by name without
+// ".lua", each within the module size limit.
+func packModules(files *bundle.Files, lim Limits) (map[string]string, error) {
+	modules := map[string]string{}
 	for _, name := range files.Names() {
 		rest, ok := strings.CutPrefix(name, bundle.ScriptsDir+"/")
 		if !ok || !strings.HasSuffix(rest, ".lua") {
@@ -221,9 +235,9 @@ func read(p string, lim Limits) (*Pack, error) {
 		if len(src) > lim.ModuleBytes {
 			return nil, fmt.Errorf("module %s is %d bytes, over the %d-byte limit", strconv.Quote(name), len(src), lim.ModuleBytes)
 		}
-		pk.modules[strings.TrimSuffix(rest, ".lua")] = string(src)
+		modules[strings.TrimSuffix(rest, ".lua")] = string(src)
 	}
-	return pk, nil
+	return modules, nil
 }
 
 // Names returns the installed pack names, sorted.
