@@ -35,38 +35,10 @@ func buildClosure(n Note) closure {
 	// that name one file share one copy, however they spell it.
 	loaded := map[string]string{}
 	for _, s := range n.Scripts {
-		gs := grants.Script{Name: s.Name, Lang: s.Lang, Src: s.Src, HasSrc: s.HasSrc}
-		b := script.Block{Name: s.Name, Lang: s.Lang, Src: s.Src, Source: s.Source}
-		why := ""
-		if s.HasSrc {
-			b.Source = ""
-			text, err := loadSrcOnce(n.Bundle, s.Src, loaded)
-			if err != nil {
-				why = err.Error()
-				gs.Unresolved = true
-			} else {
-				b.Source = text
-				modules[s.Src] = text
-			}
-		} else {
-			gs.Code = s.Source
-		}
-		c.grants.Scripts = append(c.grants.Scripts, gs)
-		c.blocks = append(c.blocks, b)
-		c.unloadable = append(c.unloadable, why)
-		c.declared.Hosts = append(c.declared.Hosts, s.Permissions...)
+		c.add(s, n.Bundle, loaded, modules)
 	}
 	if n.Bundle != nil {
-		files := n.Bundle.Files()
-		for _, name := range files.Names() {
-			top, _, _ := strings.Cut(name, "/")
-			if path.Ext(name) != ".lua" || (top != "scripts" && top != "assets" && top != ".cache") {
-				continue
-			}
-			if data, ok := files.Get(name); ok {
-				modules[name] = string(data)
-			}
-		}
+		addBundleModules(n.Bundle.Files(), modules)
 		m := n.Bundle.Manifest()
 		c.declared.Hosts = append(c.declared.Hosts, m.NetGet...)
 		c.declared.Hosts = append(c.declared.Hosts, m.NetPost...)
@@ -75,6 +47,43 @@ func buildClosure(n Note) closure {
 		c.grants.BundleModules = append(c.grants.BundleModules, grants.Module{Path: p, Source: src})
 	}
 	return c
+}
+
+// add lists one script block: its text, or the src= file it names (kept
+// in modules too), or why that file could not be loaded.
+func (c *closure) add(s Script, b *bundle.Bundle, loaded, modules map[string]string) {
+	gs := grants.Script{Name: s.Name, Lang: s.Lang, Src: s.Src, HasSrc: s.HasSrc, Code: s.Source}
+	blk := script.Block{Name: s.Name, Lang: s.Lang, Src: s.Src, Source: s.Source}
+	why := ""
+	if s.HasSrc {
+		gs.Code, blk.Source = "", ""
+		text, err := loadSrcOnce(b, s.Src, loaded)
+		if err != nil {
+			why = err.Error()
+			gs.Unresolved = true
+		} else {
+			blk.Source = text
+			modules[s.Src] = text
+		}
+	}
+	c.grants.Scripts = append(c.grants.Scripts, gs)
+	c.blocks = append(c.blocks, blk)
+	c.unloadable = append(c.unloadable, why)
+	c.declared.Hosts = append(c.declared.Hosts, s.Permissions...)
+}
+
+// addBundleModules adds the bundle's Lua files under scripts/, assets/
+// and .cache/ to modules, by path.
+func addBundleModules(files *bundle.Files, modules map[string]string) {
+	for _, name := range files.Names() {
+		top, _, _ := strings.Cut(name, "/")
+		if path.Ext(name) != ".lua" || (top != "scripts" && top != "assets" && top != ".cache") {
+			continue
+		}
+		if data, ok := files.Get(name); ok {
+			modules[name] = string(data)
+		}
+	}
 }
 
 // loadSrcOnce is loadSrc reading each file once: loaded holds the texts

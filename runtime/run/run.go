@@ -182,15 +182,22 @@ func (s *Service) Run(ctx context.Context, req Request) (*Result, error) {
 		res.HostDiagnostics = append(res.HostDiagnostics, "the audit trail could not be written: "+err.Error())
 	}
 	if p.store != nil {
-		res.SaveErr = p.store.SaveCache(n.Key, p.cache)
-		if ctx.Err() == nil {
-			res.SaveErr = errors.Join(res.SaveErr, p.store.RecordValues(n.Key, res.Scripts, res.Outcomes, s.now(), script.TierOf(req.Trigger)))
-		}
+		res.SaveErr = s.save(ctx, p, req, res)
 	}
 	if runErr != nil && len(res.Outcomes) < len(p.closure.blocks) && ctx.Err() == nil {
 		return res, runErr
 	}
 	return res, nil
+}
+
+// save stores the run's cache and, unless ctx ended, its values.
+func (s *Service) save(ctx context.Context, p *prepared, req Request, res *Result) error {
+	key := req.Note.Key
+	err := p.store.SaveCache(key, p.cache)
+	if ctx.Err() == nil {
+		err = errors.Join(err, p.store.RecordValues(key, res.Scripts, res.Outcomes, s.now(), script.TierOf(req.Trigger)))
+	}
+	return err
 }
 
 // prepared is everything decided before a run's first script starts.
@@ -212,15 +219,9 @@ type prepared struct {
 // or scheduled run uses only a grant stored for exactly this code) and
 // sets up the capability host.
 func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (*prepared, error) {
-	settings := config.Settings{}
-	if s.Settings != nil {
-		var err error
-		if settings, err = s.Settings(); err != nil {
-			return nil, err
-		}
-	}
-	if settings.ScriptsDisabled {
-		return nil, ErrScriptsDisabled
+	settings, err := s.readSettings()
+	if err != nil {
+		return nil, err
 	}
 	n := req.Note
 	tier := script.TierOf(req.Trigger)
@@ -234,11 +235,7 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 		p.store, docKey = s.Store, n.Key
 		grantState = s.Store.Grants()
 	}
-	prompter := req.Prompter
-	if prompter == nil || tier != script.TierManual {
-		prompter = &grants.NonInteractive{Out: notices}
-	}
-	prep, err := grants.Prepare(ctx, tier, prompter, grants.NewStore(grantState), docKey,
+	prep, err := grants.Prepare(ctx, tier, promptFor(req, tier, notices), grants.NewStore(grantState), docKey,
 		p.closure.grants, p.closure.declared, bundleGrants(n.Bundle))
 	if err != nil {
 		return nil, err
@@ -254,15 +251,47 @@ func (s *Service) prepare(ctx context.Context, req Request, notices io.Writer) (
 	opts := s.hostOptions(req.Trigger, tier, settings, prep, p.cache, packs, n.Bundle)
 	opts.Audit = p.audit
 	p.host = host.New(opts)
-	p.plan = Plan{Key: prep.Key}
-	p.plan.Diagnostics = append(append(p.plan.Diagnostics, prep.Scan.Mismatch...), prep.Scan.Reasons...)
-	for _, problem := range packs.Problems {
-		p.plan.Diagnostics = append(p.plan.Diagnostics, problem.String())
-	}
-	for _, b := range p.closure.blocks {
-		p.plan.Scripts = append(p.plan.Scripts, b.Name)
-	}
+	p.plan = planOf(prep, packs, p.closure)
 	return p, nil
+}
+
+// readSettings reads the settings, none when the service has no reader;
+// disabled scripts are ErrScriptsDisabled.
+func (s *Service) readSettings() (config.Settings, error) {
+	settings := config.Settings{}
+	if s.Settings != nil {
+		var err error
+		if settings, err = s.Settings(); err != nil {
+			return settings, err
+		}
+	}
+	if settings.ScriptsDisabled {
+		return settings, ErrScriptsDisabled
+	}
+	return settings, nil
+}
+
+// promptFor is who answers a run's questions: the request's prompter on a
+// manual run, else no one (every question is refused, once noted).
+func promptFor(req Request, tier script.Tier, notices io.Writer) grants.Prompter {
+	if req.Prompter == nil || tier != script.TierManual {
+		return &grants.NonInteractive{Out: notices}
+	}
+	return req.Prompter
+}
+
+// planOf is the plan shown before a run: its grant key, the scan's and
+// the packs' diagnostics, and the scripts by name.
+func planOf(prep grants.Prepared, packs *pack.Set, c closure) Plan {
+	plan := Plan{Key: prep.Key}
+	plan.Diagnostics = append(append(plan.Diagnostics, prep.Scan.Mismatch...), prep.Scan.Reasons...)
+	for _, problem := range packs.Problems {
+		plan.Diagnostics = append(plan.Diagnostics, problem.String())
+	}
+	for _, b := range c.blocks {
+		plan.Scripts = append(plan.Scripts, b.Name)
+	}
+	return plan
 }
 
 // execute runs the blocks that can run and emits every block's outcome in
