@@ -91,27 +91,39 @@ var ErrNoDir = errors.New("cannot find the config directory: set HOME to your ho
 // %USERPROFILE% fallback (windows). On macOS and Windows the device state
 // lives here too; elsewhere it has its own directory (see state.Locate).
 func Dir(goos string, getenv func(string) string) (string, error) {
-	switch goos {
-	case "darwin":
-		if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
-			return filepath.Join(home, "Library", "Application Support", "markii"), nil
-		}
-	case "windows":
-		if app := getenv("APPDATA"); app != "" {
-			return filepath.Join(app, "markii"), nil
-		}
-		if prof := getenv("USERPROFILE"); prof != "" {
-			return filepath.Join(prof, "AppData", "Roaming", "markii"), nil
-		}
-	default:
-		if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-			return filepath.Join(x, "markii"), nil
-		}
-		if home := getenv("HOME"); home != "" && filepath.IsAbs(home) {
-			return filepath.Join(home, ".config", "markii"), nil
+	places, ok := dirPlaces[goos]
+	if !ok {
+		places = dirPlaces[""]
+	}
+	for _, p := range places {
+		if v := getenv(p.env); v != "" && (!p.absolute || filepath.IsAbs(v)) {
+			return filepath.Join(append([]string{v}, p.under...)...), nil
 		}
 	}
 	return "", ErrNoDir
+}
+
+// dirPlace is one place the settings directory may be: the folder under
+// the directory an environment variable names, which must be absolute
+// when absolute is set.
+type dirPlace struct {
+	env      string
+	absolute bool
+	under    []string
+}
+
+// dirPlaces are the places Dir tries in order, by platform; "" is every
+// platform but darwin and windows.
+var dirPlaces = map[string][]dirPlace{
+	"darwin": {{"HOME", true, []string{"Library", "Application Support", "markii"}}},
+	"windows": {
+		{"APPDATA", false, []string{"markii"}},
+		{"USERPROFILE", false, []string{"AppData", "Roaming", "markii"}},
+	},
+	"": {
+		{"XDG_CONFIG_HOME", true, []string{"markii"}},
+		{"HOME", true, []string{".config", "markii"}},
+	},
 }
 
 // LoadFile reads settings from path. A missing file gives the defaults;

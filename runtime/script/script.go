@@ -247,16 +247,18 @@ func NetFailureOf(err error) *NetFailure {
 // capability and host a denial or a lost request concerns. Host text comes
 // from the script, so the edge that shows Summary sanitizes it.
 func (o Outcome) Summary() string {
+	if s := o.specificSummary(); s != "" {
+		return s
+	}
+	return o.Kind.Phrase()
+}
+
+// specificSummary is Summary's line when o's typed fields say more than
+// its kind's phrase, else "".
+func (o Outcome) specificSummary() string {
 	switch o.Kind {
 	case value.CapabilityDenied:
-		switch {
-		case o.Capability == CapNet && o.Reason == DenialUngrantable:
-			return UngrantableAdvice(o.Host)
-		case o.Capability == CapNet && o.Host != "":
-			return "needs permission (net: " + o.Host + ")"
-		case o.Capability != "":
-			return "needs permission (" + string(o.Capability) + ")"
-		}
+		return o.denialSummary()
 	case value.LimitExceeded:
 		if o.Limit != "" {
 			return "limit exceeded (" + string(o.Limit) + ")"
@@ -270,7 +272,21 @@ func (o Outcome) Summary() string {
 			return "offline: " + o.Net.Cause.Sentence(o.Host)
 		}
 	}
-	return o.Kind.Phrase()
+	return ""
+}
+
+// denialSummary is the line of a denial: the advice for a host that can
+// never be granted, else the permission it needs.
+func (o Outcome) denialSummary() string {
+	switch {
+	case o.Capability == CapNet && o.Reason == DenialUngrantable:
+		return UngrantableAdvice(o.Host)
+	case o.Capability == CapNet && o.Host != "":
+		return "needs permission (net: " + o.Host + ")"
+	case o.Capability != "":
+		return "needs permission (" + string(o.Capability) + ")"
+	}
+	return ""
 }
 
 // FetchRequest is a network call a script asks the host to make.

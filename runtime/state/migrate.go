@@ -48,6 +48,22 @@ func (s *Store) migrate() error {
 	if err != nil || top == nil {
 		return err
 	}
+	if err := s.install(top); err != nil {
+		return err
+	}
+	if err := syncDir(s.dir); err != nil {
+		return s.migrateError(err)
+	}
+	if err := os.Remove(legacy); err != nil {
+		return fmt.Errorf("the state in %s was copied to %s but the old file could not be removed: %w", legacy, s.dir, oserr.Cause(err))
+	}
+	_ = syncDir(filepath.Dir(legacy))
+	return nil
+}
+
+// install writes the legacy contents top into a fresh directory beside
+// the store and renames it to notes in one step.
+func (s *Store) install(top map[string]json.RawMessage) error {
 	staging, err := os.MkdirTemp(s.dir, ".notes-migrating-*")
 	if err != nil {
 		return s.migrateError(oserr.Cause(err))
@@ -63,13 +79,6 @@ func (s *Store) migrate() error {
 	if err := os.Rename(staging, s.notes()); err != nil {
 		return s.migrateError(oserr.Cause(err))
 	}
-	if err := syncDir(s.dir); err != nil {
-		return s.migrateError(err)
-	}
-	if err := os.Remove(legacy); err != nil {
-		return fmt.Errorf("the state in %s was copied to %s but the old file could not be removed: %w", legacy, s.dir, oserr.Cause(err))
-	}
-	_ = syncDir(filepath.Dir(legacy))
 	return nil
 }
 

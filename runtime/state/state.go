@@ -353,32 +353,48 @@ func (s *Store) Update(doc string, sec Section, fn func(cur json.RawMessage) (js
 // commit writes next over cur (nil next: delete).
 func (s *Store) commit(doc string, sec Section, cur, next json.RawMessage) error {
 	path := filepath.Join(s.notes(), fileName(doc, sec))
-	if next == nil {
-		if cur == nil {
-			return nil
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("cannot remove %s: %w", path, oserr.Cause(err))
-		}
-		return syncDir(s.notes())
-	}
-	if bytes.Equal(cur, next) {
+	switch {
+	case next == nil:
+		return s.remove(path, cur)
+	case bytes.Equal(cur, next):
 		return nil
 	}
-	if !json.Valid(next) {
-		return fmt.Errorf("cannot store the note's %s: not valid JSON", sec)
-	}
-	body, err := json.Marshal(entryFile{DocumentKey: doc, Data: next})
+	body, err := encodeEntry(doc, sec, next)
 	if err != nil {
 		return err
-	}
-	if len(body) > MaxEntryBytes {
-		return &OverCapError{Section: sec, Size: len(body), Limit: MaxEntryBytes}
 	}
 	if err := os.Mkdir(s.notes(), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("cannot create %s: %w", s.notes(), oserr.Cause(err))
 	}
 	return writeAtomic(path, append(body, '\n'))
+}
+
+// remove deletes the entry file at path, which holds cur (nil: there is
+// none).
+func (s *Store) remove(path string, cur json.RawMessage) error {
+	if cur == nil {
+		return nil
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot remove %s: %w", path, oserr.Cause(err))
+	}
+	return syncDir(s.notes())
+}
+
+// encodeEntry is the entry file for doc's data in sec: valid JSON, within
+// MaxEntryBytes.
+func encodeEntry(doc string, sec Section, data json.RawMessage) ([]byte, error) {
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("cannot store the note's %s: not valid JSON", sec)
+	}
+	body, err := json.Marshal(entryFile{DocumentKey: doc, Data: data})
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > MaxEntryBytes {
+		return nil, &OverCapError{Section: sec, Size: len(body), Limit: MaxEntryBytes}
+	}
+	return body, nil
 }
 
 // List implements Entries. Damaged entries are moved aside and reported.

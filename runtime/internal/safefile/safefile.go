@@ -127,18 +127,28 @@ func Open(path string, o Options) (*os.File, error) {
 		}
 		return nil, err
 	}
-	after, err := f.Stat()
-	if err == nil {
-		err = check(path, after, o)
-	}
-	if err == nil && !os.SameFile(before, after) {
-		err = fmt.Errorf("%s changed while it was being opened", path)
-	}
-	if err != nil {
+	if err := sameCheckedFile(f, path, before, o); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
+}
+
+// sameCheckedFile checks the opened f as before was checked, and that it
+// is the file before described: not swapped between the check and the
+// open.
+func sameCheckedFile(f *os.File, path string, before fs.FileInfo, o Options) error {
+	after, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if err := check(path, after, o); err != nil {
+		return err
+	}
+	if !os.SameFile(before, after) {
+		return fmt.Errorf("%s changed while it was being opened", path)
+	}
+	return nil
 }
 
 func check(path string, fi fs.FileInfo, o Options) error {
