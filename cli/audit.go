@@ -80,48 +80,77 @@ func auditRun(c *invocation, o *auditOptions) error {
 	return nil
 }
 
-// auditFilter reads NOTE, --since and --host into a record filter. A
-// run's opening record is kept with the records of the note it ran.
+// auditFilter reads NOTE, --since and --host into a record filter.
 func (c *invocation) auditFilter(o *auditOptions) (func(audit.Record) bool, error) {
-	var since time.Time
-	if o.since.set {
-		d, err := time.ParseDuration(o.since.value)
-		if err != nil || d <= 0 || d > maxSince {
-			return nil, usagef("--since wants a positive duration such as 24h or 90m, up to 100 years, not %q", o.since.value)
-		}
-		since = time.Now().Add(-d)
+	since, err := auditSince(o.since)
+	if err != nil {
+		return nil, err
 	}
 	key := ""
 	if len(c.args) > 0 {
-		k, err := noteKey(c.args[0])
-		if err != nil {
+		if key, err = noteKey(c.args[0]); err != nil {
 			return nil, failf("%w", err)
 		}
-		key = k
 	}
-	host := ""
-	if o.host.set {
-		h, err := netclient.CanonicalHost(strings.TrimSuffix(o.host.value, "."))
-		if err != nil {
-			return nil, usagef("--host wants a host name or address such as api.example.org: %v", err)
-		}
-		host = h
+	host, err := auditHost(o.host)
+	if err != nil {
+		return nil, err
 	}
-	runs := map[string]bool{}
-	return func(r audit.Record) bool {
-		if r.Time.Before(since) {
-			return false
-		}
-		if key != "" {
-			if r.Event == audit.EventRun {
-				runs[r.Run] = r.Note == key
-			}
-			if !runs[r.Run] {
-				return false
-			}
-		}
-		return host == "" || r.Event == audit.EventRun || recordedHost(r.Host) == host
-	}, nil
+	f := &recordFilter{since: since, key: key, host: host, runs: map[string]bool{}}
+	return f.keep, nil
+}
+
+// auditSince is the time --since goes back to, zero when it is not set.
+func auditSince(since textFlag) (time.Time, error) {
+	if !since.set {
+		return time.Time{}, nil
+	}
+	d, err := time.ParseDuration(since.value)
+	if err != nil || d <= 0 || d > maxSince {
+		return time.Time{}, usagef("--since wants a positive duration such as 24h or 90m, up to 100 years, not %q", since.value)
+	}
+	return time.Now().Add(-d), nil
+}
+
+// auditHost is --host's canonical host, "" when it is not set.
+func auditHost(host textFlag) (string, error) {
+	if !host.set {
+		return "", nil
+	}
+	h, err := netclient.CanonicalHost(strings.TrimSuffix(host.value, "."))
+	if err != nil {
+		return "", usagef("--host wants a host name or address such as api.example.org: %v", err)
+	}
+	return h, nil
+}
+
+// recordFilter keeps the audit records from since on, of the note key
+// and the host ("" for any). A run's opening record is kept with the
+// records of the note it ran; runs says which runs were the note's.
+type recordFilter struct {
+	since     time.Time
+	key, host string
+	runs      map[string]bool
+}
+
+// keep reports whether r passes the filter; records are read in order.
+func (f *recordFilter) keep(r audit.Record) bool {
+	if r.Time.Before(f.since) || !f.ofNote(r) {
+		return false
+	}
+	return f.host == "" || r.Event == audit.EventRun || recordedHost(r.Host) == f.host
+}
+
+// ofNote reports whether r belongs to a run of the filter's note, or
+// there is no note to filter by.
+func (f *recordFilter) ofNote(r audit.Record) bool {
+	if f.key == "" {
+		return true
+	}
+	if r.Event == audit.EventRun {
+		f.runs[r.Run] = r.Note == f.key
+	}
+	return f.runs[r.Run]
 }
 
 // recordedHost is a record's host in the form --host is compared in:

@@ -164,18 +164,8 @@ func Main(args []string, stdio Stdio) (code int) {
 			code = exitInternal
 		}
 	}()
-	if len(args) > 0 && (args[0] == "-V" || args[0] == "--version") {
-		// Answered before the command tree is built: scripts and shell
-		// prompts call it often.
-		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
-		return ExitOK
-	}
-	if len(args) > 0 && args[0] == "--list-themes" {
-		if len(args) > 1 {
-			return report(stdio, &usageError{msg: fmt.Sprintf("unexpected argument %q: --list-themes takes no arguments", args[1]), usage: "markii --list-themes"})
-		}
-		listThemes(stdio.Out, stdio.getenv)
-		return ExitOK
+	if code, done := beforeCommands(args, stdio); done {
+		return code
 	}
 	root := newRoot(stdio)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
@@ -187,6 +177,27 @@ func Main(args []string, stdio Stdio) (code int) {
 	}
 	root.SetArgs(args)
 	return report(stdio, root.Execute())
+}
+
+// beforeCommands answers --version and --list-themes before the command
+// tree is built (scripts and shell prompts ask for the version often);
+// done is false for any other arguments.
+func beforeCommands(args []string, stdio Stdio) (code int, done bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	switch args[0] {
+	case "-V", "--version":
+		fmt.Fprintf(stdio.Out, "markii %s\n", Version)
+		return ExitOK, true
+	case "--list-themes":
+		if len(args) > 1 {
+			return report(stdio, &usageError{msg: fmt.Sprintf("unexpected argument %q: --list-themes takes no arguments", args[1]), usage: "markii --list-themes"}), true
+		}
+		listThemes(stdio.Out, stdio.getenv)
+		return ExitOK, true
+	}
+	return 0, false
 }
 
 // commandSettings reads the user's settings before a command runs, so that

@@ -29,15 +29,8 @@ var colorChoices = []string{"auto", "never", "none", "16", "256", "truecolor"}
 //
 // getenv is the only way the environment is read.
 func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.Level {
-	switch choice {
-	case "never", "none":
-		return ansi.None
-	case "16":
-		return ansi.Color16
-	case "256":
-		return ansi.Color256
-	case "truecolor":
-		return ansi.TrueColor
+	if l, ok := colorLevels[choice]; ok {
+		return l
 	}
 	if getenv("NO_COLOR") != "" {
 		return ansi.None
@@ -45,21 +38,21 @@ func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.
 	if force := getenv("CLICOLOR_FORCE"); force != "" && force != "0" {
 		return max(terminalLevel(getenv), ansi.Color16)
 	}
-	switch getenv("FORCE_COLOR") {
-	case "0":
-		return ansi.None
-	case "1", "true":
-		return ansi.Color16
-	case "2":
-		return ansi.Color256
-	case "3":
-		return ansi.TrueColor
+	if l, ok := forceColor[getenv("FORCE_COLOR")]; ok {
+		return l
 	}
 	if getenv("CLICOLOR") == "0" || !stdoutTTY {
 		return ansi.None
 	}
 	return terminalLevel(getenv)
 }
+
+// colorLevels are the --color values that name a level; any other
+// (auto) leaves it to the environment.
+var colorLevels = map[string]ansi.Level{"never": ansi.None, "none": ansi.None, "16": ansi.Color16, "256": ansi.Color256, "truecolor": ansi.TrueColor}
+
+// forceColor are the FORCE_COLOR values that name a level.
+var forceColor = map[string]ansi.Level{"0": ansi.None, "1": ansi.Color16, "true": ansi.Color16, "2": ansi.Color256, "3": ansi.TrueColor}
 
 // terminalLevel is the level a terminal supports by its TERM and
 // COLORTERM: TERM=dumb → none; COLORTERM truecolor or 24bit → truecolor;

@@ -58,37 +58,52 @@ func resolveOutput(path, input string) (outputTarget, error) {
 		t.kind = toStdout
 		return t, nil
 	}
-	cannot := func(reason string) error {
-		return failf("could not export this note: cannot write %s: %s", path, reason)
-	}
 	info, err := os.Stat(path) // follows symbolic links
 	if errors.Is(err, fs.ErrNotExist) {
-		if li, lerr := os.Lstat(path); lerr == nil && li.Mode()&fs.ModeSymlink != 0 {
-			return t, cannot("it is a symbolic link to a file that does not exist")
-		}
-		t.kind = toNewFile
-		return t, nil
+		return t.missing()
 	}
 	if err != nil {
-		return t, cannot(osReason(err))
+		return t, cannotWrite(path, osReason(err))
 	}
 	if input != "-" {
 		if in, err := os.Stat(input); err == nil && os.SameFile(in, info) {
 			return t, failf("could not export this note: -o %s is the note itself; choose another file", path)
 		}
 	}
-	switch mode := info.Mode(); {
+	return t.ofMode(info.Mode())
+}
+
+// cannotWrite is the error of an export that cannot write path.
+func cannotWrite(path, reason string) error {
+	return failf("could not export this note: cannot write %s: %s", path, reason)
+}
+
+// missing is the target when its path names nothing: a new file, unless
+// it is a symbolic link to a file that does not exist.
+func (t outputTarget) missing() (outputTarget, error) {
+	if li, err := os.Lstat(t.path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+		return t, cannotWrite(t.path, "it is a symbolic link to a file that does not exist")
+	}
+	t.kind = toNewFile
+	return t, nil
+}
+
+// ofMode is the target when its path names a file of mode: a regular
+// file (through its links), a character device or a named pipe.
+func (t outputTarget) ofMode(mode fs.FileMode) (outputTarget, error) {
+	switch {
 	case mode.IsRegular():
-		if t.path, err = filepath.EvalSymlinks(path); err != nil {
-			return t, cannot(osReason(err))
+		path, err := filepath.EvalSymlinks(t.path)
+		if err != nil {
+			return t, cannotWrite(t.named, osReason(err))
 		}
-		t.kind, t.perm = toRegularFile, mode.Perm()
+		t.path, t.kind, t.perm = path, toRegularFile, mode.Perm()
 	case mode&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0:
 		t.kind, t.pipe = inPlace, mode&fs.ModeNamedPipe != 0
 	case mode.IsDir():
-		return t, cannot("it is a directory")
+		return t, cannotWrite(t.named, "it is a directory")
 	default:
-		return t, cannot("it is not a regular file, a character device or a pipe")
+		return t, cannotWrite(t.named, "it is not a regular file, a character device or a pipe")
 	}
 	return t, nil
 }
@@ -99,32 +114,44 @@ func resolveOutput(path, input string) (outputTarget, error) {
 // file. A new file's permissions follow the umask; a replaced file keeps
 // its own.
 func (t outputTarget) write(data []byte, stdout io.Writer) error {
-	fail := func(err error) error {
-		if t.kind == toStdout {
-			return failf("could not export this note: %s", osReason(err))
-		}
-		return failf("could not export this note: cannot write %s: %s", t.named, osReason(err))
-	}
+	var err error
 	switch t.kind {
 	case toStdout:
-		w := bufio.NewWriter(stdout)
-		if _, err := w.Write(data); err != nil {
-			return fail(err)
-		}
-		if err := w.Flush(); err != nil {
-			return fail(err)
-		}
-		return nil
+		err = writeBuffered(stdout, data)
 	case inPlace:
-		return t.writeInPlace(data, fail)
+		err = t.writeInPlace(data)
+	default:
+		err = t.replace(data)
 	}
+	if err == nil {
+		return nil
+	}
+	if t.kind == toStdout {
+		return failf("could not export this note: %s", osReason(err))
+	}
+	return cannotWrite(t.named, osReason(err))
+}
+
+// writeBuffered writes data to w through a buffer.
+func writeBuffered(w io.Writer, data []byte) error {
+	bw := bufio.NewWriter(w)
+	if _, err := bw.Write(data); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// replace writes data to a temporary sibling of the target and renames
+// it over the target, a new file or a regular file whose permissions it
+// keeps.
+func (t outputTarget) replace(data []byte) error {
 	perm := fs.FileMode(0o666) // less the umask, which the kernel applies
 	if t.kind == toRegularFile {
 		perm = t.perm
 	}
 	tmp, err := createSibling(t.path, perm)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer os.Remove(tmp.Name())
 	_, err = tmp.Write(data)
@@ -132,16 +159,19 @@ func (t outputTarget) write(data []byte, stdout io.Writer) error {
 		// Set exactly, past the umask the creation went through.
 		err = tmp.Chmod(perm)
 	}
-	if cerr := tmp.Close(); err == nil {
+	return closeThen(tmp, err, func() error { return os.Rename(tmp.Name(), t.path) })
+}
+
+// closeThen closes f after err, the outcome of writing it, and does then
+// if both went well; it returns the first error.
+func closeThen(f *os.File, err error, then func() error) error {
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), t.path)
+	if err == nil && then != nil {
+		err = then()
 	}
-	if err != nil {
-		return fail(err)
-	}
-	return nil
+	return err
 }
 
 // writeInPlace writes a character device or a named pipe without creating,
@@ -149,17 +179,17 @@ func (t outputTarget) write(data []byte, stdout io.Writer) error {
 // reader, so an export to a pipe nobody reads fails at once instead of
 // hanging; the file is checked again once open, so a path swapped for a
 // regular file meanwhile is refused rather than overwritten in place.
-func (t outputTarget) writeInPlace(data []byte, fail func(error) error) error {
+func (t outputTarget) writeInPlace(data []byte) error {
 	flag := os.O_WRONLY
 	if t.pipe {
 		flag |= syscall.O_NONBLOCK
 	}
 	f, err := os.OpenFile(t.path, flag, 0)
 	if t.pipe && errors.Is(err, syscall.ENXIO) {
-		return fail(errors.New("it is a pipe that no process is reading"))
+		return errors.New("it is a pipe that no process is reading")
 	}
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	info, err := f.Stat()
 	if err == nil && info.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) == 0 {
@@ -168,13 +198,7 @@ func (t outputTarget) writeInPlace(data []byte, fail func(error) error) error {
 	if err == nil {
 		_, err = f.Write(data)
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fail(err)
-	}
-	return nil
+	return closeThen(f, err, nil)
 }
 
 // createSibling is safewrite.Sibling.

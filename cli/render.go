@@ -94,20 +94,9 @@ func runRender(c *invocation, o *renderOptions) error {
 	if o.run && o.layout.values.set {
 		return usagef("--run shows the values the run produced; it cannot be combined with --values")
 	}
-	// The note is read while the terminal is asked for its background.
-	load := c.renderSource()
-	opt, err := c.layoutOptions(&o.layout, "auto", "auto")
+	n, opt, sig, err := c.renderInput(o)
 	if err != nil {
 		return err
-	}
-	n, err := load()
-	if err != nil {
-		return err
-	}
-	// Checked before the render, which lets go of the note's bytes.
-	var sig signature.Status
-	if o.verbose {
-		sig = c.noteSignature(n)
 	}
 	dst, err := c.renderOutput(o.paging)
 	if err != nil {
@@ -118,19 +107,49 @@ func runRender(c *invocation, o *renderOptions) error {
 	if err != nil && !finishes(err) {
 		return err
 	}
-	if o.notRunNotice && r.scripts > 0 {
-		defer fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
-	}
+	defer c.notRunNotice(o, r)
 	if werr := finishOutput(r.writeErr, out, dst); werr != nil {
 		return failf("cannot write the output: %s", osReason(werr))
 	}
+	c.renderReport(o, n, sig, r)
+	return err
+}
+
+// renderInput reads the note to render and its layout options, and with
+// --verbose its signature status, checked before the render, which lets
+// go of the note's bytes. The note is read while the terminal is asked
+// for its background.
+func (c *invocation) renderInput(o *renderOptions) (n *note, opt render.Options, sig signature.Status, err error) {
+	load := c.renderSource()
+	if opt, err = c.layoutOptions(&o.layout, "auto", "auto"); err != nil {
+		return nil, opt, sig, err
+	}
+	if n, err = load(); err != nil {
+		return nil, opt, sig, err
+	}
+	if o.verbose {
+		sig = c.noteSignature(n)
+	}
+	return n, opt, sig, nil
+}
+
+// notRunNotice says, last, that the scripts of a note rendered to a pipe
+// were not run, when the settings ask for it.
+func (c *invocation) notRunNotice(o *renderOptions, r rendered) {
+	if o.notRunNotice && r.scripts > 0 {
+		fmt.Fprintln(c.stdio.Err, "markii: scripts not run because the output is not a terminal; use markii run first")
+	}
+}
+
+// renderReport says on stderr, after the output, the signature status
+// with --verbose and the diagnostics unless --quiet.
+func (c *invocation) renderReport(o *renderOptions, n *note, sig signature.Status, r rendered) {
 	if o.verbose {
 		fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sanitize.Line(sig.String()))
 	}
 	if !o.layout.quiet {
 		c.printDiagnostics(append(n.Warnings, r.diagnostics...))
 	}
-	return err
 }
 
 // renderNote renders n to emit: whole for --run, --images and pack

@@ -69,42 +69,47 @@ func runNote(c *invocation, o *runOptions) error {
 		return err
 	}
 	rn := runnable(n, render.Parse(n.Source))
-	sig := c.signatureStatus(n, rn, false)
-	res, err := svc.Run(context.Background(), run.Request{
-		Note:      rn,
-		Signature: sig,
-		Trigger:   script.Manual,
-		Prompter:  consentPrompter(c.stdio.In, c.stdio.Err, sig),
-		Notices:   c.stdio.Err,
-		// The signature status is said once the scripts are about to
-		// run (a question has said it already): a run that cannot start
-		// says why in one line, and a note with no scripts says so.
-		OnPlan: func(run.Plan) {
-			if len(rn.Scripts) > 0 {
-				fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sanitize.Line(sig.String()))
-			}
-		},
-	})
+	res, err := svc.Run(context.Background(), c.runRequest(n, rn))
 	if res == nil {
 		return notStarted(err)
 	}
 	if err != nil {
 		return failf("the scripts could not run: %w", err)
 	}
+	return c.reportRun(o, n, len(rn.Scripts), res)
+}
+
+// runRequest is markii run's request to run rn, the runnable form of n.
+// The signature status is said once the scripts are about to run (a
+// question has said it already): a run that cannot start says why in
+// one line, and a note with no scripts says so.
+func (c *invocation) runRequest(n *note, rn run.Note) run.Request {
+	sig := c.signatureStatus(n, rn, false)
+	scripts := len(rn.Scripts) > 0
+	return run.Request{
+		Note:      rn,
+		Signature: sig,
+		Trigger:   script.Manual,
+		Prompter:  consentPrompter(c.stdio.In, c.stdio.Err, sig),
+		Notices:   c.stdio.Err,
+		OnPlan: func(run.Plan) {
+			if scripts {
+				fmt.Fprintf(c.stdio.Err, "markii: %s: %s\n", sanitize.Line(n.Name), sanitize.Line(sig.String()))
+			}
+		},
+	}
+}
+
+// reportRun prints what the run of n's scripts (a number of them)
+// reported and saves a failure; failed scripts exit ExitScripts.
+func (c *invocation) reportRun(o *runOptions, n *note, scripts int, res *run.Result) error {
 	if o.verbose {
 		c.printDiagnostics(append(res.Diagnostics, res.HostDiagnostics...))
 	}
-	if len(rn.Scripts) == 0 {
+	if scripts == 0 {
 		fmt.Fprintln(c.stdio.Err, "markii: no scripts in this note")
 	}
-	var stored value.Values
-	for _, oc := range res.Outcomes {
-		if oc.Kind != value.Ok {
-			stored = c.storedValues(n)
-			break
-		}
-	}
-	if err := printOutcomes(c.stdio.Out, res.Outcomes, o.json, stored); err != nil {
+	if err := printOutcomes(c.stdio.Out, res.Outcomes, o.json, c.keptValues(n, res.Outcomes)); err != nil {
 		return err
 	}
 	failed := reportFailures(c.stdio.Err, res.Outcomes, o.verbose)
@@ -113,6 +118,17 @@ func runNote(c *invocation, o *runOptions) error {
 	}
 	if failed > 0 {
 		return &exitError{code: ExitScripts}
+	}
+	return nil
+}
+
+// keptValues are n's stored values when a script of outcomes failed (a
+// value an earlier run kept shows as stale), else nil.
+func (c *invocation) keptValues(n *note, outcomes []script.Outcome) value.Values {
+	for _, oc := range outcomes {
+		if oc.Kind != value.Ok {
+			return c.storedValues(n)
+		}
 	}
 	return nil
 }

@@ -51,8 +51,8 @@ func themeFileName(name string) bool {
 	if name == "" || len(name) > 64 {
 		return false
 	}
-	for _, r := range name {
-		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_') {
+	for i := range len(name) {
+		if !isNameByte(name[i]) {
 			return false
 		}
 	}

@@ -113,25 +113,45 @@ func runView(c *invocation, o *viewOptions) error {
 // output are terminals and --static is not given, else as render does,
 // or as a list for a library. lib is the library the argument names, if
 // it names one.
-func (c *invocation) viewMode(o *viewOptions) (mode viewMode, lib *viewer.Library, err error) {
-	if len(c.args) > 0 && isLibrary(c.args[0]) {
-		if lib, err = viewer.ScanLibrary(c.args[0], viewer.DefaultLibraryLimits); err != nil {
-			return 0, nil, failf("cannot read %s: %s", c.args[0], osReason(err))
-		}
-		c.signLibrary(lib)
+func (c *invocation) viewMode(o *viewOptions) (viewMode, *viewer.Library, error) {
+	lib, err := c.viewLibrary()
+	if err != nil {
+		return 0, nil, err
 	}
+	mode := c.screenMode(o.static, lib == nil)
+	if mode == viewStatic && lib != nil {
+		mode = viewList
+	}
+	return mode, lib, nil
+}
+
+// viewLibrary is the library the argument names, nil when it names none.
+func (c *invocation) viewLibrary() (*viewer.Library, error) {
+	if len(c.args) == 0 || !isLibrary(c.args[0]) {
+		return nil, nil
+	}
+	lib, err := viewer.ScanLibrary(c.args[0], viewer.DefaultLibraryLimits)
+	if err != nil {
+		return nil, failf("cannot read %s: %s", c.args[0], osReason(err))
+	}
+	c.signLibrary(lib)
+	return lib, nil
+}
+
+// screenMode is viewScreen when both standard input (or, for a note
+// piped in, the terminal) and standard output are terminals and static
+// is not asked for, viewPiped for a note piped in, else viewStatic;
+// notes says the arguments name notes, not a library.
+func (c *invocation) screenMode(static, notes bool) viewMode {
 	inTTY := isTerminal(c.stdio.In)
-	piped := lib == nil && (len(c.args) == 0 || c.args[0] == "-") && !inTTY
+	piped := notes && (len(c.args) == 0 || c.args[0] == "-") && !inTTY
 	switch {
-	case o.static || (!inTTY && !piped) || !isTerminal(c.stdio.Out):
-		if lib != nil {
-			return viewList, lib, nil
-		}
-		return viewStatic, nil, nil
+	case static || (!inTTY && !piped) || !isTerminal(c.stdio.Out):
+		return viewStatic
 	case piped:
-		return viewPiped, nil, nil
+		return viewPiped
 	}
-	return viewScreen, lib, nil
+	return viewScreen
 }
 
 // runViewer runs the full-screen viewer on lib, or else on the note
@@ -152,37 +172,54 @@ func (c *invocation) runViewer(o *viewOptions, lib *viewer.Library, piped bool) 
 	}
 	keys := c.stdio.In
 	if lib == nil {
-		n, err := load()
+		tty, err := c.readViewerNote(s, &opt, load, piped)
 		if err != nil {
 			return err
 		}
-		if piped {
-			tty, err := openTerminal()
-			if err != nil {
-				return failf("cannot read keys for the viewer: %s; markii render - writes a piped note without one", err)
-			}
+		if tty != nil {
 			defer tty.Close()
 			keys = tty
 		}
-		var problem error
-		opt.Note, opt.Runner, problem = s.note(n)
-		if problem != nil {
-			// Shown on the terminal's own screen, under the viewer's.
-			fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(problem.Error()))
-		}
 	}
-	if opt.Note != nil {
-		// The viewer runs under a memory limit fitted to its page.
-		memory, restore := gctune.ForViewer(len(opt.Note.Source), c.getenv)
-		defer restore()
-		opt.Memory = memory
-	}
+	defer c.fitMemory(&opt)()
 	res, err := viewer.Run(opt, keys, c.stdio.Out.(*os.File))
 	if err != nil {
 		return failf("%w", err)
 	}
 	reportView(c.stdio.Err, res, o.render.layout.quiet, o.verbose)
 	return nil
+}
+
+// readViewerNote reads the note load gives into opt, and for a note piped
+// in opens the terminal the keys come from (the caller closes it).
+func (c *invocation) readViewerNote(s *viewSession, opt *viewer.Options, load func() (*note, error), piped bool) (tty *os.File, err error) {
+	n, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if piped {
+		if tty, err = openTerminal(); err != nil {
+			return nil, failf("cannot read keys for the viewer: %s; markii render - writes a piped note without one", err)
+		}
+	}
+	var problem error
+	opt.Note, opt.Runner, problem = s.note(n)
+	if problem != nil {
+		// Shown on the terminal's own screen, under the viewer's.
+		fmt.Fprintf(c.stdio.Err, "markii: the note's scripts will not run: %s\n", sanitize.Line(problem.Error()))
+	}
+	return tty, nil
+}
+
+// fitMemory sets the viewer's memory limit, fitted to its page when it
+// opens on a note, and returns what restores the process's own.
+func (c *invocation) fitMemory(opt *viewer.Options) (restore func()) {
+	if opt.Note == nil {
+		return func() {}
+	}
+	memory, restore := gctune.ForViewer(len(opt.Note.Source), c.getenv)
+	opt.Memory = memory
+	return restore
 }
 
 // viewerOptions builds the viewer's options from the flags and the
