@@ -8,6 +8,16 @@
 // "notty" style), the share of those words that the renderer prints, word
 // by word as a multiset. Words are runs of letters and digits, lowercased.
 //
+// A mermaid fence counts as the text of the diagram GitHub draws for it
+// (its labels, participants, messages, notes, subgraph and block titles,
+// its title), not its source: GitHub shows no node ids, keywords or
+// arrows, so counting them would ask a renderer to print the source and
+// count a drawn diagram as text lost. The shown text comes from markii's
+// own mermaid parser (render/mermaid's ShownText, run through
+// internal/mermaidtext, since this module does not depend on markii's);
+// a fence that parser does not read counts as its source, which markii
+// then prints as a code block.
+//
 //	go run ./retention -markii /tmp/markii FILE...
 //
 // It prints one line per file and the median, minimum and the share of all
@@ -16,10 +26,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -36,6 +48,7 @@ func main() {
 	markii := flag.String("markii", "markii", "the markii binary")
 	width := flag.Int("width", 100, "the render width")
 	missing := flag.Bool("missing", false, "list the words markii lost")
+	srcDir := flag.String("src", "..", "markii's source tree, whose mermaid parser lists a diagram's shown text")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: retention [-markii BIN] [-width N] FILE...")
@@ -50,7 +63,12 @@ func main() {
 			fmt.Fprintln(os.Stderr, "retention:", err)
 			os.Exit(1)
 		}
-		ref := words(githubText(src))
+		text, err := githubText(src, *srcDir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "retention:", f, err)
+			os.Exit(1)
+		}
+		ref := words(text)
 		m, err := exec.Command(*markii, "render", "--color", "never", "--width", fmt.Sprint(*width), f).Output()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "retention: markii:", f, err)
@@ -81,16 +99,21 @@ func main() {
 	fmt.Printf("%-40s %7d %7.1f%% %7.1f%%\n", "all words", total, share(mkKept, total), share(glKept, total))
 }
 
-// githubText is the text a browser shows for GitHub's rendering of src.
-func githubText(src []byte) string {
+// githubText is the text a browser shows for GitHub's rendering of src,
+// a mermaid fence's being its diagram's (see the package comment).
+func githubText(src []byte, srcDir string) (string, error) {
 	var buf bytes.Buffer
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM, emoji.Emoji), goldmark.WithRendererOptions(html.WithUnsafe()))
 	if err := md.Convert(src, &buf); err != nil {
-		return ""
+		return "", nil
 	}
 	doc, err := xhtml.Parse(&buf)
 	if err != nil {
-		return ""
+		return "", nil
+	}
+	diagrams := map[*xhtml.Node][]string{}
+	if err := shownDiagrams(doc, srcDir, diagrams); err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	var walk func(n *xhtml.Node)
@@ -106,12 +129,84 @@ func githubText(src []byte) string {
 			case "script", "style", "template", "iframe", "object", "noscript":
 				return
 			}
+			if shown, ok := diagrams[n]; ok {
+				b.WriteString(strings.Join(shown, " "))
+				b.WriteByte(' ')
+				return
+			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
 		}
 	}
 	walk(doc)
+	return b.String(), nil
+}
+
+// shownDiagrams maps each mermaid fence's <code> element in doc that
+// markii's mermaid parser reads to the text its diagram shows.
+func shownDiagrams(doc *xhtml.Node, srcDir string, out map[*xhtml.Node][]string) error {
+	var codes []*xhtml.Node
+	var srcs []string
+	var find func(n *xhtml.Node)
+	find = func(n *xhtml.Node) {
+		if n.Type == xhtml.ElementNode && n.Data == "code" && hasClass(n, "language-mermaid") {
+			codes = append(codes, n)
+			srcs = append(srcs, textOf(n))
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			find(c)
+		}
+	}
+	find(doc)
+	if len(srcs) == 0 {
+		return nil
+	}
+	in, err := json.Marshal(srcs)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "run", "./internal/mermaidtext")
+	cmd.Dir = srcDir
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Stderr = os.Stderr
+	res, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("listing mermaid diagrams' text in %s: %w", srcDir, err)
+	}
+	var shown [][]string
+	if err := json.Unmarshal(res, &shown); err != nil || len(shown) != len(codes) {
+		return fmt.Errorf("listing mermaid diagrams' text: %d answers for %d diagrams (%v)", len(shown), len(codes), err)
+	}
+	for i, n := range codes {
+		if shown[i] != nil {
+			out[n] = shown[i]
+		}
+	}
+	return nil
+}
+
+// hasClass reports whether element n has class c.
+func hasClass(n *xhtml.Node, c string) bool {
+	for _, a := range n.Attr {
+		if a.Key == "class" && slices.Contains(strings.Fields(a.Val), c) {
+			return true
+		}
+	}
+	return false
+}
+
+// textOf is the text inside n.
+func textOf(n *xhtml.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == xhtml.TextNode {
+			b.WriteString(c.Data)
+		} else {
+			b.WriteString(textOf(c))
+		}
+	}
 	return b.String()
 }
 
