@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/markii/markii/render/mathtext"
 	"github.com/markii/markii/sanitize"
 	"github.com/yuin/goldmark/ast"
 	"golang.org/x/net/html"
@@ -674,7 +673,14 @@ func (h *htmlBuilder) closeInline(f *htmlFrame) {
 		cs.Text = strings.TrimSpace(plainText(h.takeInlines(f.inlineMark)))
 		h.push(cs)
 	case hSub, hSup:
-		h.script(h.takeInlines(f.inlineMark), f.kind == hSup)
+		// GitHub draws sub and sup as smaller text, which a terminal
+		// cannot; their words stay as written, so search and copy find
+		// them (Unicode script forms exist for a few characters only and
+		// would turn a footnote's 1 into a different character). Math
+		// ($x^2$) has its own Unicode scripts.
+		for _, in := range h.takeInlines(f.inlineMark) {
+			h.push(in)
+		}
 	case hLink:
 		if f.href == "" {
 			return
@@ -684,35 +690,6 @@ func (h *htmlBuilder) closeInline(f *htmlFrame) {
 		l.Content = h.takeInlines(f.inlineMark)
 		h.push(l)
 	}
-}
-
-// script adds the content of a sub or sup element raised or lowered: as
-// Unicode forms when it is plain text all of whose characters have one
-// (H₂O, x²), else marked as math marks it, ^(…) or _(…), keeping the
-// content's links and styles.
-func (h *htmlBuilder) script(content []Inline, sup bool) {
-	var text strings.Builder
-	for _, in := range content {
-		t, ok := in.(*Text)
-		if !ok {
-			text.Reset()
-			break
-		}
-		text.WriteString(t.Text)
-	}
-	if form, ok := mathtext.Script(strings.TrimSpace(text.String()), sup); ok {
-		h.push(h.c.newText(form))
-		return
-	}
-	mark := "_("
-	if sup {
-		mark = "^("
-	}
-	h.push(h.c.newText(mark))
-	for _, in := range content {
-		h.push(in)
-	}
-	h.push(h.c.newText(")"))
 }
 
 func (h *htmlBuilder) closeBlock(f *htmlFrame) {

@@ -423,7 +423,7 @@ func combine(s string, mark rune) string {
 // script writes s raised (sup) or lowered: in Unicode forms when every
 // character has one, else as ^(s) or _(s) (^s or _s for one character).
 func script(s string, sup bool) string {
-	if f, ok := Script(s, sup); ok {
+	if f, ok := scriptForms(s, sup); ok {
 		return f
 	}
 	mark := "_"
@@ -436,9 +436,9 @@ func script(s string, sup bool) string {
 	return mark + "(" + s + ")"
 }
 
-// Script returns s in Unicode superscript (sup) or subscript forms, and
-// whether every character of s has one; when one lacks it, ok is false.
-func Script(s string, sup bool) (form string, ok bool) {
+// scriptForms returns s in Unicode superscript (sup) or subscript forms,
+// and whether every character of s has one; when one lacks it, ok is false.
+func scriptForms(s string, sup bool) (form string, ok bool) {
 	var b strings.Builder
 	for _, r := range s {
 		m, ok := scriptRune(r, sup)
