@@ -84,6 +84,7 @@ func newMarkdown(linkParser parser.InlineParser) parser.Parser {
 		// own delimiter processing does.
 		util.Prioritized(emphasisRuns{}, 50),
 		util.Prioritized(directive.NewLabelCodeGuard(), 90),
+		util.Prioritized(colonRuns{}, 299),
 		util.Prioritized(directive.NewInlineParser(), 300),
 		util.Prioritized(resolvingInside{directive.NewLabelCloser()}, 150),
 		util.Prioritized(emojiShortcodes{emoji.NewParser()}, 999),
