@@ -179,7 +179,7 @@ type dashedSides struct {
 
 // frame returns ln between the box's sides, padded to the inner width.
 func (s *dashedSides) frame(ln ansi.Line) ansi.Line {
-	pad := blank(s.inner - ln.Width())
+	pad := blank(s.inner - framedWidth(ln))
 	if n := len(ln); n > 1 && pad == "" && plainSpan(ln[0], s.dim) && plainSpan(ln[n-1], s.dim) {
 		ln[0].Text = joinFrame(leftFrames, "┆ ", ln[0].Text, true)
 		ln[n-1].Text = joinFrame(rightFrames, " ┆", ln[n-1].Text, false)
@@ -208,6 +208,30 @@ const (
 	leftFrames  = "┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ "
 	rightFrames = " ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆"
 )
+
+// framedWidth is ln.Width(), with the frame edges joined into its spans
+// (cuts of leftFrames or rightFrames) and its blank padding measured by
+// their length: a line inside boxes nested n deep is measured once per
+// level, and its frames are most of its text.
+func framedWidth(ln ansi.Line) int {
+	w := 0
+	for _, sp := range ln {
+		w += cutWidth(sp.Text)
+	}
+	return w
+}
+
+// cutWidth is ansi.Width(t), found without reading t when t is a cut of
+// the frame edges (two cells every four bytes) or of blanks.
+func cutWidth(t string) int {
+	switch {
+	case len(t)%4 == 0 && (strings.HasPrefix(leftFrames, t) || strings.HasPrefix(rightFrames, t)):
+		return len(t) / 2
+	case strings.HasPrefix(spaces, t):
+		return len(t)
+	}
+	return ansi.Width(t)
+}
 
 // joinFrame returns text with one more frame edge (left before it, or
 // right after it): a cut of frames when text is edges alone, else a new
