@@ -145,34 +145,44 @@ func (l *layouter) anchorChild(lines []ansi.Line, from marks) (childLayout, bool
 		return childLayout{}, false
 	}
 	ch := childLayout{from: from, to: to, of: make([]int32, 0, to.h-from.h+to.f-from.f)}
-	anchor := func(line, end int) {
-		for line < len(lines)-1 && line < end-1 && len(lines[line]) == 0 {
-			line++
-		}
-		k := len(ch.at) - 1
-		if k < 0 || ch.at[k] != line {
-			t := l.newTarget("")
-			if k < 0 {
-				ch.first = t
-			}
-			ch.at = append(ch.at, line)
-			k++
-			if line >= 0 && line < len(lines) {
-				ln := lines[line]
-				nl := l.mem.line(len(ln) + 1)
-				nl = append(nl, ansi.Span{Target: t})
-				lines[line] = append(nl, ln...)
-			}
-		}
-		ch.of = append(ch.of, int32(k))
-	}
 	for _, h := range l.page.Headings[from.h:to.h] {
-		anchor(h.Line, h.EndLine)
+		l.anchorAt(&ch, lines, h.Line, h.EndLine)
 	}
 	for _, f := range l.page.Focusables[from.f:to.f] {
-		anchor(f.Line, f.EndLine)
+		l.anchorAt(&ch, lines, f.Line, f.EndLine)
 	}
 	return ch, true
+}
+
+// anchorAt records in ch the anchor of a heading or focusable on lines
+// [line, end) of lines: on its first line that is not blank, a new anchor
+// unless the last one is on that line already.
+func (l *layouter) anchorAt(ch *childLayout, lines []ansi.Line, line, end int) {
+	for line < len(lines)-1 && line < end-1 && len(lines[line]) == 0 {
+		line++
+	}
+	k := len(ch.at) - 1
+	if k < 0 || ch.at[k] != line {
+		l.newAnchor(ch, lines, line)
+		k++
+	}
+	ch.of = append(ch.of, int32(k))
+}
+
+// newAnchor puts a new anchor at the start of line of lines (when the line
+// is there) and records it in ch.
+func (l *layouter) newAnchor(ch *childLayout, lines []ansi.Line, line int) {
+	t := l.newTarget("")
+	if len(ch.at) == 0 {
+		ch.first = t
+	}
+	ch.at = append(ch.at, line)
+	if line >= 0 && line < len(lines) {
+		ln := lines[line]
+		nl := l.mem.line(len(ln) + 1)
+		nl = append(nl, ansi.Span{Target: t})
+		lines[line] = append(nl, ln...)
+	}
 }
 
 // Inline draws inline content as spans on one line (hard breaks become
@@ -366,20 +376,12 @@ const maxComponentDepth = 12
 // directive lays out a leaf or container directive through the registry.
 func (l *layouter) directive(d *Directive, width int) []ansi.Line {
 	if l.components >= maxComponentDepth {
-		if !l.tooDeep {
-			l.tooDeep = true
-			l.diagnose(fmt.Sprintf("components nested more than %d deep are drawn without their frames", maxComponentDepth))
-		}
-		return l.plainDirective(d, width)
+		return l.tooDeepDirective(d, width)
 	}
 	l.components++
 	defer func() { l.components-- }()
 	comp, presetAttrs, target, ok := l.reg.Lookup(d.Name)
-	attrs := d.Attrs
-	if len(presetAttrs) > 0 {
-		attrs = append(append(Attrs(nil), presetAttrs...), d.Attrs...)
-	}
-	attrs, preset, align := reserved(attrs)
+	attrs, preset, align := reserved(withPreset(presetAttrs, d.Attrs))
 	fit := l.fitChildren
 	l.fitChildren = false
 	defer func() { l.fitChildren = fit }()
@@ -392,8 +394,36 @@ func (l *layouter) directive(d *Directive, width int) []ansi.Line {
 	ctx := &Context{Name: d.Name, Form: d.Form, Attrs: attrs, Label: d.Label, Blocks: d.Blocks,
 		Preset: preset, Align: align, l: l}
 	start := l.mark()
-	var lines []ansi.Line
-	var failed bool
+	lines, failed := l.drawComponent(comp, ctx, width)
+	if failed {
+		l.dropMarks(start)
+		return l.failedBlock(d.Name, width)
+	}
+	l.placeChildren(ctx, lines)
+	return alignLines(lines, align, width, comp.SelfSizing)
+}
+
+// tooDeepDirective lays out a directive nested past maxComponentDepth
+// plainly, saying so once per page.
+func (l *layouter) tooDeepDirective(d *Directive, width int) []ansi.Line {
+	if !l.tooDeep {
+		l.tooDeep = true
+		l.diagnose(fmt.Sprintf("components nested more than %d deep are drawn without their frames", maxComponentDepth))
+	}
+	return l.plainDirective(d, width)
+}
+
+// withPreset is a directive's attributes after those its preset gives.
+func withPreset(presetAttrs, attrs Attrs) Attrs {
+	if len(presetAttrs) > 0 {
+		return append(append(Attrs(nil), presetAttrs...), attrs...)
+	}
+	return attrs
+}
+
+// drawComponent calls a component at the width its form and ctx.Preset
+// give; failed reports that it failed.
+func (l *layouter) drawComponent(comp *Component, ctx *Context, width int) (lines []ansi.Line, failed bool) {
 	switch {
 	case comp.Form == FormInline:
 		ctx.Width = width
@@ -406,17 +436,12 @@ func (l *layouter) directive(d *Directive, width int) []ansi.Line {
 		ctx.Width = width
 		lines, failed = l.callBlock(comp, ctx)
 	default:
-		ctx.Width = presetWidth(preset, width, width)
+		ctx.Width = presetWidth(ctx.Preset, width, width)
 		// A fit block laid out at the full width is already as wide as
 		// its widest line; alignment then places it.
 		lines, failed = l.callBlock(comp, ctx)
 	}
-	if failed {
-		l.dropMarks(start)
-		return l.failedBlock(d.Name, width)
-	}
-	l.placeChildren(ctx, lines)
-	return alignLines(lines, align, width, comp.SelfSizing)
+	return lines, failed
 }
 
 // plainDirective lays out a directive's label and body with no component.
