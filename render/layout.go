@@ -291,37 +291,52 @@ func (l *layouter) block(b Block, width int) []ansi.Line {
 	return lines
 }
 
-// blockAt lays out one block at width.
+// blockAt lays out one block at width, by its kind's step of the
+// layouter (drawnBlock).
 func (l *layouter) blockAt(b Block, width int) []ansi.Line {
-	switch b := b.(type) {
-	case *Heading:
-		return l.heading(b, width)
-	case *Paragraph:
-		if pic := l.standaloneImage(b, width); pic != nil {
-			return pic
-		}
-		return l.paragraph(b.Content, ansi.Style{}, width)
-	case *CodeBlock:
-		if strings.EqualFold(b.Lang, "mermaid") {
-			return l.diagram(b, width)
-		}
-		return l.codeBlock(b, width)
-	case *ScriptBlock:
-		return l.scriptBlock(b, width)
-	case *Quote:
-		return l.quote(b, width)
-	case *List:
-		return l.list(b, width)
-	case *ThematicBreak:
-		return []ansi.Line{{{Text: strings.Repeat("─", width), Style: l.st.Rule}}}
-	case *Table:
-		return l.table(b, width)
-	case *Directive:
-		return l.directive(b, width)
-	case *Footnotes:
-		return l.footnotes(b, width)
+	if d, ok := b.(drawnBlock); ok {
+		return d.layout(l, width)
 	}
 	return nil
+}
+
+// drawnBlock is a block that names the step of the layouter that lays it
+// out; every kind of block is one.
+type drawnBlock interface {
+	layout(l *layouter, width int) []ansi.Line
+}
+
+func (b *Heading) layout(l *layouter, width int) []ansi.Line     { return l.heading(b, width) }
+func (b *Paragraph) layout(l *layouter, width int) []ansi.Line   { return l.paragraphBlock(b, width) }
+func (b *CodeBlock) layout(l *layouter, width int) []ansi.Line   { return l.codeOrDiagram(b, width) }
+func (b *ScriptBlock) layout(l *layouter, width int) []ansi.Line { return l.scriptBlock(b, width) }
+func (b *Quote) layout(l *layouter, width int) []ansi.Line       { return l.quote(b, width) }
+func (b *List) layout(l *layouter, width int) []ansi.Line        { return l.list(b, width) }
+func (*ThematicBreak) layout(l *layouter, width int) []ansi.Line { return l.rule(width) }
+func (b *Table) layout(l *layouter, width int) []ansi.Line       { return l.table(b, width) }
+func (b *Directive) layout(l *layouter, width int) []ansi.Line   { return l.directive(b, width) }
+func (b *Footnotes) layout(l *layouter, width int) []ansi.Line   { return l.footnotes(b, width) }
+
+// paragraphBlock lays out a paragraph: a picture when it is one image
+// alone, else its wrapped text.
+func (l *layouter) paragraphBlock(b *Paragraph, width int) []ansi.Line {
+	if pic := l.standaloneImage(b, width); pic != nil {
+		return pic
+	}
+	return l.paragraph(b.Content, ansi.Style{}, width)
+}
+
+// codeOrDiagram lays out a code block: a mermaid one as a diagram.
+func (l *layouter) codeOrDiagram(b *CodeBlock, width int) []ansi.Line {
+	if strings.EqualFold(b.Lang, "mermaid") {
+		return l.diagram(b, width)
+	}
+	return l.codeBlock(b, width)
+}
+
+// rule draws a thematic break across the width.
+func (l *layouter) rule(width int) []ansi.Line {
+	return []ansi.Line{{{Text: strings.Repeat("─", width), Style: l.st.Rule}}}
 }
 
 // paragraph wraps inline content at width.
