@@ -165,7 +165,7 @@ func Parse(src []byte) (doc *Document) {
 func parseDocument(src []byte) *Document {
 	p := parseSource(src)
 	doc := &Document{Frontmatter: p.front, Flattened: p.capped}
-	c := &converter{src: p.body, doc: doc}
+	c := newConverter(p.body, doc)
 	doc.Blocks = c.blocks(p.root, 0)
 	return doc
 }
@@ -236,67 +236,123 @@ func (c *converter) blocks(parent ast.Node, depth int) []Block {
 	return out
 }
 
+// block converts one block node; nil for a node markii does not draw.
 func (c *converter) block(n ast.Node, depth int) Block {
 	if depth >= MaxDepth {
 		return c.flattenBlock(n)
 	}
-	switch n := n.(type) {
-	case *ast.Paragraph, *ast.TextBlock:
-		if p, ok := n.(*ast.Paragraph); ok {
-			if m := c.displayMath(p); m != nil {
-				return m
-			}
-		}
-		if content := c.inlines(n, depth+1); len(content) > 0 {
-			p := c.paragraphs.new()
-			p.Content = content
-			return p
-		}
-		return nil
-	case *ast.Heading:
-		h := c.headings.new()
-		h.Level, h.Content = n.Level, c.inlines(n, depth+1)
-		return h
-	case *ast.ThematicBreak:
-		return &ThematicBreak{}
-	case *ast.CodeBlock:
-		b := c.codeBlocks.new()
-		b.Text = strings.TrimSuffix(sanitize.Pre(c.codeBody(n)), "\n")
-		return b
-	case *ast.FencedCodeBlock:
-		return c.fenced(n)
-	case *ast.Blockquote:
-		q := c.quotes.new()
-		q.Blocks = c.blocks(n, depth+1)
-		return q
-	case *alert.Alert:
-		return c.alert(n, depth)
-	case *ast.List:
-		return c.list(n, depth)
-	case *extast.Table:
-		return c.table(n, depth)
-	case *directive.Container:
-		d := c.directives.new()
-		d.Name, d.Form, d.Attrs = n.Name, FormContainer, c.attrs(n.Attrs)
-		d.Blocks = c.blocks(n, depth+1)
-		return d
-	case *directive.Leaf:
-		d := c.directives.new()
-		d.Name, d.Form, d.Attrs = n.Name, FormLeaf, c.attrs(n.Attrs)
-		d.Label = c.inlines(n, depth+1)
-		return d
-	case *extast.FootnoteList:
-		return c.footnotes(n, depth)
-	case *ast.HTMLBlock:
-		return nil
+	if convert := blockConverters[n.Kind()]; convert != nil {
+		return convert(c, n, depth)
 	}
 	return nil
+}
+
+// A nodeConverter converts one kind of goldmark node at a depth.
+type nodeConverter[T any] func(c *converter, n ast.Node, depth int) T
+
+// blockConverters and inlineConverters convert each kind of goldmark
+// node markii draws, as a goldmark renderer's table of node renderers
+// does; raw HTML is read apart (parse_html.go).
+var (
+	blockConverters  map[ast.NodeKind]nodeConverter[Block]
+	inlineConverters map[ast.NodeKind]nodeConverter[Inline]
+	convertersOnce   sync.Once
+)
+
+// newConverter returns a converter of the tree parsed from src into doc.
+func newConverter(src []byte, doc *Document) *converter {
+	convertersOnce.Do(makeConverters)
+	return &converter{src: src, doc: doc}
+}
+
+// makeConverters fills the converter tables on first use (package inits
+// allocate nothing; the converters also call back into block and inline).
+func makeConverters() {
+	blockConverters = map[ast.NodeKind]nodeConverter[Block]{
+		ast.KindParagraph:       (*converter).paragraph,
+		ast.KindTextBlock:       (*converter).paragraph,
+		ast.KindHeading:         (*converter).heading,
+		ast.KindThematicBreak:   func(*converter, ast.Node, int) Block { return &ThematicBreak{} },
+		ast.KindCodeBlock:       (*converter).codeBlock,
+		ast.KindFencedCodeBlock: (*converter).fenced,
+		ast.KindBlockquote:      (*converter).quote,
+		alert.KindAlert:         (*converter).alert,
+		ast.KindList:            (*converter).list,
+		extast.KindTable:        (*converter).table,
+		directive.KindContainer: (*converter).container,
+		directive.KindLeaf:      (*converter).leaf,
+		extast.KindFootnoteList: (*converter).footnotes,
+	}
+	inlineConverters = map[ast.NodeKind]nodeConverter[Inline]{
+		ast.KindEmphasis:         (*converter).emphasis,
+		extast.KindStrikethrough: (*converter).strikethrough,
+		ast.KindCodeSpan:         (*converter).codeSpan,
+		extast.KindFootnoteLink:  (*converter).footnoteRef,
+		emojiast.KindEmoji:       (*converter).emoji,
+		ast.KindLink:             (*converter).link,
+		ast.KindImage:            (*converter).image,
+		ast.KindAutoLink:         (*converter).autoLink,
+		(*mathSpan)(nil).Kind():  (*converter).mathInline,
+		(*wikiSpan)(nil).Kind():  (*converter).wikiLink,
+		directive.KindInline:     (*converter).inlineDirective,
+	}
+}
+
+// paragraph converts a paragraph (or a list item's text block): display
+// math when it is only that, nil when it holds nothing.
+func (c *converter) paragraph(n ast.Node, depth int) Block {
+	if p, ok := n.(*ast.Paragraph); ok {
+		if m := c.displayMath(p); m != nil {
+			return m
+		}
+	}
+	if content := c.inlines(n, depth+1); len(content) > 0 {
+		p := c.paragraphs.new()
+		p.Content = content
+		return p
+	}
+	return nil
+}
+
+func (c *converter) heading(n ast.Node, depth int) Block {
+	h := c.headings.new()
+	h.Level, h.Content = n.(*ast.Heading).Level, c.inlines(n, depth+1)
+	return h
+}
+
+// codeBlock converts an indented code block.
+func (c *converter) codeBlock(n ast.Node, _ int) Block {
+	b := c.codeBlocks.new()
+	b.Text = strings.TrimSuffix(sanitize.Pre(c.codeBody(n)), "\n")
+	return b
+}
+
+func (c *converter) quote(n ast.Node, depth int) Block {
+	q := c.quotes.new()
+	q.Blocks = c.blocks(n, depth+1)
+	return q
+}
+
+func (c *converter) container(n ast.Node, depth int) Block {
+	v := n.(*directive.Container)
+	d := c.directives.new()
+	d.Name, d.Form, d.Attrs = v.Name, FormContainer, c.attrs(v.Attrs)
+	d.Blocks = c.blocks(n, depth+1)
+	return d
+}
+
+func (c *converter) leaf(n ast.Node, depth int) Block {
+	v := n.(*directive.Leaf)
+	d := c.directives.new()
+	d.Name, d.Form, d.Attrs = v.Name, FormLeaf, c.attrs(v.Attrs)
+	d.Label = c.inlines(n, depth+1)
+	return d
 }
 
 // footnotes converts goldmark's footnote list, which its transformer
 // appends to the document with the referenced definitions in number order
 // (each paragraph's backlinks are left out: inline drops them).
-func (c *converter) footnotes(n *extast.FootnoteList, depth int) Block {
+func (c *converter) footnotes(n ast.Node, depth int) Block {
 	var notes []Footnote
 	for fn := n.FirstChild(); fn != nil; fn = fn.NextSibling() {
 		if fn, ok := fn.(*extast.Footnote); ok && fn.Index > 0 {
@@ -361,7 +417,8 @@ func contiguous(lines *text.Segments) (start, stop int, ok bool) {
 // fenced converts a fenced code block: a runnable script when its info
 // string's first `{...}` group has a valid name (SPEC §1.5), else a code
 // block.
-func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
+func (c *converter) fenced(node ast.Node, _ int) Block {
+	n := node.(*ast.FencedCodeBlock)
 	var info string
 	if n.Info != nil {
 		info = string(appendDecoded(nil, n.Info.Segment.Value(c.src), true))
@@ -390,7 +447,8 @@ func (c *converter) fenced(n *ast.FencedCodeBlock) Block {
 	return b
 }
 
-func (c *converter) list(n *ast.List, depth int) Block {
+func (c *converter) list(node ast.Node, depth int) Block {
+	n := node.(*ast.List)
 	l := c.lists.new()
 	l.Ordered, l.Start, l.Tight = n.IsOrdered(), n.Start, n.IsTight
 	if n.IsOrdered() && n.Marker == ')' {
@@ -417,37 +475,18 @@ func (c *converter) list(n *ast.List, depth int) Block {
 	return l
 }
 
-func (c *converter) table(n *extast.Table, depth int) Block {
+func (c *converter) table(node ast.Node, depth int) Block {
+	n := node.(*extast.Table)
 	t := c.tables.new()
 	t.Align = make([]Align, 0, len(n.Alignments))
 	for _, a := range n.Alignments {
-		switch a {
-		case extast.AlignLeft:
-			t.Align = append(t.Align, AlignLeft)
-		case extast.AlignCenter:
-			t.Align = append(t.Align, AlignCenter)
-		case extast.AlignRight:
-			t.Align = append(t.Align, AlignRight)
-		default:
-			t.Align = append(t.Align, AlignNone)
-		}
+		t.Align = append(t.Align, tableAligns[a])
 	}
-	cols := len(t.Align)
 	if rows := n.ChildCount() - 1; rows > 0 {
 		t.Rows = make([][][]Inline, 0, rows)
 	}
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
-		// Cells hold no tables, so the stack is never in use here.
-		cells := c.cellStack[:0]
-		for cell := r.FirstChild(); cell != nil && len(cells) < cols; cell = cell.NextSibling() {
-			cells = append(cells, c.inlines(cell, depth+1))
-		}
-		for len(cells) < cols {
-			cells = append(cells, nil)
-		}
-		row := c.cellSlices.clone(cells)
-		clear(cells)
-		c.cellStack = cells[:0]
+		row := c.tableRow(r, len(t.Align), depth)
 		if _, ok := r.(*extast.TableHeader); ok {
 			t.Header = row
 		} else {
@@ -455,6 +494,31 @@ func (c *converter) table(n *extast.Table, depth int) Block {
 		}
 	}
 	return t
+}
+
+// tableAligns are goldmark's column alignments as markii's.
+var tableAligns = [...]Align{
+	extast.AlignLeft:   AlignLeft,
+	extast.AlignCenter: AlignCenter,
+	extast.AlignRight:  AlignRight,
+	extast.AlignNone:   AlignNone,
+}
+
+// tableRow converts a table row's cells: cols of them, the missing ones
+// empty.
+func (c *converter) tableRow(r ast.Node, cols, depth int) [][]Inline {
+	// Cells hold no tables, so the stack is never in use here.
+	cells := c.cellStack[:0]
+	for cell := r.FirstChild(); cell != nil && len(cells) < cols; cell = cell.NextSibling() {
+		cells = append(cells, c.inlines(cell, depth+1))
+	}
+	for len(cells) < cols {
+		cells = append(cells, nil)
+	}
+	row := c.cellSlices.clone(cells)
+	clear(cells)
+	c.cellStack = cells[:0]
+	return row
 }
 
 // attrs decodes and sanitizes directive attributes. Values get character
@@ -481,91 +545,126 @@ func (c *converter) attrs(in []directive.Attr) Attrs {
 // inlines converts parent's inline children, merging adjacent text.
 func (c *converter) inlines(parent ast.Node, depth int) []Inline {
 	mark := len(c.inlineStack)
-	// pending reuses the converter's scratch buffer: it is always flushed
-	// before a nested call, which then starts from empty. While verbatim
-	// is set, pending equals src[from:to].
-	pending := c.buf[:0]
-	verbatim, from, to := false, 0, 0
+	// The run reuses the converter's scratch buffer: it is always flushed
+	// before a nested call, which then starts from empty.
+	r := textRun{pending: c.buf[:0]}
 	// h reads the raw HTML tags among the children, once there is one.
 	var h *htmlBuilder
-	flush := func() {
-		if len(pending) > 0 {
-			var s string
-			if verbatim {
-				s = c.source(from, to)
-			} else {
-				s = string(pending)
-			}
-			c.inlineStack = append(c.inlineStack, c.newText(sanitize.Inline(s)))
-			pending = pending[:0]
-		}
-	}
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
 		if raw, ok := n.(*ast.RawHTML); ok {
-			flush()
-			if h == nil {
-				h = c.newHTML(depth, true)
-			}
-			h.rawInline(raw)
-			continue
-		}
-		if h != nil && h.skip > 0 {
-			continue
-		}
-		switch n := n.(type) {
-		case *ast.Text:
-			seg := n.Segment
-			v := seg.Value(c.src)
-			asIs := n.IsRaw() || !needsDecoding(v)
-			switch {
-			case len(pending) == 0:
-				verbatim, from = asIs && seg.Padding == 0 && !seg.ForceNewline, seg.Start
-			case !asIs || seg.Padding != 0 || seg.ForceNewline || seg.Start != to:
-				verbatim = false
-			}
-			to = seg.Stop
-			if asIs {
-				pending = append(pending, v...)
-			} else {
-				pending = appendDecoded(pending, v, true)
-			}
-			if n.HardLineBreak() {
-				flush()
-				c.inlineStack = append(c.inlineStack, &HardBreak{})
-			} else if n.SoftLineBreak() {
-				flush()
-				c.inlineStack = append(c.inlineStack, &SoftBreak{})
-			}
-			continue
-		case *ast.String:
-			if len(n.Value) > 0 {
-				verbatim = false
-				pending = append(pending, n.Value...)
-			}
-			continue
-		case *extast.TaskCheckBox:
-			// The list item carries the box; drop the blank that follows it.
-			if next, ok := n.NextSibling().(*ast.Text); ok && len(pending) == 0 {
-				if v := next.Segment.Value(c.src); len(v) > 0 && v[0] == ' ' {
-					next.Segment = next.Segment.WithStart(next.Segment.Start + 1)
-				}
-			}
-			continue
-		}
-		flush()
-		if in := c.inline(n, depth); in != nil {
-			c.inlineStack = append(c.inlineStack, in)
+			c.flush(&r)
+			h = c.rawInline(h, raw, depth)
+		} else if h == nil || h.skip == 0 {
+			c.inlineChild(&r, n, depth)
 		}
 	}
-	flush()
+	c.flush(&r)
 	if h != nil {
 		h.finish()
 	}
-	c.buf = pending[:0]
+	c.buf = r.pending[:0]
 	out := c.inlineSlices.clone(c.inlineStack[mark:])
 	clear(c.inlineStack[mark:])
 	c.inlineStack = c.inlineStack[:mark]
 	return out
+}
+
+// textRun is the text inlines merges from adjacent text nodes before it
+// becomes one Text. While verbatim is set, pending equals src[from:to].
+type textRun struct {
+	pending  []byte
+	verbatim bool
+	from, to int
+}
+
+// flush adds the run's text, if any, as a Text node and empties the run.
+func (c *converter) flush(r *textRun) {
+	if len(r.pending) == 0 {
+		return
+	}
+	var s string
+	if r.verbatim {
+		s = c.source(r.from, r.to)
+	} else {
+		s = string(r.pending)
+	}
+	c.inlineStack = append(c.inlineStack, c.newText(sanitize.Inline(s)))
+	r.pending = r.pending[:0]
+}
+
+// rawInline has h, made on first use, read the raw HTML tag raw; it
+// returns h.
+func (c *converter) rawInline(h *htmlBuilder, raw *ast.RawHTML, depth int) *htmlBuilder {
+	if h == nil {
+		h = c.newHTML(depth, true)
+	}
+	h.rawInline(raw)
+	return h
+}
+
+// inlineChild converts one inline child other than raw HTML: text joins
+// the run, anything else ends it.
+func (c *converter) inlineChild(r *textRun, n ast.Node, depth int) {
+	switch n := n.(type) {
+	case *ast.Text:
+		c.addText(r, n)
+	case *ast.String:
+		if len(n.Value) > 0 {
+			r.verbatim = false
+			r.pending = append(r.pending, n.Value...)
+		}
+	case *extast.TaskCheckBox:
+		// The list item carries the box; drop the blank that follows it.
+		if next, ok := n.NextSibling().(*ast.Text); ok && len(r.pending) == 0 {
+			dropLeadingSpace(next, c.src)
+		}
+	default:
+		c.flush(r)
+		if in := c.inline(n, depth); in != nil {
+			c.inlineStack = append(c.inlineStack, in)
+		}
+	}
+}
+
+// dropLeadingSpace moves the start of t past the space it starts with,
+// if it does.
+func dropLeadingSpace(t *ast.Text, src []byte) {
+	if v := t.Segment.Value(src); len(v) > 0 && v[0] == ' ' {
+		t.Segment = t.Segment.WithStart(t.Segment.Start + 1)
+	}
+}
+
+// addText adds a text node to the run, decoded, and the line break that
+// ends it, if any.
+func (c *converter) addText(r *textRun, n *ast.Text) {
+	seg := n.Segment
+	v := seg.Value(c.src)
+	asIs := n.IsRaw() || !needsDecoding(v)
+	r.track(seg, asIs)
+	if asIs {
+		r.pending = append(r.pending, v...)
+	} else {
+		r.pending = appendDecoded(r.pending, v, true)
+	}
+	if n.HardLineBreak() {
+		c.flush(r)
+		c.inlineStack = append(c.inlineStack, &HardBreak{})
+	} else if n.SoftLineBreak() {
+		c.flush(r)
+		c.inlineStack = append(c.inlineStack, &SoftBreak{})
+	}
+}
+
+// track notes that seg (taken as is when asIs is set) joins the run: the
+// run stays verbatim while its text is the source's, unbroken.
+func (r *textRun) track(seg text.Segment, asIs bool) {
+	plain := asIs && seg.Padding == 0 && !seg.ForceNewline
+	if len(r.pending) == 0 {
+		r.verbatim, r.from = plain, seg.Start
+	} else {
+		r.verbatim = r.verbatim && plain && seg.Start == r.to
+	}
+	r.to = seg.Stop
 }
 
 // needsDecoding reports whether appendDecoded could change b: only a
@@ -574,70 +673,97 @@ func needsDecoding(b []byte) bool {
 	return bytes.IndexByte(b, '&') >= 0 || bytes.IndexByte(b, '\\') >= 0
 }
 
-// inline converts one non-text inline node.
+// inline converts one non-text inline node; nil for a node markii does
+// not draw. Below MaxDepth, and for a node of another kind, its plain
+// text stands for it.
 func (c *converter) inline(n ast.Node, depth int) Inline {
 	if depth >= MaxDepth {
 		c.doc.Flattened = true
-		if t := sanitize.Inline(string(c.plain(n, nil))); t != "" {
-			return c.newText(t)
-		}
-		return nil
+		return c.plainInline(n)
 	}
-	switch n := n.(type) {
-	case *ast.Emphasis:
-		if n.Level >= 2 {
-			s := c.strongs.new()
-			s.Content = c.inlines(n, depth+1)
-			return s
-		}
-		e := c.emphases.new()
-		e.Content = c.inlines(n, depth+1)
-		return e
-	case *extast.Strikethrough:
-		s := c.strikes.new()
-		s.Content = c.inlines(n, depth+1)
-		return s
-	case *ast.CodeSpan:
-		cs := c.codeSpans.new()
-		cs.Text = sanitize.Inline(c.codeSpanText(n))
-		return cs
-	case *extast.FootnoteLink:
-		return &FootnoteRef{Number: n.Index}
-	case *emojiast.Emoji:
-		return &Emoji{Shortcode: sanitize.Inline(string(n.ShortName)), Text: sanitize.Inline(string(n.Value.Unicode))}
-	case *ast.Link:
-		l := c.links.new()
-		l.URL, l.Content = c.url(n.Destination), c.inlines(n, depth+1)
-		visibleInlines(l.Content)
-		return l
-	case *ast.Image:
-		return &Image{URL: c.url(n.Destination), Alt: sanitize.Inline(string(c.plain(n, nil)))}
-	case *ast.AutoLink:
-		u := string(n.URL(c.src))
-		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
-			u = "mailto:" + u
-		}
-		label := sanitize.Visible(string(n.Label(c.src)))
-		l := c.links.new()
-		l.URL, l.Auto = sanitize.LinkURL(u), true
-		l.Content = c.inlineSlices.clone([]Inline{c.newText(label)})
-		return l
-	case *mathSpan:
-		return c.mathInline(n)
-	case *wikiSpan:
-		return c.wikiLink(n)
-	case *directive.Inline:
-		d := c.inlineDirs.new()
-		d.Name, d.Attrs, d.Bare = n.Name, c.attrs(n.Attrs), n.Bare()
-		d.Content = c.inlines(n, depth+1)
-		return d
+	if convert := inlineConverters[n.Kind()]; convert != nil {
+		return convert(c, n, depth)
 	}
 	if n.HasChildren() {
-		if t := sanitize.Inline(string(c.plain(n, nil))); t != "" {
-			return c.newText(t)
-		}
+		return c.plainInline(n)
 	}
 	return nil
+}
+
+// plainInline is the plain text under n as a Text node, or nil.
+func (c *converter) plainInline(n ast.Node) Inline {
+	if t := sanitize.Inline(string(c.plain(n, nil))); t != "" {
+		return c.newText(t)
+	}
+	return nil
+}
+
+// emphasis converts emphasis, which is strong from level 2.
+func (c *converter) emphasis(n ast.Node, depth int) Inline {
+	if n.(*ast.Emphasis).Level >= 2 {
+		s := c.strongs.new()
+		s.Content = c.inlines(n, depth+1)
+		return s
+	}
+	e := c.emphases.new()
+	e.Content = c.inlines(n, depth+1)
+	return e
+}
+
+func (c *converter) strikethrough(n ast.Node, depth int) Inline {
+	s := c.strikes.new()
+	s.Content = c.inlines(n, depth+1)
+	return s
+}
+
+func (c *converter) codeSpan(n ast.Node, _ int) Inline {
+	cs := c.codeSpans.new()
+	cs.Text = sanitize.Inline(c.codeSpanText(n.(*ast.CodeSpan)))
+	return cs
+}
+
+func (c *converter) footnoteRef(n ast.Node, _ int) Inline {
+	return &FootnoteRef{Number: n.(*extast.FootnoteLink).Index}
+}
+
+func (c *converter) emoji(n ast.Node, _ int) Inline {
+	e := n.(*emojiast.Emoji)
+	return &Emoji{Shortcode: sanitize.Inline(string(e.ShortName)), Text: sanitize.Inline(string(e.Value.Unicode))}
+}
+
+// link converts a link, its text shown with its invisible characters
+// made visible.
+func (c *converter) link(n ast.Node, depth int) Inline {
+	l := c.links.new()
+	l.URL, l.Content = c.url(n.(*ast.Link).Destination), c.inlines(n, depth+1)
+	visibleInlines(l.Content)
+	return l
+}
+
+func (c *converter) image(n ast.Node, _ int) Inline {
+	return &Image{URL: c.url(n.(*ast.Image).Destination), Alt: sanitize.Inline(string(c.plain(n, nil)))}
+}
+
+// autoLink converts an autolink; an email address links with mailto:.
+func (c *converter) autoLink(node ast.Node, _ int) Inline {
+	n := node.(*ast.AutoLink)
+	u := string(n.URL(c.src))
+	if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
+		u = "mailto:" + u
+	}
+	label := sanitize.Visible(string(n.Label(c.src)))
+	l := c.links.new()
+	l.URL, l.Auto = sanitize.LinkURL(u), true
+	l.Content = c.inlineSlices.clone([]Inline{c.newText(label)})
+	return l
+}
+
+func (c *converter) inlineDirective(node ast.Node, depth int) Inline {
+	n := node.(*directive.Inline)
+	d := c.inlineDirs.new()
+	d.Name, d.Attrs, d.Bare = n.Name, c.attrs(n.Attrs), n.Bare()
+	d.Content = c.inlines(n, depth+1)
+	return d
 }
 
 // codeSpanText joins a code span's text as written; a span of one
@@ -694,14 +820,7 @@ func (c *converter) plain(n ast.Node, dst []byte) []byte {
 func (c *converter) plainNode(cur ast.Node, dst []byte) ([]byte, bool) {
 	switch v := cur.(type) {
 	case *ast.Text:
-		if v.IsRaw() {
-			dst = append(dst, v.Segment.Value(c.src)...)
-		} else {
-			dst = appendDecoded(dst, v.Segment.Value(c.src), true)
-		}
-		if v.SoftLineBreak() || v.HardLineBreak() {
-			dst = append(dst, '\n')
-		}
+		dst = c.plainText(v, dst)
 	case *ast.String:
 		dst = append(dst, v.Value...)
 	case *extast.FootnoteLink:
@@ -716,6 +835,20 @@ func (c *converter) plainNode(cur ast.Node, dst []byte) ([]byte, bool) {
 		return dst, true
 	}
 	return dst, false
+}
+
+// plainText appends a text node's decoded text to dst, and a line feed
+// for the line break that ends it.
+func (c *converter) plainText(v *ast.Text, dst []byte) []byte {
+	if v.IsRaw() {
+		dst = append(dst, v.Segment.Value(c.src)...)
+	} else {
+		dst = appendDecoded(dst, v.Segment.Value(c.src), true)
+	}
+	if v.SoftLineBreak() || v.HardLineBreak() {
+		dst = append(dst, '\n')
+	}
+	return dst
 }
 
 // nextAfter returns the node after cur's subtree in a walk of root's
@@ -735,7 +868,8 @@ var alertTypes = [...]string{alert.Note: "info", alert.Tip: "success", alert.Imp
 
 // alert converts a GitHub alert into the callout it is drawn as: the
 // matching type, labeled with the alert's name.
-func (c *converter) alert(n *alert.Alert, depth int) Block {
+func (c *converter) alert(node ast.Node, depth int) Block {
+	n := node.(*alert.Alert)
 	d := c.directives.new()
 	d.Name, d.Form = "callout", FormContainer
 	d.Attrs = Attrs{{Key: "type", Value: alertTypes[n.AlertKind]}}
@@ -751,28 +885,42 @@ func (c *converter) alert(n *alert.Alert, depth int) Block {
 type emojiShortcodes struct{ parser.InlineParser }
 
 func (e emojiShortcodes) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
-	prev := block.PrecendingCharacter()
+	if !shortcodeMayOpen(parent, block.PrecendingCharacter()) {
+		return nil
+	}
+	if line, _ := block.PeekLine(); shortcodeRunsOn(line) {
+		return nil
+	}
+	return e.InlineParser.Parse(parent, block, pc)
+}
+
+// shortcodeMayOpen reports whether a colon after prev may open a
+// shortcode: not where a word runs into it, nor after a colon unless
+// that colon closed a shortcode (`:a::b:`); `:::a:b` is no emoji.
+func shortcodeMayOpen(parent ast.Node, prev rune) bool {
 	if unicode.IsLetter(prev) || unicode.IsDigit(prev) {
-		return nil
+		return false
 	}
-	// After a colon only when that colon closed a shortcode (`:a::b:`);
-	// `:::a:b` is no emoji.
-	if _, afterEmoji := parent.LastChild().(*emojiast.Emoji); prev == ':' && !afterEmoji {
-		return nil
-	}
-	// Nor where a word, a label or attributes run on from the closing
-	// colon (`:a:b[label]`, `:x:y`).
-	line, _ := block.PeekLine()
+	_, afterEmoji := parent.LastChild().(*emojiast.Emoji)
+	return prev != ':' || afterEmoji
+}
+
+// shortcodeRunsOn reports whether a word, a label or attributes run on
+// from the colon that would close the shortcode line opens (`:a:b[label]`,
+// `:x:y`).
+func shortcodeRunsOn(line []byte) bool {
 	end := 1
 	for end < len(line) && line[end] != ':' && line[end] != '\n' {
 		end++
 	}
-	if end+1 < len(line) {
-		if next := rune(line[end+1]); unicode.IsLetter(next) || unicode.IsDigit(next) || next == '[' || next == '{' || next >= 0x80 && !emojiLead(line[end+1:]) {
-			return nil
-		}
-	}
-	return e.InlineParser.Parse(parent, block, pc)
+	return end+1 < len(line) && runsOnShortcode(line[end+1:])
+}
+
+// runsOnShortcode reports whether b, right after a shortcode's closing
+// colon, runs on from it.
+func runsOnShortcode(b []byte) bool {
+	next := rune(b[0])
+	return unicode.IsLetter(next) || unicode.IsDigit(next) || next == '[' || next == '{' || next >= 0x80 && !emojiLead(b)
 }
 
 // emojiLead reports whether b starts with a character that may follow a
@@ -793,16 +941,10 @@ func visibleInlines(content []Inline) {
 			n.Text = sanitize.Visible(n.Text)
 		case *CodeSpan:
 			n.Text = sanitize.Visible(n.Text)
-		case *Emphasis:
-			visibleInlines(n.Content)
-		case *Strong:
-			visibleInlines(n.Content)
-		case *Strikethrough:
-			visibleInlines(n.Content)
-		case *InlineDirective:
-			visibleInlines(n.Content)
-		case *WikiLink:
-			visibleInlines(n.Content)
+		case *Link:
+			// A link inside a link's text is converted on its own.
+		case inlineParent:
+			visibleInlines(n.inlines())
 		}
 	}
 }

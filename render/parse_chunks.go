@@ -361,7 +361,7 @@ func parseChunk(body []byte, refs references) (doc *Document) {
 	}
 	root := markdown().Parse(text.NewReader(body), parser.WithContext(pc))
 	doc = &Document{Flattened: pc.Get(depthHitKey) != nil}
-	c := &converter{src: body, doc: doc}
+	c := newConverter(body, doc)
 	doc.Blocks = c.blocks(root, 0)
 	return doc
 }

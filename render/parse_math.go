@@ -98,8 +98,8 @@ func closingDollars(line []byte, n int) int {
 }
 
 // mathInline converts an inline math span: its Unicode text, emphasized.
-func (c *converter) mathInline(n *mathSpan) Inline {
-	tex := string(n.Segment.Value(c.src))
+func (c *converter) mathInline(n ast.Node, _ int) Inline {
+	tex := string(n.(*mathSpan).Segment.Value(c.src))
 	e := c.emphases.new()
 	e.Content = []Inline{c.newText(sanitize.Inline(mathtext.Convert(tex, false)))}
 	return e
