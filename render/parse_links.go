@@ -67,8 +67,17 @@ func bracketsOf(block ast.Node, pc parser.Context) *bracketStack {
 // inLinkText reports whether a bracket of block is open, as goldmark's
 // Context.IsInLinkLabel does for its own link parser.
 func inLinkText(block ast.Node, pc parser.Context) bool {
+	return openBrackets(block, pc) != nil
+}
+
+// openBrackets returns the parse's stack when a bracket of block is
+// open, else nil.
+func openBrackets(block ast.Node, pc parser.Context) *bracketStack {
 	s, ok := pc.Get(bracketStackKey).(*bracketStack)
-	return ok && s.block == block && len(s.open) > 0
+	if !ok || s.block != block || len(s.open) == 0 {
+		return nil
+	}
+	return s
 }
 
 func (links) Trigger() []byte { return []byte{'!', '[', ']'} }
@@ -105,22 +114,16 @@ const maxLabel = 999
 // close reads the `]` at source offset at. It returns the link or image it
 // closes, or nil when the `]` stays text.
 func (links) close(parent ast.Node, block text.Reader, pc parser.Context, at int) ast.Node {
-	s, ok := pc.Get(bracketStackKey).(*bracketStack)
-	if !ok || s.block != parent || len(s.open) == 0 {
+	s := openBrackets(parent, pc)
+	if s == nil {
 		return nil
 	}
 	source := block.Source()
-	op := s.open[len(s.open)-1]
-	s.open[len(s.open)-1] = nil
-	s.open = s.open[:len(s.open)-1]
+	op := s.pop()
 	start, stop := op.Segment.Start, bracketEnd(op, source)
 	image := stop-start == 2
-	// The bracket stays the text it already is. goldmark refuses every
-	// link while the brackets still open span more than 998 bytes.
-	if n := len(s.open); n > 0 && bracketEnd(s.open[n-1], source)-s.open[0].Segment.Start > maxLabel-1 {
-		return nil
-	}
-	if !image && holdsLink(op) {
+	// The bracket stays the text it already is.
+	if s.spanTooLong(source) || !image && holdsLink(op) {
 		return nil
 	}
 	link := linkAfter(block, pc, stop, at)
@@ -136,6 +139,21 @@ func (links) close(parent ast.Node, block text.Reader, pc parser.Context, at int
 	}
 	n.(interface{ SetPos(int) }).SetPos(start)
 	return n
+}
+
+// pop takes the innermost open bracket off the stack.
+func (s *bracketStack) pop() *ast.Text {
+	op := s.open[len(s.open)-1]
+	s.open[len(s.open)-1] = nil
+	s.open = s.open[:len(s.open)-1]
+	return op
+}
+
+// spanTooLong reports whether the brackets still open span more than 998
+// bytes, where goldmark refuses every link.
+func (s *bracketStack) spanTooLong(source []byte) bool {
+	n := len(s.open)
+	return n > 0 && bracketEnd(s.open[n-1], source)-s.open[0].Segment.Start > maxLabel-1
 }
 
 // linkAfter reads what follows the `]` at the reader's position, whose
@@ -246,39 +264,54 @@ func inlineLink(block text.Reader) *ast.Link {
 // the first unmatched `)`. A backslash escapes the punctuation after it.
 func linkDestination(block text.Reader) ([]byte, bool) {
 	line, _ := block.PeekLine()
-	i, depth := 0, 0
-	angled := len(line) > 0 && line[0] == '<'
-	if angled {
-		i = 1
+	if len(line) > 0 && line[0] == '<' {
+		return angledDestination(block, line)
 	}
-	for ; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == '\\' && i+1 < len(line) && util.IsPunct(line[i+1]):
+	n := bareDestination(line)
+	block.Advance(n)
+	return line[:n], n > 0
+}
+
+// angledDestination reads the `<…>` destination line starts with.
+func angledDestination(block text.Reader, line []byte) ([]byte, bool) {
+	for i := 1; i < len(line); i++ {
+		if escapesPunct(line, i) {
 			i++
-		case angled:
-			if c == '>' {
-				block.Advance(i + 1)
-				return line[1:i], true
-			}
+		} else if line[i] == '>' {
+			block.Advance(i + 1)
+			return line[1:i], true
+		}
+	}
+	return nil, false
+}
+
+// bareDestination returns the length of the destination without angle
+// brackets that line starts with: up to a blank or the first unmatched
+// `)`.
+func bareDestination(line []byte) int {
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case escapesPunct(line, i):
+			i++
 		case c == '(':
 			depth++
 		case c == ')':
 			if depth == 0 {
-				block.Advance(i)
-				return line[:i], i > 0
+				return i
 			}
 			depth--
 		case util.IsSpace(c):
-			block.Advance(i)
-			return line[:i], i > 0
+			return i
 		}
 	}
-	if angled {
-		return nil, false
-	}
-	block.Advance(i)
-	return line[:i], i > 0
+	return len(line)
+}
+
+// escapesPunct reports whether line[i] is a backslash escaping the
+// punctuation after it.
+func escapesPunct(line []byte, i int) bool {
+	return line[i] == '\\' && i+1 < len(line) && util.IsPunct(line[i+1])
 }
 
 // linkTitle reads a `"…"`, `'…'` or `(…)` title, which may span lines.

@@ -45,26 +45,17 @@ func (wikiLinks) Trigger() []byte { return []byte{'['} }
 
 func (wikiLinks) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
-	if len(line) < 5 || line[1] != '[' || block.PrecendingCharacter() == '[' || block.PrecendingCharacter() == '!' {
+	if prev := block.PrecendingCharacter(); prev == '[' || prev == '!' {
 		return nil
 	}
-	// The first bracket after the opening pair must start the closing
-	// pair, so the scan never passes another bracket: linear in a line
-	// of many openers.
-	end := bytes.IndexAny(line[2:], "[]\n\r")
-	if end <= 0 || line[2+end] != ']' || 3+end >= len(line) || line[3+end] != ']' {
-		return nil
-	}
-	if after := 4 + end; after < len(line) && (line[after] == ']' || line[after] == '(' || line[after] == '[') {
+	end := wikiEnd(line)
+	if end < 0 {
 		return nil
 	}
 	inner := line[2 : 2+end]
-	if len(bytes.TrimSpace(inner)) == 0 {
-		return nil
-	}
 	// `[[x]]` where [x] is a defined reference keeps its CommonMark
 	// meaning: a link in brackets.
-	if _, ok := pc.Reference(util.ToLinkReference(inner)); ok {
+	if _, ok := pc.Reference(util.ToLinkReference(inner)); ok || len(bytes.TrimSpace(inner)) == 0 {
 		return nil
 	}
 	n := &wikiSpan{Inner: text.NewSegment(seg.Start+2, seg.Start+2+end)}
@@ -72,10 +63,30 @@ func (wikiLinks) Parse(parent ast.Node, block text.Reader, pc parser.Context) as
 	return n
 }
 
+// wikiEnd returns the length of the text inside the `[[…]]` that line
+// starts with, or -1 when line starts with none, or with one that a `]`,
+// `(` or `[` follows.
+func wikiEnd(line []byte) int {
+	if len(line) < 5 || line[1] != '[' {
+		return -1
+	}
+	// The first bracket after the opening pair must start the closing
+	// pair, so the scan never passes another bracket: linear in a line
+	// of many openers.
+	end := bytes.IndexAny(line[2:], "[]\n\r")
+	if end <= 0 || !bytes.HasPrefix(line[2+end:], []byte("]]")) {
+		return -1
+	}
+	if after := 4 + end; after < len(line) && strings.IndexByte("]([", line[after]) >= 0 {
+		return -1
+	}
+	return end
+}
+
 // wikiLink converts a wikilink: target and heading from before `|`, the
 // label after it (else the target, and the heading after a ›).
-func (c *converter) wikiLink(n *wikiSpan) Inline {
-	inner := string(appendDecoded(nil, n.Inner.Value(c.src), true))
+func (c *converter) wikiLink(n ast.Node, _ int) Inline {
+	inner := string(appendDecoded(nil, n.(*wikiSpan).Inner.Value(c.src), true))
 	target, label, hasLabel := strings.Cut(inner, "|")
 	target, heading, _ := strings.Cut(target, "#")
 	target, heading = strings.TrimSpace(target), strings.TrimSpace(heading)
