@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"sort"
 	"strings"
 
@@ -56,34 +57,20 @@ func (e *editor) cut(start, stop int) {
 // line in place of the construct, behind the line's own indentation and
 // quote markers, so that what stood before and after it stays apart.
 func (e *editor) replaceLine(start, stop int, title string) {
-	ls := start
-	for ls > 0 && e.src[ls-1] != '\n' {
-		ls--
-	}
+	ls, end := lineStart(e.src, start), lineEnd(e.src, stop)
 	prefix := string(e.src[ls:start])
 	if len(strings.Trim(prefix, " \t>")) != 0 {
 		// After a list marker or other text: the title takes the
 		// construct's place on its line.
-		end := stop
-		for end < len(e.src) && e.src[end] != '\n' {
-			end++
-		}
 		e.edits = append(e.edits, edit{start: start, stop: end, text: title})
 		return
-	}
-	end := stop
-	for end < len(e.src) && e.src[end] != '\n' {
-		end++
-	}
-	if end < len(e.src) {
-		end++
 	}
 	blank := strings.TrimRight(prefix, " \t") + "\n"
 	text := blank
 	if title != "" {
 		text = prefix + title + "\n" + blank
 	}
-	e.edits = append(e.edits, edit{start: ls, stop: end, text: text})
+	e.edits = append(e.edits, edit{start: ls, stop: nextLine(e.src, end), text: text})
 }
 
 // cutLine removes the construct at src[start:stop] that ends its line: the
@@ -91,22 +78,32 @@ func (e *editor) replaceLine(start, stop int, title string) {
 // precede it, else from start to the end of the line so a list item's
 // marker keeps its place.
 func (e *editor) cutLine(start, stop int) {
-	ls := start
-	for ls > 0 && e.src[ls-1] != '\n' {
-		ls--
-	}
-	end := stop
-	for end < len(e.src) && e.src[end] != '\n' {
-		end++
-	}
+	ls, end := lineStart(e.src, start), lineEnd(e.src, stop)
 	if len(bytes.Trim(e.src[ls:start], " \t>")) == 0 {
-		if end < len(e.src) {
-			end++
-		}
-		e.cut(ls, end)
+		e.cut(ls, nextLine(e.src, end))
 		return
 	}
 	e.cut(start, end)
+}
+
+// lineStart returns the offset of the start of the line holding src[i].
+func lineStart(src []byte, i int) int {
+	return bytes.LastIndexByte(src[:i], '\n') + 1
+}
+
+// lineEnd returns the offset of the line feed that ends the line holding
+// src[i], or len(src) on the last line.
+func lineEnd(src []byte, i int) int {
+	if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(src)
+}
+
+// nextLine returns the offset after the line feed at src[end], or
+// len(src) at the end.
+func nextLine(src []byte, end int) int {
+	return min(end+1, len(src))
 }
 
 // walk visits n's children.
@@ -198,45 +195,55 @@ func (e *editor) linesText(lines *text.Segments) string {
 // and then that; for a stat, progress or rating the static value after
 // it (`Users: 1,204`). "" when the directive has none of them.
 func plainTitle(name string, attrs []directive.Attr, label string) string {
-	get := func(key string) string {
-		for _, a := range attrs {
-			if a.Key == key && !a.Bare {
-				return strings.TrimSpace(a.Value)
-			}
-		}
-		return ""
-	}
-	title := label
-	if title == "" {
-		title = get("title")
-	}
-	if title == "" {
-		title = get("label")
-	}
+	title := cmp.Or(label, plainAttr(attrs, "title"), plainAttr(attrs, "label"))
 	switch name {
 	case "figure":
-		if src := get("src"); src != "" {
-			img := "![" + get("alt") + "](<" + strings.ReplaceAll(src, ">", "%3E") + ">)"
-			if title != "" {
-				return img + "\n\n" + title
-			}
-			return img
-		}
-		if alt := get("alt"); title == "" {
-			title = alt
-		}
+		return figureTitle(attrs, title)
 	case "stat", "progress", "rating":
-		if v := get("value"); v != "" {
-			if m := get("max"); m != "" && name != "stat" {
-				v += "/" + m
-			}
-			if title == "" {
-				return v
-			}
-			return title + ": " + v
-		}
+		return valueTitle(name, attrs, title)
 	}
 	return title
+}
+
+// plainAttr returns the trimmed value of the first attribute key with a
+// value, or "".
+func plainAttr(attrs []directive.Attr, key string) string {
+	for _, a := range attrs {
+		if a.Key == key && !a.Bare {
+			return strings.TrimSpace(a.Value)
+		}
+	}
+	return ""
+}
+
+// figureTitle is a figure's image (`![alt](src)`) and then its title, or
+// without a source its title, else its alt text.
+func figureTitle(attrs []directive.Attr, title string) string {
+	src := plainAttr(attrs, "src")
+	if src == "" {
+		return cmp.Or(title, plainAttr(attrs, "alt"))
+	}
+	img := "![" + plainAttr(attrs, "alt") + "](<" + strings.ReplaceAll(src, ">", "%3E") + ">)"
+	if title == "" {
+		return img
+	}
+	return img + "\n\n" + title
+}
+
+// valueTitle is a stat's, progress's or rating's title followed by its
+// static value (with its maximum but for a stat): `Users: 1,204`.
+func valueTitle(name string, attrs []directive.Attr, title string) string {
+	v := plainAttr(attrs, "value")
+	if v == "" {
+		return title
+	}
+	if m := plainAttr(attrs, "max"); m != "" && name != "stat" {
+		v += "/" + m
+	}
+	if title == "" {
+		return v
+	}
+	return title + ": " + v
 }
 
 // isRunnable applies the script-fence rule of SPEC §1.5 to a goldmark
@@ -257,33 +264,37 @@ func (e *editor) cutFence(n *ast.FencedCodeBlock) {
 	if start < 0 || start >= len(e.src) {
 		return
 	}
-	fenceChar := e.src[start]
-	fenceLen := fenceRun(e.src[start:], fenceChar)
-	// End of the opening line, or of the last body line.
-	end := start
-	if lines := n.Lines(); lines.Len() > 0 {
-		end = lines.At(lines.Len() - 1).Stop
-		if end > 0 && e.src[end-1] == '\n' {
-			end--
-		}
-	}
-	for end < len(e.src) && e.src[end] != '\n' {
-		end++
-	}
+	fence := e.src[start]
+	end := lineEnd(e.src, fenceBodyEnd(n, e.src, start))
 	// A closing fence on the next line belongs to the block.
 	if end < len(e.src) {
-		next := end + 1
-		lineEnd := next
-		for lineEnd < len(e.src) && e.src[lineEnd] != '\n' {
-			lineEnd++
-		}
-		line := e.src[next:lineEnd]
-		k := bytes.IndexByte(line, fenceChar)
-		if k >= 0 && len(bytes.Trim(line[:k], " \t>")) == 0 && closesCodeFence(line[k:], fenceChar, fenceLen) {
-			end = lineEnd
+		next := lineEnd(e.src, end+1)
+		if closesFenceLine(e.src[end+1:next], fence, fenceRun(e.src[start:], fence)) {
+			end = next
 		}
 	}
 	e.cutLine(start, end)
+}
+
+// fenceBodyEnd returns an offset on the last line of a fenced code
+// block's body, or on its opening line (at start) when it has none.
+func fenceBodyEnd(n *ast.FencedCodeBlock, src []byte, start int) int {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return start
+	}
+	end := lines.At(lines.Len() - 1).Stop
+	if end > 0 && src[end-1] == '\n' {
+		end--
+	}
+	return end
+}
+
+// closesFenceLine reports whether line, after blanks and quote markers,
+// closes a fence of fenceLen fence bytes.
+func closesFenceLine(line []byte, fence byte, fenceLen int) bool {
+	k := bytes.IndexByte(line, fence)
+	return k >= 0 && len(bytes.Trim(line[:k], " \t>")) == 0 && closesCodeFence(line[k:], fence, fenceLen)
 }
 
 // apply writes src without the edited ranges.
@@ -307,23 +318,11 @@ func (e *editor) apply(out *bytes.Buffer) {
 // tidyPlain collapses runs of three or more line feeds to two, trims
 // leading and trailing blank lines and ends the text with one line feed.
 func tidyPlain(b []byte) []byte {
-	out := make([]byte, 0, len(b)+1)
-	run := 0
-	for _, c := range b {
-		if c == '\n' {
-			run++
-			if run > 2 {
-				continue
-			}
-		} else {
-			run = 0
-		}
-		out = append(out, c)
-	}
+	out := collapseFeeds(b)
 	// Leading blank lines.
 	for {
 		i := bytes.IndexByte(out, '\n')
-		if i < 0 || len(bytes.Trim(out[:i], " \t\r")) != 0 {
+		if i < 0 || !isBlank(out[:i]) {
 			break
 		}
 		out = out[i+1:]
@@ -332,7 +331,7 @@ func tidyPlain(b []byte) []byte {
 	out = bytes.TrimRight(out, "\n")
 	for {
 		i := bytes.LastIndexByte(out, '\n')
-		if i < 0 || len(bytes.Trim(out[i+1:], " \t\r")) != 0 {
+		if i < 0 || !isBlank(out[i+1:]) {
 			break
 		}
 		out = bytes.TrimRight(out[:i], "\n")
@@ -341,4 +340,27 @@ func tidyPlain(b []byte) []byte {
 		out = out[:0]
 	}
 	return append(out, '\n')
+}
+
+// isBlank reports whether b holds only spaces, tabs and carriage returns.
+func isBlank(b []byte) bool {
+	return len(bytes.Trim(b, " \t\r")) == 0
+}
+
+// collapseFeeds copies b with each run of three or more line feeds cut
+// to two, leaving room for one more byte.
+func collapseFeeds(b []byte) []byte {
+	out := make([]byte, 0, len(b)+1)
+	run := 0
+	for _, c := range b {
+		if c == '\n' {
+			run++
+		} else {
+			run = 0
+		}
+		if run <= 2 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
