@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -63,19 +64,24 @@ func auditRun(c *invocation, o *auditOptions) error {
 		fmt.Fprintf(c.stdio.Err, "markii: %s; it is skipped\n", sanitize.Line(d.String()))
 	}
 	if o.json {
-		enc := json.NewEncoder(c.stdio.Out)
-		for _, r := range recs {
-			if err := enc.Encode(r); err != nil {
-				return failf("cannot write the records: %w", err)
-			}
-		}
-		return nil
+		return writeRecordsJSON(c.stdio.Out, recs)
 	}
 	if len(recs) == 0 {
 		fmt.Fprintln(c.stdio.Out, "no audit records")
 	}
 	for _, line := range audit.Lines(recs) {
 		fmt.Fprintln(c.stdio.Out, line)
+	}
+	return nil
+}
+
+// writeRecordsJSON writes recs to w, one JSON object a line.
+func writeRecordsJSON(w io.Writer, recs []audit.Record) error {
+	enc := json.NewEncoder(w)
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return failf("cannot write the records: %w", err)
+		}
 	}
 	return nil
 }

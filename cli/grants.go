@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -75,42 +76,55 @@ func grantsList(c *invocation) error {
 	if err != nil {
 		return failf("cannot read grants: %w", err)
 	}
-	docs := make([]string, 0, len(all))
-	if len(c.args) > 1 {
-		key, err := noteKey(c.args[1])
-		if err != nil {
-			return err
-		}
-		if _, ok := all[key]; ok {
-			docs = append(docs, key)
-		}
-	} else {
-		for d := range all {
-			docs = append(docs, d)
-		}
-		sort.Strings(docs)
+	docs, err := c.grantedNotes(all)
+	if err != nil {
+		return err
 	}
-	out := c.stdio.Out
 	if len(docs) == 0 {
-		fmt.Fprintln(out, "no grants stored")
+		fmt.Fprintln(c.stdio.Out, "no grants stored")
 	}
 	for _, d := range docs {
-		r := all[d]
-		fmt.Fprintf(out, "%s\n", sanitize.Line(d))
-		hosts := "none"
-		if len(r.AllowedHosts) > 0 {
-			hosts = strings.Join(r.AllowedHosts, ", ")
-		}
-		fmt.Fprintf(out, "  network: %s\n", hosts)
-		if len(r.AllowedBundleGrants) > 0 {
-			fmt.Fprintf(out, "  bundle: %s\n", strings.Join(r.AllowedBundleGrants, ", "))
-		}
-		fmt.Fprintf(out, "  for code %s\n", r.Key[:12])
+		printGrant(c.stdio.Out, d, all[d])
 	}
 	if invalid > 0 {
 		fmt.Fprintf(c.stdio.Err, "markii: %d stored grant record(s) are not valid and are ignored; markii grants reset --all removes them\n", invalid)
 	}
 	return nil
+}
+
+// grantedNotes are the notes of all to list: the one named, if it has
+// grants, else every one in order.
+func (c *invocation) grantedNotes(all map[string]grants.Record) ([]string, error) {
+	if len(c.args) <= 1 {
+		docs := make([]string, 0, len(all))
+		for d := range all {
+			docs = append(docs, d)
+		}
+		sort.Strings(docs)
+		return docs, nil
+	}
+	key, err := noteKey(c.args[1])
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := all[key]; ok {
+		return []string{key}, nil
+	}
+	return nil, nil
+}
+
+// printGrant writes the grants of note d to out.
+func printGrant(out io.Writer, d string, r grants.Record) {
+	fmt.Fprintf(out, "%s\n", sanitize.Line(d))
+	hosts := "none"
+	if len(r.AllowedHosts) > 0 {
+		hosts = strings.Join(r.AllowedHosts, ", ")
+	}
+	fmt.Fprintf(out, "  network: %s\n", hosts)
+	if len(r.AllowedBundleGrants) > 0 {
+		fmt.Fprintf(out, "  bundle: %s\n", strings.Join(r.AllowedBundleGrants, ", "))
+	}
+	fmt.Fprintf(out, "  for code %s\n", r.Key[:12])
 }
 
 func grantsReset(c *invocation, all bool) error {

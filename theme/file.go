@@ -2,6 +2,7 @@ package theme
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,41 +76,68 @@ func Parse(name string, data []byte) (Theme, error) {
 	if len(data) > MaxFileBytes {
 		return Theme{}, fmt.Errorf("the file is %d bytes, over the %d KiB limit", len(data), MaxFileBytes>>10)
 	}
+	f, err := decodeFile(data)
+	if err != nil {
+		return Theme{}, err
+	}
+	t, err := baseTheme(f.Base)
+	if err != nil {
+		return Theme{}, err
+	}
+	t.Name = name
+	if err := t.setColors(f.Colors); err != nil {
+		return Theme{}, err
+	}
+	return t, nil
+}
+
+// decodeFile decodes a theme file's one JSON value.
+func decodeFile(data []byte) (fileShape, error) {
 	var f fileShape
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return Theme{}, jsonError(data, err)
+		return f, jsonError(data, err)
 	}
 	if dec.More() {
-		return Theme{}, errors.New("it holds more than one JSON value")
+		return f, errors.New("it holds more than one JSON value")
 	}
-	t := Dark
-	if f.Base != "" {
-		base, err := ByName(f.Base)
-		if err != nil {
-			return Theme{}, fmt.Errorf("base %q is not a built-in theme (dark, light, high-contrast)", f.Base)
-		}
-		t = base
+	return f, nil
+}
+
+// baseTheme is the built-in theme a file starts from: base, or Dark when
+// base is "".
+func baseTheme(base string) (Theme, error) {
+	if base == "" {
+		return Dark, nil
 	}
-	t.Name = name
-	keys := make([]string, 0, len(f.Colors))
-	for k := range f.Colors {
+	t, err := ByName(base)
+	if err != nil {
+		return Theme{}, fmt.Errorf("base %q is not a built-in theme (dark, light, high-contrast)", base)
+	}
+	return t, nil
+}
+
+// setColors sets the theme's colors a file names, by token name in
+// order; the first unknown name or bad value is the error.
+func (t *Theme) setColors(colors map[string]string) error {
+	keys := make([]string, 0, len(colors))
+	for k := range colors {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
 		i := sort.Search(len(tokens), func(i int) bool { return tokens[i].key >= k })
 		if i == len(tokens) || tokens[i].key != k {
-			return Theme{}, fmt.Errorf("color %q is not a theme color (known: %s)", k, strings.Join(TokenNames(), ", "))
+			return fmt.Errorf("color %q is not a theme color (known: %s)", k, strings.Join(TokenNames(), ", "))
 		}
-		c, ok := parseHex(f.Colors[k])
+		c, ok := parseHex(colors[k])
 		if !ok {
-			return Theme{}, fmt.Errorf("color %q is %q, not a \"#rrggbb\" value", k, f.Colors[k])
+			return fmt.Errorf("color %q is %q, not a \"#rrggbb\" value", k, colors[k])
 		}
-		*tokens[i].color(&t) = c
+		*tokens[i].color(t) = c
 	}
-	return t, nil
+	return nil
 }
 
 // jsonError turns a decoding error into one sentence with its line.
@@ -142,30 +170,13 @@ func parseHex(s string) (Color, bool) {
 	if len(s) != 7 || s[0] != '#' {
 		return Color{}, false
 	}
-	var v [3]uint8
-	for i := range 3 {
-		hi, ok1 := hexDigit(s[1+2*i])
-		lo, ok2 := hexDigit(s[2+2*i])
-		if !ok1 || !ok2 {
-			return Color{}, false
-		}
-		v[i] = hi<<4 | lo
+	v, err := hex.DecodeString(s[1:])
+	if err != nil {
+		return Color{}, false
 	}
 	c := Color{R: v[0], G: v[1], B: v[2]}
 	c.ANSI16 = nearest16(c)
 	return c, true
-}
-
-func hexDigit(b byte) (uint8, bool) {
-	switch {
-	case '0' <= b && b <= '9':
-		return b - '0', true
-	case 'a' <= b && b <= 'f':
-		return b - 'a' + 10, true
-	case 'A' <= b && b <= 'F':
-		return b - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // standard16 are the xterm default colors of the SGR foreground codes
