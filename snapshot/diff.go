@@ -150,7 +150,7 @@ func sgrToken(params string) string {
 }
 
 // sgrNames names the SGR attributes markii writes.
-var sgrNames = map[int]string{
+var sgrNames = [...]string{
 	0: "reset", 1: "bold", 2: "dim", 3: "italic", 4: "underline", 7: "inverse", 9: "strike",
 	22: "/bold", 23: "/italic", 24: "/underline", 27: "/inverse", 29: "/strike",
 	39: "fg default", 49: "bg default",
@@ -159,8 +159,8 @@ var sgrNames = map[int]string{
 // sgrWord names one SGR parameter; used is how many of the following
 // parameters it took (the parts of a 256-color or RGB color).
 func sgrWord(n int, rest []string) (string, int) {
-	if w, ok := sgrNames[n]; ok {
-		return w, 0
+	if n >= 0 && n < len(sgrNames) && sgrNames[n] != "" {
+		return sgrNames[n], 0
 	}
 	switch n {
 	case 38:

@@ -88,16 +88,33 @@ func (m *reviewModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // reviewKeys is what each key of the review screen does; an action
-// returns tea.Quit to end the review.
-var reviewKeys = map[string]func(*reviewModel) tea.Cmd{
-	"a": (*reviewModel).accept, "r": (*reviewModel).reject,
-	"s": (*reviewModel).skip, "n": (*reviewModel).skip, "right": (*reviewModel).skip,
-	"t": (*reviewModel).toggleTokens,
-	"q": (*reviewModel).quit, "ctrl+c": (*reviewModel).quit, "esc": (*reviewModel).quit,
-	"down": (*reviewModel).lineDown, "j": (*reviewModel).lineDown,
-	"up": (*reviewModel).lineUp, "k": (*reviewModel).lineUp,
-	"pgdown": (*reviewModel).pageDown, "space": (*reviewModel).pageDown,
-	"pgup": (*reviewModel).pageUp,
+// returns tea.Quit to end the review. A slice of pairs, not a map, so the
+// linker lays it out and the package's init allocates nothing.
+var reviewKeys = []struct {
+	keys string // the keys, space-separated
+	act  func(*reviewModel) tea.Cmd
+}{
+	{"a", (*reviewModel).accept},
+	{"r", (*reviewModel).reject},
+	{"s n right", (*reviewModel).skip},
+	{"t", (*reviewModel).toggleTokens},
+	{"q ctrl+c esc", (*reviewModel).quit},
+	{"down j", (*reviewModel).lineDown},
+	{"up k", (*reviewModel).lineUp},
+	{"pgdown space", (*reviewModel).pageDown},
+	{"pgup", (*reviewModel).pageUp},
+}
+
+// reviewAction is what key k does on the review screen, or nil.
+func reviewAction(k string) func(*reviewModel) tea.Cmd {
+	for _, b := range reviewKeys {
+		for key := range strings.FieldsSeq(b.keys) {
+			if key == k {
+				return b.act
+			}
+		}
+	}
+	return nil
 }
 
 // key handles one key press.
@@ -105,7 +122,7 @@ func (m *reviewModel) key(k string) tea.Cmd {
 	if m.i >= len(m.pending) {
 		return tea.Quit
 	}
-	if act, ok := reviewKeys[k]; ok {
+	if act := reviewAction(k); act != nil {
 		if cmd := act(m); cmd != nil {
 			return cmd
 		}

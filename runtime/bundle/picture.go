@@ -9,6 +9,7 @@ import (
 	_ "image/gif"  // GIF decoder for bundle-local images
 	_ "image/jpeg" // JPEG decoder for bundle-local images
 	"image/png"    // PNG decoder for bundle-local images, encoder for graphics protocols
+	"slices"
 )
 
 // Image caps: an image is decoded only after its header shows it within
@@ -98,7 +99,7 @@ func decodeImage(data []byte) (image.Image, error) {
 }
 
 // imageFormats are the formats decodeImage reads.
-var imageFormats = map[string]bool{"png": true, "jpeg": true, "gif": true}
+var imageFormats = []string{"png", "jpeg", "gif"}
 
 // checkImageHeader reads an image's header and checks its bytes, format
 // and size against the caps before anything is decoded.
@@ -107,7 +108,7 @@ func checkImageHeader(data []byte) (image.Config, string, error) {
 		return image.Config{}, "", fmt.Errorf("the image is %d bytes, over the %s limit", len(data), mib(MaxImageBytes))
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || !imageFormats[format] {
+	if err != nil || !slices.Contains(imageFormats, format) {
 		return image.Config{}, "", ErrNotImage
 	}
 	if !withinImageCaps(cfg.Width, cfg.Height) {

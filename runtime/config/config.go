@@ -91,39 +91,36 @@ var ErrNoDir = errors.New("cannot find the config directory: set HOME to your ho
 // %USERPROFILE% fallback (windows). On macOS and Windows the device state
 // lives here too; elsewhere it has its own directory (see state.Locate).
 func Dir(goos string, getenv func(string) string) (string, error) {
-	places, ok := dirPlaces[goos]
-	if !ok {
-		places = dirPlaces[""]
+	platform := ""
+	if goos == "darwin" || goos == "windows" {
+		platform = goos
 	}
-	for _, p := range places {
-		if v := getenv(p.env); v != "" && (!p.absolute || filepath.IsAbs(v)) {
+	for _, p := range dirPlaces {
+		if v := getenv(p.env); p.goos == platform && v != "" && (!p.absolute || filepath.IsAbs(v)) {
 			return filepath.Join(append([]string{v}, p.under...)...), nil
 		}
 	}
 	return "", ErrNoDir
 }
 
-// dirPlace is one place the settings directory may be: the folder under
-// the directory an environment variable names, which must be absolute
-// when absolute is set.
+// dirPlace is one place the settings directory may be on a platform: the
+// folder under the directory an environment variable names, which must be
+// absolute when absolute is set.
 type dirPlace struct {
+	goos     string // "" is every platform but darwin and windows
 	env      string
 	absolute bool
 	under    []string
 }
 
-// dirPlaces are the places Dir tries in order, by platform; "" is every
-// platform but darwin and windows.
-var dirPlaces = map[string][]dirPlace{
-	"darwin": {{"HOME", true, []string{"Library", "Application Support", "markii"}}},
-	"windows": {
-		{"APPDATA", false, []string{"markii"}},
-		{"USERPROFILE", false, []string{"AppData", "Roaming", "markii"}},
-	},
-	"": {
-		{"XDG_CONFIG_HOME", true, []string{"markii"}},
-		{"HOME", true, []string{".config", "markii"}},
-	},
+// dirPlaces are the places Dir tries, in order, for each platform. A
+// slice, not a map, so the linker lays it out and init allocates nothing.
+var dirPlaces = []dirPlace{
+	{"darwin", "HOME", true, []string{"Library", "Application Support", "markii"}},
+	{"windows", "APPDATA", false, []string{"markii"}},
+	{"windows", "USERPROFILE", false, []string{"AppData", "Roaming", "markii"}},
+	{"", "XDG_CONFIG_HOME", true, []string{"markii"}},
+	{"", "HOME", true, []string{".config", "markii"}},
 }
 
 // LoadFile reads settings from path. A missing file gives the defaults;

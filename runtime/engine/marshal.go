@@ -291,18 +291,6 @@ func validUTF8(s string) string {
 	return b.String()
 }
 
-// jsonEscapes is how a JSON string writes each ASCII byte it cannot hold
-// as it is: quote, backslash and the control bytes; "" for the rest.
-var jsonEscapes = func() (t [utf8.RuneSelf]string) {
-	for c := range t {
-		if c < 0x20 || c == 0x7f {
-			t[c] = `\u00` + hexDigits[c>>4:c>>4+1] + hexDigits[c&0xf:c&0xf+1]
-		}
-	}
-	t['"'], t['\\'], t['\n'], t['\r'], t['\t'] = `\"`, `\\`, `\n`, `\r`, `\t`
-	return t
-}()
-
 // writeJSONString writes s as a JSON string; invalid UTF-8 becomes U+FFFD.
 func writeJSONString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
@@ -317,10 +305,25 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 }
 
-// writeJSONByte writes one ASCII byte of a JSON string.
+// jsonShortEscapes are the bytes a JSON string escapes with a letter,
+// each at its escape letter's index in jsonEscapeLetters.
+const (
+	jsonShortEscapes  = "\"\\\n\r\t"
+	jsonEscapeLetters = "\"\\nrt"
+)
+
+// writeJSONByte writes one ASCII byte of a JSON string: quote, backslash
+// and the control bytes escaped, the rest as they are.
 func writeJSONByte(b *bytes.Buffer, c byte) {
-	if e := jsonEscapes[c]; e != "" {
-		b.WriteString(e)
+	if i := strings.IndexByte(jsonShortEscapes, c); i >= 0 {
+		b.WriteByte('\\')
+		b.WriteByte(jsonEscapeLetters[i])
+		return
+	}
+	if c < 0x20 || c == 0x7f {
+		b.WriteString(`\u00`)
+		b.WriteByte(hexDigits[c>>4])
+		b.WriteByte(hexDigits[c&0xf])
 		return
 	}
 	b.WriteByte(c)

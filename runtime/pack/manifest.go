@@ -209,8 +209,8 @@ var componentKinds = []string{"inline", "leaf", "container"}
 func (v *validator) component(where string, obj map[string]json.RawMessage, c *Component) bool {
 	ok := true
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		read, known := componentFields[k]
-		if !known {
+		read := componentField(k)
+		if read == nil {
 			v.Warn("%s has an unknown key %s", where, strconv.Quote(k))
 			continue
 		}
@@ -227,11 +227,25 @@ func (v *validator) component(where string, obj map[string]json.RawMessage, c *C
 
 // componentFields reads each key of a component object into c, failing
 // the manifest and reporting false when its value is wrong.
-var componentFields = map[string]func(v *validator, where string, raw json.RawMessage, c *Component) bool{
-	"source":      (*validator).componentSource,
-	"description": (*validator).componentDescription,
-	"kind":        (*validator).componentKind,
-	"attributes":  (*validator).attributes,
+var componentFields = []struct {
+	key  string
+	read func(v *validator, where string, raw json.RawMessage, c *Component) bool
+}{
+	{"source", (*validator).componentSource},
+	{"description", (*validator).componentDescription},
+	{"kind", (*validator).componentKind},
+	{"attributes", (*validator).attributes},
+}
+
+// componentField is how a component's key is read, or nil for a key a
+// component does not have.
+func componentField(key string) func(v *validator, where string, raw json.RawMessage, c *Component) bool {
+	for _, f := range componentFields {
+		if f.key == key {
+			return f.read
+		}
+	}
+	return nil
 }
 
 func (v *validator) componentSource(where string, raw json.RawMessage, c *Component) bool {
