@@ -102,7 +102,7 @@ func (w *writer) callout(d *render.Directive) {
 	if !slices.Contains(render.CalloutTypes, kind) {
 		kind = render.CalloutTypes[0]
 	}
-	head := render.CalloutHead(kind, strings.TrimSpace(plainText(d.Label)))
+	head := render.CalloutHead(kind, strings.TrimSpace(render.PlainText(d.Label)))
 	w.open("aside", "class", "callout "+kind, "role", "note")
 	w.open("p", "class", "callout-head")
 	w.text(head)
@@ -123,7 +123,7 @@ func (w *writer) panels(blocks []render.Block) {
 	for _, b := range blocks {
 		d, ok := b.(*render.Directive)
 		if !ok || d.Name != "tab" || d.Form != render.FormContainer {
-			if p, ok := b.(*render.Paragraph); ok && strings.TrimSpace(plainText(p.Content)) == "" {
+			if p, ok := b.(*render.Paragraph); ok && strings.TrimSpace(render.PlainText(p.Content)) == "" {
 				continue
 			}
 			w.open("section", "class", "tab")

@@ -160,31 +160,33 @@ func (w *writer) block(b render.Block) {
 	switch b := b.(type) {
 	case *render.Heading:
 		tag := "h" + strconv.Itoa(min(max(b.Level, 1), 6))
-		w.open(tag, "id", w.headingID(plainText(b.Content)))
+		w.open(tag, "id", w.headingID(render.PlainText(b.Content)))
 		w.inlines(b.Content)
 		w.close(tag)
 	case *render.Paragraph:
-		w.open("p")
-		w.inlines(b.Content)
-		w.close("p")
+		w.wrap("p", b.Content)
 	case *render.CodeBlock:
 		w.code(b.Lang, b.Text)
 	case *render.ScriptBlock:
-		label := "⚙ " + b.Name
-		if b.Label != "" {
-			label += " · " + b.Label
-		}
-		w.open("p", "class", "script")
-		w.text(label)
-		w.close("p")
+		w.scriptBlock(b)
+	case *render.ThematicBreak:
+		w.b.WriteString("<hr>")
+	default:
+		w.container(b)
+	}
+	w.b.WriteByte('\n')
+}
+
+// container writes a block that holds other blocks or cells: a quote,
+// list, table, directive or the footnotes.
+func (w *writer) container(b render.Block) {
+	switch b := b.(type) {
 	case *render.Quote:
 		w.open("blockquote")
 		w.blocks(b.Blocks)
 		w.close("blockquote")
 	case *render.List:
 		w.list(b)
-	case *render.ThematicBreak:
-		w.b.WriteString("<hr>")
 	case *render.Table:
 		w.table(b)
 	case *render.Directive:
@@ -192,7 +194,18 @@ func (w *writer) block(b render.Block) {
 	case *render.Footnotes:
 		w.footnotes(b)
 	}
-	w.b.WriteByte('\n')
+}
+
+// scriptBlock writes a script block as its label: the script's name and
+// its own label.
+func (w *writer) scriptBlock(b *render.ScriptBlock) {
+	label := "⚙ " + b.Name
+	if b.Label != "" {
+		label += " · " + b.Label
+	}
+	w.open("p", "class", "script")
+	w.text(label)
+	w.close("p")
 }
 
 // footnotes writes the footnotes section: each note is a list item with
@@ -244,35 +257,45 @@ func (w *writer) list(l *render.List) {
 	}
 	w.open(tag, attrs...)
 	for _, it := range l.Items {
-		if it.Task != nil {
-			w.open("li", "class", "task")
-			mark, label := "☐", "not done"
-			if *it.Task {
-				mark, label = "☑", "done"
-			}
-			w.open("span", "class", "check", "role", "img", "aria-label", label)
-			w.text(mark)
-			w.close("span")
-			w.b.WriteByte(' ')
-		} else {
-			w.open("li")
-		}
-		if l.Tight && len(it.Blocks) > 0 {
-			// A tight item's paragraphs are drawn without their margins.
-			for _, b := range it.Blocks {
-				if p, ok := b.(*render.Paragraph); ok {
-					w.inlines(p.Content)
-					w.b.WriteByte('\n')
-					continue
-				}
-				w.block(b)
-			}
+		w.openItem(it.Task)
+		if l.Tight {
+			w.tightBlocks(it.Blocks)
 		} else {
 			w.blocks(it.Blocks)
 		}
 		w.close("li")
 	}
 	w.close(tag)
+}
+
+// openItem opens a list item; a task's item starts with its check box.
+func (w *writer) openItem(task *bool) {
+	if task == nil {
+		w.open("li")
+		return
+	}
+	w.open("li", "class", "task")
+	mark, label := "☐", "not done"
+	if *task {
+		mark, label = "☑", "done"
+	}
+	w.open("span", "class", "check", "role", "img", "aria-label", label)
+	w.text(mark)
+	w.close("span")
+	w.b.WriteByte(' ')
+}
+
+// tightBlocks writes a tight item's blocks: its paragraphs without their
+// margins, as their bare content.
+func (w *writer) tightBlocks(bs []render.Block) {
+	for _, b := range bs {
+		if p, ok := b.(*render.Paragraph); ok {
+			w.inlines(p.Content)
+			w.b.WriteByte('\n')
+			continue
+		}
+		w.block(b)
+	}
 }
 
 func (w *writer) table(t *render.Table) {
@@ -334,29 +357,25 @@ func (w *writer) code(lang, text string) {
 	w.b.WriteString("</code></pre>")
 }
 
+// tokenClasses are the style sheet classes of the token kinds ("" for
+// plain).
+var tokenClasses = [...]string{
+	highlight.Keyword:  "tk-keyword",
+	highlight.String:   "tk-string",
+	highlight.Number:   "tk-number",
+	highlight.Comment:  "tk-comment",
+	highlight.Function: "tk-function",
+	highlight.Type:     "tk-type",
+	highlight.Operator: "tk-operator",
+	highlight.Inserted: "tk-inserted",
+	highlight.Deleted:  "tk-deleted",
+	highlight.Heading:  "tk-heading",
+}
+
 // tokenClass is the style sheet class of a token kind ("" for plain).
 func tokenClass(k highlight.Kind) string {
-	switch k {
-	case highlight.Keyword:
-		return "tk-keyword"
-	case highlight.String:
-		return "tk-string"
-	case highlight.Number:
-		return "tk-number"
-	case highlight.Comment:
-		return "tk-comment"
-	case highlight.Function:
-		return "tk-function"
-	case highlight.Type:
-		return "tk-type"
-	case highlight.Operator:
-		return "tk-operator"
-	case highlight.Inserted:
-		return "tk-inserted"
-	case highlight.Deleted:
-		return "tk-deleted"
-	case highlight.Heading:
-		return "tk-heading"
+	if int(k) < len(tokenClasses) {
+		return tokenClasses[k]
 	}
 	return ""
 }
@@ -375,38 +394,53 @@ func (w *writer) inline(n render.Inline) {
 		w.b.WriteByte('\n')
 	case *render.HardBreak:
 		w.b.WriteString("<br>\n")
-	case *render.Emphasis:
-		w.wrap("em", n.Content)
-	case *render.Strong:
-		w.wrap("strong", n.Content)
-	case *render.Strikethrough:
-		w.wrap("del", n.Content)
 	case *render.CodeSpan:
 		w.open("code")
 		w.text(n.Text)
 		w.close("code")
 	case *render.Emoji:
 		w.text(n.Text)
-	case *render.WikiLink:
-		w.open("span", "class", "wikilink")
-		w.inlines(n.Content)
-		w.close("span")
-	case *render.Link:
-		href := Href(n.URL)
-		if href == "" {
-			w.inlines(n.Content)
-			return
-		}
-		w.open("a", "href", href, "rel", "noopener noreferrer nofollow")
-		w.inlines(n.Content)
-		w.close("a")
 	case *render.Image:
 		w.image(n.URL, n.Alt)
 	case *render.InlineDirective:
 		w.inlineDirective(n)
 	case *render.FootnoteRef:
 		w.footnoteRef(n)
+	default:
+		w.styled(n)
 	}
+}
+
+// styled writes an inline that holds inlines in an element of its own:
+// emphasis, strong, strikethrough, a wikilink or a link.
+func (w *writer) styled(n render.Inline) {
+	switch n := n.(type) {
+	case *render.Emphasis:
+		w.wrap("em", n.Content)
+	case *render.Strong:
+		w.wrap("strong", n.Content)
+	case *render.Strikethrough:
+		w.wrap("del", n.Content)
+	case *render.WikiLink:
+		w.open("span", "class", "wikilink")
+		w.inlines(n.Content)
+		w.close("span")
+	case *render.Link:
+		w.link(n)
+	}
+}
+
+// link writes a link whose target Href accepts as an <a>, any other as
+// its content alone.
+func (w *writer) link(n *render.Link) {
+	href := Href(n.URL)
+	if href == "" {
+		w.inlines(n.Content)
+		return
+	}
+	w.open("a", "href", href, "rel", "noopener noreferrer nofollow")
+	w.inlines(n.Content)
+	w.close("a")
 }
 
 func (w *writer) wrap(tag string, content []render.Inline) {
@@ -527,47 +561,11 @@ func (w *writer) headingID(t string) string {
 
 func isSpace(r rune) bool { return r == ' ' || r == '\u00a0' || r == '\u3000' }
 
-// plainText is the visible text of inline content.
-func plainText(content []render.Inline) string {
-	var b strings.Builder
-	var walk func([]render.Inline)
-	walk = func(content []render.Inline) {
-		for _, n := range content {
-			switch n := n.(type) {
-			case *render.Text:
-				b.WriteString(n.Text)
-			case *render.CodeSpan:
-				b.WriteString(n.Text)
-			case *render.Emoji:
-				b.WriteString(n.Text)
-			case *render.SoftBreak, *render.HardBreak:
-				b.WriteByte(' ')
-			case *render.Emphasis:
-				walk(n.Content)
-			case *render.Strong:
-				walk(n.Content)
-			case *render.Strikethrough:
-				walk(n.Content)
-			case *render.Link:
-				walk(n.Content)
-			case *render.WikiLink:
-				walk(n.Content)
-			case *render.Image:
-				b.WriteString(n.Alt)
-			case *render.InlineDirective:
-				walk(n.Content)
-			}
-		}
-	}
-	walk(content)
-	return b.String()
-}
-
 // firstHeading is the text of the document's first heading, or "".
 func firstHeading(bs []render.Block) string {
 	for _, b := range bs {
 		if h, ok := b.(*render.Heading); ok {
-			return strings.TrimSpace(plainText(h.Content))
+			return strings.TrimSpace(render.PlainText(h.Content))
 		}
 	}
 	return ""

@@ -62,49 +62,53 @@ func (w *writer) styleSheet() string {
 
 // spanCSS is the declarations of a span style.
 func spanCSS(s ansi.Style, t theme.Theme, bg string) string {
-	fg, back := "", ""
+	fg, back := spanColors(s, t, bg)
+	deco := strings.TrimSpace(pick(s.Underline, "underline") + " " + pick(s.Strikethru, "line-through"))
+	decls := [...]string{
+		pick(fg != "", "color:"+fg),
+		pick(back != "", "background-color:"+back),
+		pick(s.Bold, "font-weight:bold"),
+		pick(s.Dim, "opacity:.7"),
+		pick(s.Italic, "font-style:italic"),
+		pick(deco != "", "text-decoration:"+deco),
+	}
+	var d []string
+	for _, decl := range decls {
+		if decl != "" {
+			d = append(d, decl)
+		}
+	}
+	return strings.Join(d, ";")
+}
+
+// pick is s when on is set, else "".
+func pick(on bool, s string) string {
+	if on {
+		return s
+	}
+	return ""
+}
+
+// spanColors are a span style's text and background colors ("" for the
+// page's own); an inverse style swaps them, the page's colors standing in
+// for the ones it does not set.
+func spanColors(s ansi.Style, t theme.Theme, bg string) (fg, back string) {
 	if s.FG.Set {
 		fg = hexOf(s.FG)
 	}
 	if s.BG.Set {
 		back = hexOf(s.BG)
 	}
-	if s.Inverse {
-		if fg == "" {
-			fg = hex(t.Text)
-		}
-		if back == "" {
-			back = bg
-		}
-		fg, back = back, fg
+	if !s.Inverse {
+		return fg, back
 	}
-	var d []string
-	if fg != "" {
-		d = append(d, "color:"+fg)
+	if fg == "" {
+		fg = hex(t.Text)
 	}
-	if back != "" {
-		d = append(d, "background-color:"+back)
+	if back == "" {
+		back = bg
 	}
-	if s.Bold {
-		d = append(d, "font-weight:bold")
-	}
-	if s.Dim {
-		d = append(d, "opacity:.7")
-	}
-	if s.Italic {
-		d = append(d, "font-style:italic")
-	}
-	var deco []string
-	if s.Underline {
-		deco = append(deco, "underline")
-	}
-	if s.Strikethru {
-		deco = append(deco, "line-through")
-	}
-	if len(deco) > 0 {
-		d = append(d, "text-decoration:"+strings.Join(deco, " "))
-	}
-	return strings.Join(d, ";")
+	return back, fg
 }
 
 // baseSheet is the style sheet of the elements, with the theme's colors
