@@ -108,40 +108,46 @@ func (e *encoder) allowed(u string) bool {
 // appendLine is AppendLine.
 func (e *encoder) appendLine(dst []byte, l Line, level Level) []byte {
 	for i := 0; i < len(l); {
-		s := &l[i]
-		if s.Image != nil {
+		if img := l[i].Image; img != nil {
 			// Pixels are for a terminal that was asked to show colors.
 			if level != None {
-				dst = appendImage(dst, s.Image)
+				dst = appendImage(dst, img)
 			}
 			i++
 			continue
 		}
 		j := runEnd(l, i)
-		link := level != None && s.Link != "" && e.allowed(s.Link)
-		if link {
-			dst = append(dst, "\x1b]8;;"...)
-			dst = append(dst, s.Link...)
-			dst = append(dst, 0x07)
-		}
-		n := len(dst)
-		sgr := level != None && !s.Style.IsZero()
-		if sgr {
-			dst = e.appendOpen(dst, s.Style, level)
-			// A style whose colors do not exist at this level and that has
-			// no attribute writes nothing rather than an empty SGR.
-			sgr = len(dst) > n
-		}
-		for k := i; k < j; k++ {
-			dst = append(dst, l[k].Text...)
-		}
-		if sgr {
-			dst = append(dst, "\x1b[0m"...)
-		}
-		if link {
-			dst = append(dst, "\x1b]8;;\x07"...)
-		}
+		dst = e.appendRun(dst, l[i:j], level)
 		i = j
+	}
+	return dst
+}
+
+// appendRun appends a run of text spans that share a style and a link:
+// their text under one SGR and one OSC 8.
+func (e *encoder) appendRun(dst []byte, run Line, level Level) []byte {
+	s := &run[0]
+	link := level != None && s.Link != "" && e.allowed(s.Link)
+	if link {
+		dst = append(dst, "\x1b]8;;"...)
+		dst = append(dst, s.Link...)
+		dst = append(dst, 0x07)
+	}
+	n := len(dst)
+	if level != None && !s.Style.IsZero() {
+		dst = e.appendOpen(dst, s.Style, level)
+	}
+	// A style whose colors do not exist at this level and that has no
+	// attribute writes nothing rather than an empty SGR.
+	sgr := len(dst) > n
+	for k := range run {
+		dst = append(dst, run[k].Text...)
+	}
+	if sgr {
+		dst = append(dst, "\x1b[0m"...)
+	}
+	if link {
+		dst = append(dst, "\x1b]8;;\x07"...)
 	}
 	return dst
 }

@@ -31,12 +31,23 @@ func Width(s string) int {
 
 // boxDrawing reports whether s starts with a character of the Box
 // Drawing block (U+2500–U+257F, encoded E2 94 80 to E2 95 BF) that no
-// combining mark or variation selector follows.
+// combining mark or variation selector follows: the string ends after
+// it, or an ASCII byte or what may be another such character comes next.
 func boxDrawing(s string) bool {
-	if len(s) < 3 || s[0] != 0xe2 || s[1] != 0x94 && s[1] != 0x95 || s[2] < 0x80 || s[2] > 0xbf {
-		return false
-	}
-	return len(s) == 3 || s[3] < 0x80 || s[3] == 0xe2 && (len(s) < 5 || s[4] == 0x94 || s[4] == 0x95)
+	return boxChar(s) && (len(s) == 3 || s[3] < 0x80 || boxLead(s[3:]))
+}
+
+// boxChar reports whether s starts with a character of the Box Drawing
+// block: E2, then 94 or 95 (the bit 0 aside, 94), then a continuation
+// byte (80 to BF, the top bits 10).
+func boxChar(s string) bool {
+	return len(s) >= 3 && boxLead(s) && s[2]&0xc0 == 0x80
+}
+
+// boxLead reports whether s, not empty, starts as a Box Drawing
+// character does, as far as it goes in two bytes.
+func boxLead(s string) bool {
+	return s[0] == 0xe2 && (len(s) < 2 || s[1]&^1 == 0x94)
 }
 
 // keycap is the combining enclosing keycap (U+20E3), which is zero width
@@ -83,11 +94,7 @@ const zwj = '\u200d'
 // cellSafe draws s so that each cluster takes the cells Width gives it
 // both by the terminal's count and by the renderer's.
 func cellSafe(s string, terminal, renderer func(string) int) string {
-	ascii := true
-	for i := 0; i < len(s) && ascii; i++ {
-		ascii = s[i] < 0x80
-	}
-	if ascii {
+	if isASCII(s) {
 		return s
 	}
 	var b strings.Builder
@@ -101,19 +108,36 @@ func cellSafe(s string, terminal, renderer func(string) int) string {
 			b.WriteString(cluster)
 			continue
 		}
-		first, _ := utf8.DecodeRuneInString(cluster)
-		head := string(first)
-		if strings.ContainsRune(cluster, keycap) {
-			head += string(keycap)
-		}
-		hw := terminal(head)
-		if hw > w || renderer(head) != hw {
-			head, hw = "", 0
-		}
-		b.WriteString(head)
-		b.WriteString(strings.Repeat(" ", w-hw))
+		b.WriteString(clusterHead(cluster, w, terminal, renderer))
 	}
 	return b.String()
+}
+
+// isASCII reports whether s is all ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// clusterHead is cluster, w cells wide, drawn as its first code point
+// (with the keycap mark when it has one), padded with spaces to w; only
+// the spaces when the head itself would not take the same cells by both
+// counts within w.
+func clusterHead(cluster string, w int, terminal, renderer func(string) int) string {
+	first, _ := utf8.DecodeRuneInString(cluster)
+	head := string(first)
+	if strings.ContainsRune(cluster, keycap) {
+		head += string(keycap)
+	}
+	hw := terminal(head)
+	if hw > w || renderer(head) != hw {
+		head, hw = "", 0
+	}
+	return head + strings.Repeat(" ", w-hw)
 }
 
 // Cut returns the w cells of line that start at cell from: what a screen
@@ -135,29 +159,34 @@ func (l Line) Cut(from, w int) Line {
 		case col >= from && col+sw <= end:
 			out = append(out, sp)
 		default:
-			var b strings.Builder
-			c := col
-			for rest := sp.Text; rest != "" && c < end; {
-				cluster, cw := xansi.FirstGraphemeCluster(rest, xansi.GraphemeWidth)
-				if cluster == "" {
-					break
-				}
-				rest = rest[len(cluster):]
-				switch {
-				case c >= from && c+cw <= end:
-					b.WriteString(cluster)
-				case c+cw > from:
-					b.WriteString(strings.Repeat(" ", min(c+cw, end)-max(c, from)))
-				}
-				c += cw
-			}
-			if b.Len() > 0 {
-				cut := sp
-				cut.Text = b.String()
-				out = append(out, cut)
+			if sp.Text = cutText(sp.Text, col, from, end); sp.Text != "" {
+				out = append(out, sp)
 			}
 		}
 		col += sw
 	}
 	return out
+}
+
+// cutText is what the window of cells from to end shows of text, which
+// starts at cell col: its clusters inside the window, and spaces for the
+// cells inside of one an edge cuts through.
+func cutText(text string, col, from, end int) string {
+	var b strings.Builder
+	c := col
+	for rest := text; rest != "" && c < end; {
+		cluster, cw := xansi.FirstGraphemeCluster(rest, xansi.GraphemeWidth)
+		if cluster == "" {
+			break
+		}
+		rest = rest[len(cluster):]
+		switch {
+		case c >= from && c+cw <= end:
+			b.WriteString(cluster)
+		case c+cw > from:
+			b.WriteString(strings.Repeat(" ", min(c+cw, end)-max(c, from)))
+		}
+		c += cw
+	}
+	return b.String()
 }
