@@ -34,18 +34,14 @@ func strayBidi(s string) map[int]bool {
 	var stack []bidiOpen
 	stray := map[int]bool{}
 	for i, r := range s {
-		switch {
-		case r >= 0x202a && r <= 0x202e && r != 0x202c:
+		switch bidiKindOf(r) {
+		case bidiEmbedding:
 			stack = append(stack, bidiOpen{i, false})
-		case r >= 0x2066 && r <= 0x2068:
+		case bidiIsolate:
 			stack = append(stack, bidiOpen{i, true})
-		case r == 0x202c:
-			if n := len(stack); n > 0 && !stack[n-1].isolate {
-				stack = stack[:n-1]
-			} else {
-				stray[i] = true
-			}
-		case r == 0x2069:
+		case bidiPDF:
+			stack = closeEmbedding(stack, stray, i)
+		case bidiPDI:
 			stack = closeIsolate(stack, stray, i)
 		}
 	}
@@ -53,6 +49,47 @@ func strayBidi(s string) map[int]bool {
 		stray[o.at] = true
 	}
 	return stray
+}
+
+// bidiKind is what a bidi control does: open an embedding or override,
+// open an isolate, or close one (PDF, PDI).
+type bidiKind uint8
+
+const (
+	notBidi bidiKind = iota
+	bidiEmbedding
+	bidiIsolate
+	bidiPDF
+	bidiPDI
+)
+
+// bidiKinds are the kinds of U+202A–U+202E (LRE, RLE, PDF, LRO, RLO) and
+// of U+2066–U+2069 (LRI, RLI, FSI, PDI).
+var (
+	embeddingKinds = [...]bidiKind{bidiEmbedding, bidiEmbedding, bidiPDF, bidiEmbedding, bidiEmbedding}
+	isolateKinds   = [...]bidiKind{bidiIsolate, bidiIsolate, bidiIsolate, bidiPDI}
+)
+
+// bidiKindOf is the kind of bidi control r is, or notBidi.
+func bidiKindOf(r rune) bidiKind {
+	switch {
+	case r >= 0x202a && r <= 0x202e:
+		return embeddingKinds[r-0x202a]
+	case r >= 0x2066 && r <= 0x2069:
+		return isolateKinds[r-0x2066]
+	}
+	return notBidi
+}
+
+// closeEmbedding pairs the PDF at offset i with the innermost open
+// control when that is an embedding or override, else marks the PDF
+// stray, and returns the stack left.
+func closeEmbedding(stack []bidiOpen, stray map[int]bool, i int) []bidiOpen {
+	if n := len(stack); n > 0 && !stack[n-1].isolate {
+		return stack[:n-1]
+	}
+	stray[i] = true
+	return stack
 }
 
 // closeIsolate pairs the PDI at offset i with the innermost open isolate,
@@ -318,19 +355,39 @@ func escapeInvisible(s string) string {
 // the rest): a character that changes how text reads, or nothing at all,
 // without being seen.
 func Invisible(r rune) bool {
-	if r < 0xad {
-		return false
-	}
-	switch {
-	case isBidiControl(r), r == 0x200e, r == 0x200f, r == 0x061c:
-		return true
-	case r == 0x00ad, r == 0x034f, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5,
-		r >= 0x180b && r <= 0x180f, r >= 0x200b && r <= 0x200f, r >= 0x2060 && r <= 0x206f,
-		r == 0x3164, r >= 0xfe00 && r <= 0xfe0f, r == 0xfeff, r == 0xffa0, r >= 0xfff0 && r <= 0xfff8,
-		r >= 0x1bca0 && r <= 0x1bca3, r >= 0x1d173 && r <= 0x1d17a, r >= 0xe0000 && r <= 0xe0fff:
-		return true
+	for _, g := range invisibles {
+		if r < g.lo {
+			return false
+		}
+		if r <= g.hi {
+			return true
+		}
 	}
 	return false
+}
+
+// invisibles are the code points Invisible reports, as ranges in
+// ascending order: the default-ignorable code points, among them the
+// bidi controls of U+2066–U+2069 and the marks U+200E and U+200F, and
+// the bidi controls U+202A–U+202E and U+061C.
+var invisibles = [...]struct{ lo, hi rune }{
+	{0x00ad, 0x00ad},
+	{0x034f, 0x034f},
+	{0x061c, 0x061c},
+	{0x115f, 0x1160},
+	{0x17b4, 0x17b5},
+	{0x180b, 0x180f},
+	{0x200b, 0x200f},
+	{0x202a, 0x202e},
+	{0x2060, 0x206f},
+	{0x3164, 0x3164},
+	{0xfe00, 0xfe0f},
+	{0xfeff, 0xfeff},
+	{0xffa0, 0xffa0},
+	{0xfff0, 0xfff8},
+	{0x1bca0, 0x1bca3},
+	{0x1d173, 0x1d17a},
+	{0xe0000, 0xe0fff},
 }
 
 // balanceBidi keeps the bidirectional embedding, override and isolate
