@@ -168,24 +168,14 @@ func appendSGR(dst []byte, st Style, level Level) []byte {
 	start := len(dst)
 	dst = append(dst, "\x1b["...)
 	open := len(dst)
-	param := func(s string) { dst = append(paramSep(dst, open), s...) }
-	if st.Bold {
-		param("1")
-	}
-	if st.Dim {
-		param("2")
-	}
-	if st.Italic {
-		param("3")
-	}
-	if st.Underline {
-		param("4")
-	}
-	if st.Inverse {
-		param("7")
-	}
-	if st.Strikethru {
-		param("9")
+	attrs := [...]struct {
+		on    bool
+		param byte
+	}{{st.Bold, '1'}, {st.Dim, '2'}, {st.Italic, '3'}, {st.Underline, '4'}, {st.Inverse, '7'}, {st.Strikethru, '9'}}
+	for _, a := range attrs {
+		if a.on {
+			dst = append(paramSep(dst, open), a.param)
+		}
 	}
 	dst = appendColor(dst, open, st.FG, false, level)
 	dst = appendColor(dst, open, st.BG, true, level)
