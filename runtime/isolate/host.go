@@ -163,22 +163,7 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 	for {
 		select {
 		case r, ok := <-s.p.msgs:
-			if !ok {
-				return s.endFromExit(nil), nil
-			}
-			if r.err != nil {
-				return s.violation(r.err), nil
-			}
-			m := r.msg
-			if m.Run != s.run && !(m.kind() == msgHeartbeat && m.Run == 0) {
-				// A message from another run is stale or forged: dropped.
-				// (A worker beats with no run id while it decodes the
-				// request; a beat only keeps the watchdog's silence timer
-				// from firing, never its deadline.)
-				continue
-			}
-			silence.Reset(heartbeatTimeout)
-			if e, end := s.handle(m); end {
+			if e, end := s.receive(r, ok, silence); end {
 				return e, nil
 			}
 		case <-deadline.C:
@@ -193,19 +178,49 @@ func (s *session) loop(ctx context.Context) (ending, error) {
 				return memoryEnding, nil
 			}
 		case <-silence.C:
-			// A worker starved by its own memory use falls silent before
-			// the kernel ends it; its peak size, from the kernel, says so.
-			s.sampleRSS()
-			s.p.kill()
-			if s.peakRSS >= memoryKillRSS(s.limit) {
-				return memoryEnding, nil
-			}
-			return ending{kind: value.Crashed, detail: "the script isolate stopped responding and was stopped"}, nil
+			return s.silent(), nil
 		case <-ctx.Done():
 			s.p.kill()
 			return ending{kind: value.Crashed, detail: "the run was cancelled"}, ctx.Err()
 		}
 	}
+}
+
+// receive acts on one read from the worker (ok false: its messages
+// ended); a message of this run resets the silence timer. end reports that
+// the run ended, as e says.
+func (s *session) receive(r frameResult, ok bool, silence *time.Timer) (e ending, end bool) {
+	if !ok {
+		return s.endFromExit(nil), true
+	}
+	if r.err != nil {
+		return s.violation(r.err), true
+	}
+	if !s.ours(r.msg) {
+		// A message from another run is stale or forged: dropped.
+		return ending{}, false
+	}
+	silence.Reset(heartbeatTimeout)
+	return s.handle(r.msg)
+}
+
+// ours reports whether m belongs to this run. A worker beats with no run
+// id while it decodes the request; a beat only keeps the watchdog's
+// silence timer from firing, never its deadline.
+func (s *session) ours(m *message) bool {
+	return m.Run == s.run || (m.kind() == msgHeartbeat && m.Run == 0)
+}
+
+// silent ends a run whose worker fell silent. A worker starved by its own
+// memory use falls silent before the kernel ends it; its peak size, from
+// the kernel, says so.
+func (s *session) silent() ending {
+	s.sampleRSS()
+	s.p.kill()
+	if s.peakRSS >= memoryKillRSS(s.limit) {
+		return memoryEnding
+	}
+	return ending{kind: value.Crashed, detail: "the script isolate stopped responding and was stopped"}
 }
 
 // handle acts on one message of this run from the worker; end reports
@@ -301,15 +316,11 @@ type hostRecords struct {
 func reconcile(o script.Outcome, shape *valueShape, rec hostRecords, l script.Limits) script.Outcome {
 	switch o.Kind {
 	case value.Ok:
-		if err := shape.check(l); err != nil {
-			return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: err.Error()}
-		}
-		return script.Outcome{Name: o.Name, Kind: value.Ok, Value: o.Value}
+		return reconcileOk(o, shape, l)
 	case value.Crashed:
 		return script.Outcome{Name: o.Name, Kind: value.Crashed, Detail: o.Detail}
 	case value.LimitExceeded:
-		switch o.Limit {
-		case script.LimitInstructions, script.LimitTimeout, script.LimitMemory:
+		if workerLimits[o.Limit] {
 			return script.Outcome{Name: o.Name, Kind: o.Kind, Limit: o.Limit, Detail: o.Detail}
 		}
 	case value.CapabilityDenied, value.TierBlocked:
@@ -320,15 +331,35 @@ func reconcile(o script.Outcome, shape *valueShape, rec hostRecords, l script.Li
 				Net: script.NetFailureOf(u.Err)}
 		}
 	case value.ScriptError, value.Offline:
-		// Offline or not is the host's record's to say (FailedKind); a
-		// worker's claim of offline without that record is a script
-		// error.
-		if n := rec.net; o.Net != nil && n != nil {
-			f := n.failure
-			return script.Outcome{Name: o.Name, Kind: f.FailedKind(), Capability: script.CapNet, Host: n.host, Detail: o.Detail, Net: &f}
-		}
+		return reconcileNet(o, rec.net)
 	}
 	return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: o.Detail}
+}
+
+// workerLimits are the limits a worker may report going over.
+var workerLimits = map[script.LimitKind]bool{
+	script.LimitInstructions: true, script.LimitTimeout: true, script.LimitMemory: true,
+}
+
+// reconcileOk keeps a value within the run's marshal limits, as measured
+// when its frame was read; any other is a script error.
+func reconcileOk(o script.Outcome, shape *valueShape, l script.Limits) script.Outcome {
+	if err := shape.check(l); err != nil {
+		return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: err.Error()}
+	}
+	return script.Outcome{Name: o.Name, Kind: value.Ok, Value: o.Value}
+}
+
+// reconcileNet is a script error the worker says a failed network request
+// caused: offline or not is the host's record's to say (FailedKind), and
+// without that record, or without the worker's claim, it is a plain
+// script error.
+func reconcileNet(o script.Outcome, n *netRecord) script.Outcome {
+	if o.Net == nil || n == nil {
+		return script.Outcome{Name: o.Name, Kind: value.ScriptError, Detail: o.Detail}
+	}
+	f := n.failure
+	return script.Outcome{Name: o.Name, Kind: f.FailedKind(), Capability: script.CapNet, Host: n.host, Detail: o.Detail, Net: &f}
 }
 
 // reconcileDenial describes a refusal by the host's record d when there is

@@ -145,23 +145,29 @@ func (p *proc) awaitReady(ctx context.Context) error {
 	defer t.Stop()
 	select {
 	case r, ok := <-p.msgs:
-		if ok && r.err == nil && r.msg.kind() == msgReady && r.msg.Run == 0 {
-			p.ready = true
-			return nil
-		}
-		if ok && r.err == nil {
-			r.err = protocolErrorf("first message is %s, not ready", r.msg.kind())
-		}
-		if ok {
-			return fmt.Errorf("the script isolate broke the protocol at start: %w", r.err)
-		}
-		state := p.reap(exitGrace)
-		return fmt.Errorf("the script isolate could not start (%s)%s", describeExit(state), firstLine(p.stderr.String()))
+		return p.first(r, ok)
 	case <-t.C:
 		return fmt.Errorf("the script isolate did not start within %s", startTimeout)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// first judges the worker's first read (ok false: its messages ended
+// before any), which must be a ready message with no run id.
+func (p *proc) first(r frameResult, ok bool) error {
+	if !ok {
+		state := p.reap(exitGrace)
+		return fmt.Errorf("the script isolate could not start (%s)%s", describeExit(state), firstLine(p.stderr.String()))
+	}
+	if r.err == nil && (r.msg.kind() != msgReady || r.msg.Run != 0) {
+		r.err = protocolErrorf("first message is %s, not ready", r.msg.kind())
+	}
+	if r.err != nil {
+		return fmt.Errorf("the script isolate broke the protocol at start: %w", r.err)
+	}
+	p.ready = true
+	return nil
 }
 
 // send writes one message to the worker.

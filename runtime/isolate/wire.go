@@ -319,17 +319,7 @@ func (d *frameDecoder) envelopeKey(e *envelopeState, key string) error {
 	case key == "run":
 		return d.decode(&e.m.Run, "message")
 	case key == "type":
-		info, err := d.kind(&e.m, e.fromWorker)
-		e.info = info
-		for _, f := range e.pending {
-			if err == nil {
-				err = e.keyOnce(f.key)
-			}
-			if err == nil {
-				err = decodeRawField(e.m.Body, info, f)
-			}
-		}
-		return err
+		return d.typeKey(e)
 	case e.m.Body == nil:
 		var raw json.RawMessage
 		err := d.decode(&raw, "message")
@@ -340,6 +330,27 @@ func (d *frameDecoder) envelopeKey(e *envelopeState, key string) error {
 		return err
 	}
 	return d.field(e.m.Body, e.info.fields, key)
+}
+
+// typeKey reads the message's kind, then the payload keys held back
+// because they came before it.
+func (d *frameDecoder) typeKey(e *envelopeState) error {
+	info, err := d.kind(&e.m, e.fromWorker)
+	e.info = info
+	for _, f := range e.pending {
+		if err == nil {
+			err = e.pendingKey(f)
+		}
+	}
+	return err
+}
+
+// pendingKey decodes a payload key held back until the kind was known.
+func (e *envelopeState) pendingKey(f rawField) error {
+	if err := e.keyOnce(f.key); err != nil {
+		return err
+	}
+	return decodeRawField(e.m.Body, e.info, f)
 }
 
 // keyOnce marks a payload key seen, refusing one the kind does not have
@@ -661,22 +672,32 @@ func attachSources(m *message, tail []byte) error {
 	if len(r.Sources) != len(r.Req.Blocks) {
 		return protocolErrorf("run message gives %d source lengths for %d blocks", len(r.Sources), len(r.Req.Blocks))
 	}
-	rest := tail
-	for i, n := range r.Sources {
-		if n < 0 || n > len(rest) {
-			return protocolErrorf("run message source %d of %d bytes runs past the frame", i, n)
-		}
-		if r.Req.Blocks[i].Source != "" {
-			return protocolErrorf("run message block %d carries its source twice", i)
-		}
-		r.Req.Blocks[i].Source = string(rest[:n])
-		rest = rest[n:]
+	rest, err := fillSources(r, tail)
+	if err != nil {
+		return err
 	}
 	if len(rest) > 0 {
 		return protocolErrorf("run message has %d bytes after its sources", len(rest))
 	}
 	r.Sources = nil
 	return nil
+}
+
+// fillSources cuts each block's source from tail by its length and
+// returns what is left.
+func fillSources(r *runMsg, tail []byte) ([]byte, error) {
+	rest := tail
+	for i, n := range r.Sources {
+		if n < 0 || n > len(rest) {
+			return nil, protocolErrorf("run message source %d of %d bytes runs past the frame", i, n)
+		}
+		if r.Req.Blocks[i].Source != "" {
+			return nil, protocolErrorf("run message block %d carries its source twice", i)
+		}
+		r.Req.Blocks[i].Source = string(rest[:n])
+		rest = rest[n:]
+	}
+	return rest, nil
 }
 
 // maxMeasuredDepth bounds the depths a valueShape records: above any
@@ -705,23 +726,40 @@ type valueShape struct {
 func (s *valueShape) measure(v []byte) {
 	depth := 0
 	for i := 0; i >= 0 && i < len(v); {
-		switch c := v[i]; {
-		case c == '{' || c == '[':
+		switch jsonClass[v[i]] {
+		case jsonOpen:
 			depth++
 			s.reach(depth)
 			i++
-		case c == '}' || c == ']':
+		case jsonClose:
 			depth--
 			i++
-		case c == '"':
+		case jsonQuote:
 			i = stringEnd(v, i)
 			s.tokens++
-		case isJSONSpace(c) || c == ':' || c == ',':
+		case jsonBlank:
 			i++
 		default:
 			i = s.scalar(v, i)
 		}
 	}
+}
+
+// The classes of a byte where a JSON token may start, for measure.
+const (
+	jsonScalar = iota // a number or literal
+	jsonOpen          // { or [
+	jsonClose         // } or ]
+	jsonQuote         // a string
+	jsonBlank         // white space, : or ,
+)
+
+// jsonClass is each byte's class.
+var jsonClass = [256]uint8{
+	'{': jsonOpen, '[': jsonOpen,
+	'}': jsonClose, ']': jsonClose,
+	'"': jsonQuote,
+	' ': jsonBlank, '\t': jsonBlank, '\n': jsonBlank, '\r': jsonBlank, ':': jsonBlank, ',': jsonBlank,
 }
 
 // reach counts an opening bracket that reaches depth.

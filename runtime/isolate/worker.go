@@ -74,15 +74,9 @@ func WorkerMain() {
 // report, and return the exit code.
 func serveWorker(run Runner) int {
 	_ = os.Stdin.Close()
-	inFile := os.NewFile(3, "isolate-requests")
-	out := os.NewFile(4, "isolate-responses")
-	if !isPipe(inFile) || !isPipe(out) {
-		fmt.Fprintln(os.Stderr, "markii: the isolate worker mode is started by markii itself, not by hand")
-		return exitNotStarted
-	}
-	if err := confine(); err != nil {
-		fmt.Fprintln(os.Stderr, "markii worker: cannot confine the isolate:", err)
-		return exitConfine
+	inFile, out, code := openWorker()
+	if code != exitOK {
+		return code
 	}
 	if slices.Contains(os.Args[2:], warmUpArg) {
 		warmUp(run)
@@ -96,23 +90,10 @@ func serveWorker(run Runner) int {
 	engine.Prepare()
 	// Buffered, so that a frame's length and body arrive in one read.
 	in := bufio.NewReaderSize(inFile, frameBuffer)
-	body, err := readFrame(in, MaxRunFrame)
-	if errors.Is(err, io.EOF) {
-		// The host retired an idle worker.
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "markii worker:", err)
-		return exitProtocol
-	}
-	// The heartbeat starts as soon as the request is in: decoding a large
-	// one takes time, and the beats before it is decoded carry no run id.
 	stop := make(chan struct{})
-	go w.heartbeat(stop)
-	runID, r, err := runRequest(body)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "markii worker:", err)
-		return exitProtocol
+	runID, r, code := w.readRequest(in, stop)
+	if r == nil {
+		return code
 	}
 	req := *r
 	req.Limits = req.Limits.Clamp()
@@ -127,18 +108,62 @@ func serveWorker(run Runner) int {
 	runErr := run(ctx, &req, &forwardingHost{w: w}, func(o script.Outcome) {
 		_ = w.send(&outcomeMsg{Outcome: &o})
 	})
+	return w.finish(runErr, stop)
+}
+
+// openWorker checks that the worker was started by markii (its request
+// and response pipes are descriptors 3 and 4) and confines the process;
+// code is exitOK or the exit code of the failure.
+func openWorker() (in, out *os.File, code int) {
+	in = os.NewFile(3, "isolate-requests")
+	out = os.NewFile(4, "isolate-responses")
+	if !isPipe(in) || !isPipe(out) {
+		fmt.Fprintln(os.Stderr, "markii: the isolate worker mode is started by markii itself, not by hand")
+		return nil, nil, exitNotStarted
+	}
+	if err := confine(); err != nil {
+		fmt.Fprintln(os.Stderr, "markii worker: cannot confine the isolate:", err)
+		return nil, nil, exitConfine
+	}
+	return in, out, exitOK
+}
+
+// readRequest reads and decodes the run request. The heartbeat (stopped
+// by closing stop) starts as soon as the request is in: decoding a large
+// one takes time, and the beats before it is decoded carry no run id.
+// Without a request it returns the exit code: exitOK when the host retired
+// an idle worker.
+func (w *workerConn) readRequest(in *bufio.Reader, stop chan struct{}) (uint64, *script.Request, int) {
+	body, err := readFrame(in, MaxRunFrame)
+	if errors.Is(err, io.EOF) {
+		return 0, nil, exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "markii worker:", err)
+		return 0, nil, exitProtocol
+	}
+	go w.heartbeat(stop)
+	runID, r, err := runRequest(body)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "markii worker:", err)
+		return 0, nil, exitProtocol
+	}
+	return runID, r, exitOK
+}
+
+// finish reports the end of the run and waits, a short while, for the
+// host to end the worker: exiting at once would have the process teardown
+// compete with the host for the processor while it finishes the run.
+func (w *workerConn) finish(runErr error, stop chan struct{}) int {
 	done := &doneMsg{}
 	if runErr != nil {
 		done.Error = runErr.Error()
 	}
-	err = w.send(done)
+	err := w.send(done)
 	close(stop)
 	if err != nil {
 		return exitProtocol
 	}
-	// The host ends the worker as soon as it has read "done". Waiting for
-	// that, rather than exiting at once, keeps the process teardown from
-	// competing with the host for the processor while it finishes the run.
 	t := time.NewTimer(hangUpWait)
 	defer t.Stop()
 	select {
