@@ -81,24 +81,13 @@ func parseFlowchart(stmts []stmt) (*flowchart, error) {
 	fc := &flowchart{index: map[string]int{}}
 	head := strings.Fields(strings.ReplaceAll(stmts[0].text, ";", " "))
 	if len(head) > 1 {
-		switch strings.ToUpper(head[1]) {
-		case "TD", "TB":
-		case "BT":
-			fc.dir = bottomUp
-		case "LR":
-			fc.dir = leftRight
-		case "RL":
-			fc.dir = rightLeft
-		default:
+		dir, ok := directionOf(head[1])
+		if !ok {
 			return nil, syntaxError(stmts[0].line, stmts[0].text, "unknown direction")
 		}
+		fc.dir = dir
 	}
-	// A header may be followed by a statement after a semicolon.
-	rest := stmts[1:]
-	if _, after, ok := strings.Cut(stmts[0].text, ";"); ok && strings.TrimSpace(after) != "" {
-		rest = append([]stmt{{text: after, line: stmts[0].line}}, rest...)
-	}
-	for _, st := range rest {
+	for _, st := range afterHeader(stmts) {
 		for _, part := range splitStatements(st.text) {
 			if err := fc.statement(part, st.line); err != nil {
 				return nil, err
@@ -109,6 +98,32 @@ func parseFlowchart(stmts []stmt) (*flowchart, error) {
 	return fc, nil
 }
 
+// directions are the words for a flowchart's directions.
+var directions = [...]struct {
+	word string
+	dir  direction
+}{{"TD", topDown}, {"TB", topDown}, {"BT", bottomUp}, {"LR", leftRight}, {"RL", rightLeft}}
+
+// directionOf is the direction word names, in any case.
+func directionOf(word string) (direction, bool) {
+	for _, d := range directions {
+		if strings.EqualFold(word, d.word) {
+			return d.dir, true
+		}
+	}
+	return topDown, false
+}
+
+// afterHeader is the statements after a flowchart's header, with what
+// follows a semicolon on the header's line first.
+func afterHeader(stmts []stmt) []stmt {
+	rest := stmts[1:]
+	if _, after, ok := strings.Cut(stmts[0].text, ";"); ok && strings.TrimSpace(after) != "" {
+		rest = append([]stmt{{text: after, line: stmts[0].line}}, rest...)
+	}
+	return rest
+}
+
 // splitStatements splits a line at semicolons outside quotes, brackets
 // and edge labels.
 func splitStatements(s string) []string {
@@ -116,25 +131,45 @@ func splitStatements(s string) []string {
 		return []string{s}
 	}
 	var out []string
-	depth, quote, pipe := 0, false, false
+	var sc splitter
 	start := 0
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"':
-			quote = !quote
-		case quote:
-		case c == '[' || c == '(' || c == '{':
-			depth++
-		case c == ']' || c == ')' || c == '}':
-			depth = max(depth-1, 0)
-		case c == '|' && depth == 0:
-			pipe = !pipe
-		case c == ';' && depth == 0 && !pipe:
+		if sc.ends(s[i]) {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
 	}
 	return append(out, s[start:])
+}
+
+// splitter follows where a line is: inside quotes, how deep in
+// brackets, and inside a |label| outside brackets.
+type splitter struct {
+	depth       int
+	quote, pipe bool
+}
+
+// ends moves past byte c and reports whether it is a semicolon that
+// ends a statement.
+func (sc *splitter) ends(c byte) bool {
+	if c == '"' {
+		sc.quote = !sc.quote
+		return false
+	}
+	if sc.quote {
+		return false
+	}
+	switch c {
+	case '[', '(', '{':
+		sc.depth++
+	case ']', ')', '}':
+		sc.depth = max(sc.depth-1, 0)
+	case '|':
+		sc.pipe = sc.pipe != (sc.depth == 0) // a | in brackets is text
+	case ';':
+		return sc.depth == 0 && !sc.pipe
+	}
+	return false
 }
 
 // subgraphHead is the id and title of `subgraph id`, `subgraph id
@@ -162,25 +197,35 @@ func ignored(word string) bool {
 	return false
 }
 
-// statement reads one statement: a chain of node groups joined by edges.
+// statement reads one statement: a subgraph's start or end, a statement
+// markii does not draw, or a chain of node groups joined by edges.
 func (fc *flowchart) statement(s string, line int) error {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
 	}
 	word, rest, _ := strings.Cut(s, " ")
-	switch word {
-	case "subgraph":
+	switch {
+	case word == "subgraph":
 		return fc.openSubgraph(rest)
-	case "end":
-		if len(fc.open) > 0 {
-			fc.open = fc.open[:len(fc.open)-1]
-		}
+	case word == "end":
+		fc.closeSubgraph()
+		return nil
+	case ignored(word):
 		return nil
 	}
-	if ignored(word) {
-		return nil
+	return fc.chain(s, line)
+}
+
+// closeSubgraph closes the innermost open subgraph, if any.
+func (fc *flowchart) closeSubgraph() {
+	if len(fc.open) > 0 {
+		fc.open = fc.open[:len(fc.open)-1]
 	}
+}
+
+// chain reads a statement of node groups joined by edges.
+func (fc *flowchart) chain(s string, line int) error {
 	p := &flowParser{s: s}
 	var prev []int
 	var pending edge
@@ -261,12 +306,7 @@ func (fc *flowchart) subgraphEnds() {
 // namedSubgraphs maps each node whose id names a subgraph with nodes of
 // its own to that subgraph.
 func (fc *flowchart) namedSubgraphs() map[int]int {
-	byID := map[string]int{}
-	for s, sg := range fc.subs {
-		if _, seen := byID[sg.id]; sg.id != "" && !seen {
-			byID[sg.id] = s
-		}
-	}
+	byID := fc.subgraphIDs()
 	named := map[int]int{}
 	for i, n := range fc.nodes {
 		if s, ok := byID[n.id]; ok {
@@ -275,11 +315,8 @@ func (fc *flowchart) namedSubgraphs() map[int]int {
 	}
 	populated := make([]bool, len(fc.subs))
 	for i, n := range fc.nodes {
-		if _, ok := named[i]; ok {
-			continue
-		}
-		for s := n.sub; s >= 0; s = fc.subs[s].parent {
-			populated[s] = true
+		if _, ok := named[i]; !ok {
+			fc.markChain(n.sub, populated)
 		}
 	}
 	for i, s := range named {
@@ -288,6 +325,24 @@ func (fc *flowchart) namedSubgraphs() map[int]int {
 		}
 	}
 	return named
+}
+
+// subgraphIDs maps each subgraph id to the first subgraph of that id.
+func (fc *flowchart) subgraphIDs() map[string]int {
+	byID := map[string]int{}
+	for s, sg := range fc.subs {
+		if _, seen := byID[sg.id]; sg.id != "" && !seen {
+			byID[sg.id] = s
+		}
+	}
+	return byID
+}
+
+// markChain marks subgraph s and every subgraph around it.
+func (fc *flowchart) markChain(s int, marks []bool) {
+	for ; s >= 0; s = fc.subs[s].parent {
+		marks[s] = true
+	}
 }
 
 // endOf is an edge end's node after subgraphEnds, or -1 and the
@@ -386,17 +441,21 @@ func (p *flowParser) idAt(i int) bool {
 	if i >= len(p.s) {
 		return false
 	}
-	c := p.s[i]
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+	switch c := p.s[i]; {
+	case isWordByte(c):
 		return true
 	case c == '-' || c == '.':
-		return i+1 < len(p.s) && isWordByte(p.s[i+1]) && i > 0 && isWordByte(p.s[i-1])
+		return p.between(i)
 	case c >= 0x80:
 		r, _ := utf8.DecodeRuneInString(p.s[i:])
 		return unicode.IsLetter(r) || unicode.IsDigit(r)
 	}
 	return false
+}
+
+// between reports whether the bytes either side of i are word bytes.
+func (p *flowParser) between(i int) bool {
+	return i > 0 && i+1 < len(p.s) && isWordByte(p.s[i+1]) && isWordByte(p.s[i-1])
 }
 
 func isWordByte(c byte) bool {
@@ -441,20 +500,44 @@ var shapes = []nodeShape{
 // node reads a node id and its optional shape and text, adding the node
 // on first sight; a later shape replaces an earlier one.
 func (p *flowParser) node(fc *flowchart) (int, error) {
+	id := p.id()
+	if id == "" {
+		return 0, parseError("expected a node")
+	}
+	idx, err := fc.nodeIndex(id)
+	if err != nil {
+		return 0, err
+	}
+	if err := p.shape(&fc.nodes[idx]); err != nil {
+		return 0, err
+	}
+	// A class attached with ::: is styling only.
+	if strings.HasPrefix(p.s[p.i:], ":::") {
+		p.i += 3
+		for p.idAt(p.i) {
+			p.i++
+		}
+	}
+	return idx, nil
+}
+
+// id reads a node id, or "" when none starts here.
+func (p *flowParser) id() string {
 	start := p.i
 	for p.idAt(p.i) {
-		c := p.s[p.i]
-		if c >= 0x80 {
+		if p.s[p.i] >= 0x80 {
 			_, n := utf8.DecodeRuneInString(p.s[p.i:])
 			p.i += n
 		} else {
 			p.i++
 		}
 	}
-	if p.i == start {
-		return 0, parseError("expected a node")
-	}
-	id := p.s[start:p.i]
+	return p.s[start:p.i]
+}
+
+// nodeIndex is the index of the node id, added on first sight, in the
+// subgraph open if any.
+func (fc *flowchart) nodeIndex(id string) (int, error) {
 	idx, ok := fc.index[id]
 	if !ok {
 		if len(fc.nodes) == MaxNodes {
@@ -467,30 +550,27 @@ func (p *flowParser) node(fc *flowchart) (int, error) {
 	if len(fc.open) > 0 {
 		fc.nodes[idx].sub = fc.open[len(fc.open)-1]
 	}
+	return idx, nil
+}
+
+// shape reads the shape and text that may follow a node's id.
+func (p *flowParser) shape(n *node) error {
 	for _, sh := range shapes {
 		if !strings.HasPrefix(p.s[p.i:], sh.open) {
 			continue
 		}
 		text, end, err := p.shapeText(sh)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		if end < 0 {
 			continue
 		}
 		p.i = end + len(sh.close)
-		n := &fc.nodes[idx]
 		n.lines, n.shape = labelLines(text), sh.shape
-		break
+		return nil
 	}
-	// A class attached with ::: is styling only.
-	if strings.HasPrefix(p.s[p.i:], ":::") {
-		p.i += 3
-		for p.idAt(p.i) {
-			p.i++
-		}
-	}
-	return idx, nil
+	return nil
 }
 
 // shapeText reads the text of a node of shape sh whose opening bracket

@@ -221,6 +221,31 @@ type trackGroup struct {
 // ask for both (a left-edge channel router with vertical constraints);
 // groups that do not overlap share a track.
 func assignTracks(groups []*trackGroup) int {
+	need := turningGroups(groups)
+	n := len(need)
+	c := newTrackOrder(need)
+	done := make([]bool, n)
+	var rows [][]*trackGroup
+	for range n {
+		pick := nextGroup(done, c.indeg)
+		done[pick] = true
+		g := need[pick]
+		t := freeTrack(rows, g, c.lowest(need, pick, done))
+		if t == len(rows) {
+			rows = append(rows, nil)
+		}
+		rows[t] = append(rows[t], g)
+		g.track = t
+		for _, j := range c.succs[pick] {
+			c.indeg[j]--
+		}
+	}
+	return len(rows)
+}
+
+// turningGroups marks every group as running straight (track -1) and
+// returns those that turn, in order of their spans.
+func turningGroups(groups []*trackGroup) []*trackGroup {
 	var need []*trackGroup
 	for _, g := range groups {
 		g.track = -1
@@ -231,41 +256,44 @@ func assignTracks(groups []*trackGroup) int {
 	slices.SortStableFunc(need, func(x, y *trackGroup) int {
 		return cmp.Or(cmp.Compare(x.lo, y.lo), cmp.Compare(x.hi, y.hi), cmp.Compare(x.first, y.first))
 	})
+	return need
+}
+
+// trackOrder is which groups' tracks must be above which: preds[j] the
+// groups above j, succs[i] those below i, indeg[j] how many of j's
+// predecessors are not yet on a track.
+type trackOrder struct {
+	preds, succs [][]int
+	indeg        []int
+}
+
+// newTrackOrder finds, for each pair of groups, whether one's track must
+// be above the other's and not the other way round.
+func newTrackOrder(need []*trackGroup) *trackOrder {
 	n := len(need)
-	preds, succs := make([][]int, n), make([][]int, n)
-	indeg := make([]int, n)
+	c := &trackOrder{preds: make([][]int, n), succs: make([][]int, n), indeg: make([]int, n)}
 	for i := range n {
 		for j := range n {
 			if i != j && need[i].above(need[j]) && !need[j].above(need[i]) {
-				preds[j] = append(preds[j], i)
-				succs[i] = append(succs[i], j)
-				indeg[j]++
+				c.preds[j] = append(c.preds[j], i)
+				c.succs[i] = append(c.succs[i], j)
+				c.indeg[j]++
 			}
 		}
 	}
-	done := make([]bool, n)
-	var rows [][]*trackGroup
-	for range n {
-		pick := nextGroup(done, indeg)
-		done[pick] = true
-		g := need[pick]
-		t := 0
-		for _, p := range preds[pick] {
-			if done[p] {
-				t = max(t, need[p].track+1)
-			}
-		}
-		t = freeTrack(rows, g, t)
-		if t == len(rows) {
-			rows = append(rows, nil)
-		}
-		rows[t] = append(rows[t], g)
-		g.track = t
-		for _, j := range succs[pick] {
-			indeg[j]--
+	return c
+}
+
+// lowest is the first track group pick may take: below every
+// predecessor already on a track.
+func (c *trackOrder) lowest(need []*trackGroup, pick int, done []bool) int {
+	t := 0
+	for _, p := range c.preds[pick] {
+		if done[p] {
+			t = max(t, need[p].track+1)
 		}
 	}
-	return len(rows)
+	return t
 }
 
 // nextGroup is the first group not yet on a track that no group left
@@ -388,58 +416,83 @@ type joins struct{ exits, entries []mark }
 // box are added to j. A segment that leaves or enters a frame that is
 // drawn starts or ends at the frame's line.
 func (l *flowLayout) drawSeg(g *grid, s *seg, gl *edgeGlyph, j *joins) {
-	u, d := &l.nodes[s.upper], &l.nodes[s.lower]
-	k := u.layer
+	r := l.segRun(s)
 	a, b := l.ends(s)
-	start := l.mpos[k] + l.band[k] - 1
-	if u.real >= 0 {
-		start = l.mpos[k] + u.msize - 1
-	}
-	end := l.mpos[k+1]
-	upFrame, downFrame := l.keptFrame(s.upFrame), l.keptFrame(s.downFrame)
-	if upFrame != nil {
-		start = upFrame.bottom
-	}
-	if downFrame != nil {
-		end = downFrame.top
-	}
-	from, to := start, end
-	if s.headUp && upFrame != nil {
-		from++ // the arrowhead is drawn clear of the frame's line
-	}
-	if s.headDown && downFrame != nil {
-		to--
-	}
-	first := l.firstTrack(k)
+	first := l.firstTrack(l.nodes[s.upper].layer)
 	if s.track < 0 || a == b {
-		l.mline(g, a, from, to, s.style)
+		l.mline(g, a, r.from, r.to, s.style)
 	} else {
 		t := first + s.track
-		l.mline(g, a, from, t, s.style)
+		l.mline(g, a, r.from, t, s.style)
 		l.cline(g, a, b, t, s.style)
-		l.mline(g, b, t, to, s.style)
+		l.mline(g, b, t, r.to, s.style)
 	}
+	l.drawUpperEnd(g, s, a, r, gl, j)
+	l.drawLowerEnd(g, s, b, r, gl, j)
+	l.drawEdgeLabel(g, s, b, first)
+}
+
+// segRun is where a segment runs on the main axis: from start, its
+// upper box's or frame's edge, to end, its lower one's; its line covers
+// from to to, clear of a frame's line where an arrowhead meets it.
+type segRun struct {
+	start, end, from, to int
+	upFrame, downFrame   *frame // the frames it leaves and enters, if drawn
+}
+
+// segRun works out where segment s runs.
+func (l *flowLayout) segRun(s *seg) segRun {
+	u := &l.nodes[s.upper]
+	k := u.layer
+	r := segRun{start: l.mpos[k] + l.band[k] - 1, end: l.mpos[k+1]}
+	if u.real >= 0 {
+		r.start = l.mpos[k] + u.msize - 1
+	}
+	r.upFrame, r.downFrame = l.keptFrame(s.upFrame), l.keptFrame(s.downFrame)
+	if r.upFrame != nil {
+		r.start = r.upFrame.bottom
+	}
+	if r.downFrame != nil {
+		r.end = r.downFrame.top
+	}
+	r.from, r.to = r.start, r.end
+	if s.headUp && r.upFrame != nil {
+		r.from++ // the arrowhead is drawn clear of the frame's line
+	}
+	if s.headDown && r.downFrame != nil {
+		r.to--
+	}
+	return r
+}
+
+// drawUpperEnd draws the arrowhead at a segment's upper end, at cross
+// position a, or adds the cell where it leaves a box to j.
+func (l *flowLayout) drawUpperEnd(g *grid, s *seg, a int, r segRun, gl *edgeGlyph, j *joins) {
 	switch {
 	case s.headUp:
-		x, y := l.xy(a, start+1)
+		x, y := l.xy(a, r.start+1)
 		g.put(x, y, gl.up, Edge)
-	case u.real >= 0 && upFrame == nil:
-		x, y := l.xy(a, start)
+	case l.nodes[s.upper].real >= 0 && r.upFrame == nil:
+		x, y := l.xy(a, r.start)
 		j.exits = append(j.exits, mark{x, y})
 	}
+}
+
+// drawLowerEnd draws the arrowhead at a segment's lower end, at cross
+// position b, keeping the frame's cell it points at clear of the
+// frame's title, or adds the cell where it enters a box to j.
+func (l *flowLayout) drawLowerEnd(g *grid, s *seg, b int, r segRun, gl *edgeGlyph, j *joins) {
 	switch {
 	case s.headDown:
-		x, y := l.xy(b, end-1)
+		x, y := l.xy(b, r.end-1)
 		g.put(x, y, gl.down, Edge)
-		if downFrame != nil {
-			x, y = l.xy(b, end)
-			g.keepClear(x, y)
+		if r.downFrame != nil {
+			g.keepClear(l.xy(b, r.end))
 		}
-	case d.real >= 0 && downFrame == nil:
-		x, y := l.xy(b, end)
+	case l.nodes[s.lower].real >= 0 && r.downFrame == nil:
+		x, y := l.xy(b, r.end)
 		j.entries = append(j.entries, mark{x, y})
 	}
-	l.drawEdgeLabel(g, s, b, first)
 }
 
 // drawEdgeLabel writes a segment's label: beside its line below the
@@ -512,14 +565,7 @@ var shapeGlyphs = [...]boxGlyphs{
 // drawBox draws a node's box at (x, y), w×h, its lines centred in it.
 func drawBox(g *grid, x, y, w, h int, sh shape, lines []string) {
 	gl := shapeGlyphs[sh]
-	for i := 1; i < w-1; i++ {
-		g.put(x+i, y, gl.hz, Border)
-		g.put(x+i, y+h-1, gl.hz, Border)
-	}
-	g.put(x, y, gl.tl, Border)
-	g.put(x+w-1, y, gl.tr, Border)
-	g.put(x, y+h-1, gl.bl, Border)
-	g.put(x+w-1, y+h-1, gl.br, Border)
+	drawOutline(g, x, y, w, h, gl)
 	top, inner := y+1, h-2
 	if sh == cylinder {
 		g.put(x, y+1, "├", Border)
@@ -529,14 +575,39 @@ func drawBox(g *grid, x, y, w, h int, sh shape, lines []string) {
 		}
 		top, inner = y+2, h-3
 	}
-	mid := top + (inner-1)/2
-	for j := y + 1; j < y+h-1; j++ {
+	drawSides(g, x, y, w, h, sh, top+(inner-1)/2)
+	start := top + (inner-len(lines))/2
+	for i, ln := range lines {
+		lw := widest([]string{ln})
+		g.text(x+(w-lw)/2, start+i, ln, Text)
+	}
+}
+
+// drawOutline draws a box's top and bottom lines and its corners.
+func drawOutline(g *grid, x, y, w, h int, gl boxGlyphs) {
+	for i := 1; i < w-1; i++ {
+		g.put(x+i, y, gl.hz, Border)
+		g.put(x+i, y+h-1, gl.hz, Border)
+	}
+	g.put(x, y, gl.tl, Border)
+	g.put(x+w-1, y, gl.tr, Border)
+	g.put(x, y+h-1, gl.bl, Border)
+	g.put(x+w-1, y+h-1, gl.br, Border)
+}
+
+// drawSides draws a box's sides between its top and bottom lines: a
+// decision's points at its middle row mid, a subroutine's inner lines,
+// and nothing beside a cylinder's second top line.
+func drawSides(g *grid, x, y, w, h int, sh shape, mid int) {
+	gl := shapeGlyphs[sh]
+	from := y + 1
+	if sh == cylinder {
+		from++
+	}
+	for j := from; j < y+h-1; j++ {
 		l, r := gl.l, gl.r
 		if sh == decision && j == mid {
 			l, r = "<", ">"
-		}
-		if j == y+1 && sh == cylinder {
-			continue
 		}
 		g.put(x, j, l, Border)
 		g.put(x+w-1, j, r, Border)
@@ -544,10 +615,5 @@ func drawBox(g *grid, x, y, w, h int, sh shape, lines []string) {
 			g.put(x+1, j, "│", Border)
 			g.put(x+w-2, j, "│", Border)
 		}
-	}
-	start := top + (inner-len(lines))/2
-	for i, ln := range lines {
-		lw := widest([]string{ln})
-		g.text(x+(w-lw)/2, start+i, ln, Text)
 	}
 }

@@ -247,35 +247,48 @@ func (l *flowLayout) memberRun(layer []int, s, mid int) (lo, hi int) {
 // of each of its layers beyond it, goes right until the frames are two
 // columns apart.
 func (l *flowLayout) pushApart(order []int) {
-	inside := func(a, b int) bool { return slices.Contains(l.chain(a), b) }
 	for i, a := range order {
 		for _, b := range order[i+1:] {
-			if inside(a, b) || inside(b, a) {
+			left, right, ok := l.sideBySide(a, b)
+			if !ok {
 				continue
 			}
-			fa, okA := l.extent(a)
-			fb, okB := l.extent(b)
-			if !okA || !okB || fa.last < fb.first || fb.last < fa.first {
-				continue
+			if d := left.cHi + 2 - right.cLo; d > 0 {
+				l.shiftFrame(right, d)
 			}
-			left, right := fa, fb
-			if fa.cLo+fa.cHi > fb.cLo+fb.cHi {
-				left, right = fb, fa
-			}
-			d := left.cHi + 2 - right.cLo
-			if d <= 0 {
-				continue
-			}
-			for k := right.first; k <= right.last; k++ {
-				layer := l.layers[k]
-				from := slices.IndexFunc(layer, func(v int) bool { return l.member(v, right.sub) })
-				if from < 0 {
-					continue
-				}
-				for _, v := range layer[from:] {
-					l.nodes[v].cross += d
-				}
-			}
+		}
+	}
+}
+
+// sideBySide is the frames of subgraphs a and b, the one whose centre
+// is further left first, when they share a layer and neither is inside
+// the other.
+func (l *flowLayout) sideBySide(a, b int) (left, right frame, ok bool) {
+	if slices.Contains(l.chain(a), b) || slices.Contains(l.chain(b), a) {
+		return left, right, false
+	}
+	fa, okA := l.extent(a)
+	fb, okB := l.extent(b)
+	if !okA || !okB || fa.last < fb.first || fb.last < fa.first {
+		return left, right, false
+	}
+	if fa.cLo+fa.cHi > fb.cLo+fb.cHi {
+		return fb, fa, true
+	}
+	return fa, fb, true
+}
+
+// shiftFrame moves the nodes of f's subgraph d columns along, with the
+// rest of each of its layers beyond them.
+func (l *flowLayout) shiftFrame(f frame, d int) {
+	for k := f.first; k <= f.last; k++ {
+		layer := l.layers[k]
+		from := slices.IndexFunc(layer, func(v int) bool { return l.member(v, f.sub) })
+		if from < 0 {
+			continue
+		}
+		for _, v := range layer[from:] {
+			l.nodes[v].cross += d
 		}
 	}
 }

@@ -486,44 +486,53 @@ func longestPaths(n int, arcs []arc, back []bool) []int {
 // in the layer before it, sweeping down and up a few times.
 func (l *flowLayout) order() {
 	key := make([]int, len(l.nodes))
-	sweep := func(k int, upward bool) {
-		for _, v := range l.layers[k] {
-			n := &l.nodes[v]
-			ends := n.ups
-			if upward {
-				ends = n.downs
-			}
-			if len(ends) == 0 {
-				key[v] = n.pos * 2 * len(l.nodes)
-				continue
-			}
-			sum := 0
-			for _, s := range ends {
-				o := l.segs[s].upper
-				if upward {
-					o = l.segs[s].lower
-				}
-				sum += l.nodes[o].pos
-			}
-			key[v] = sum * 2 * len(l.nodes) / len(ends)
-		}
-		slices.SortStableFunc(l.layers[k], func(a, b int) int { return cmp.Compare(key[a], key[b]) })
-		for i, v := range l.layers[k] {
-			l.nodes[v].pos = i
-		}
-		l.cluster(k)
-	}
 	for k := range l.layers {
 		l.cluster(k)
 	}
 	for range 4 {
 		for k := 1; k < len(l.layers); k++ {
-			sweep(k, false)
+			l.orderLayer(k, false, key)
 		}
 		for k := len(l.layers) - 2; k >= 0; k-- {
-			sweep(k, true)
+			l.orderLayer(k, true, key)
 		}
 	}
+}
+
+// orderLayer sorts layer k by its nodes' barycenters in the layer above
+// (below when upward), key holding them, and keeps each subgraph's
+// nodes together.
+func (l *flowLayout) orderLayer(k int, upward bool, key []int) {
+	for _, v := range l.layers[k] {
+		key[v] = l.barycenter(&l.nodes[v], upward)
+	}
+	slices.SortStableFunc(l.layers[k], func(a, b int) int { return cmp.Compare(key[a], key[b]) })
+	for i, v := range l.layers[k] {
+		l.nodes[v].pos = i
+	}
+	l.cluster(k)
+}
+
+// barycenter is the mean position of n's neighbours above it (below
+// when upward), scaled to keep the order of nodes of equal means, or
+// its own position scaled alike when it has none.
+func (l *flowLayout) barycenter(n *lnode, upward bool) int {
+	ends := n.ups
+	if upward {
+		ends = n.downs
+	}
+	if len(ends) == 0 {
+		return n.pos * 2 * len(l.nodes)
+	}
+	sum := 0
+	for _, s := range ends {
+		o := l.segs[s].upper
+		if upward {
+			o = l.segs[s].lower
+		}
+		sum += l.nodes[o].pos
+	}
+	return sum * 2 * len(l.nodes) / len(ends)
 }
 
 // ports orders each node's segments along its sides and sizes its box

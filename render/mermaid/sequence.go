@@ -71,10 +71,16 @@ var arrows = []struct {
 type seqWord uint8
 
 const (
-	seqOther   seqWord = iota
-	seqIgnored         // changes nothing drawn
-	seqBlock           // opens a block drawn as a frame
-	seqDivider         // divides a block
+	seqOther      seqWord = iota // a message
+	seqIgnored                   // changes nothing drawn
+	seqBlock                     // opens a block drawn as a frame
+	seqDivider                   // divides a block
+	seqAutonumber                // numbers the messages after it
+	seqTitle                     // the diagram's title
+	seqDeclare                   // a participant or an actor
+	seqBox                       // a box of participants, not drawn
+	seqEnd                       // closes a block or a box
+	seqNote                      // a note
 )
 
 // sequenceWord classifies a statement's first word.
@@ -87,8 +93,57 @@ func sequenceWord(word string) seqWord {
 		return seqBlock
 	case "else", "and", "option":
 		return seqDivider
+	case "autonumber":
+		return seqAutonumber
+	case "title", "title:":
+		return seqTitle
+	case "participant", "actor":
+		return seqDeclare
+	case "box":
+		return seqBox
+	case "end":
+		return seqEnd
+	}
+	if strings.EqualFold(word, "note") {
+		return seqNote
 	}
 	return seqOther
+}
+
+// seqStmt is a sequence diagram's statement: all of it (s), its first
+// word and the rest, and its source line.
+type seqStmt struct {
+	s, word, rest string
+	line          int
+}
+
+// newSeqStmt splits a statement, a trailing ; taken off; `create` before
+// a participant or a message changes nothing drawn.
+func newSeqStmt(st stmt) seqStmt {
+	c := splitSeqStmt(strings.TrimSpace(strings.TrimSuffix(st.text, ";")), st.line)
+	if c.word == "create" {
+		c = splitSeqStmt(c.rest, st.line)
+	}
+	return c
+}
+
+func splitSeqStmt(s string, line int) seqStmt {
+	word, rest, _ := strings.Cut(s, " ")
+	return seqStmt{s: s, word: word, rest: strings.TrimSpace(rest), line: line}
+}
+
+// seqReaders read each kind of statement.
+var seqReaders = [...]func(*seqParser, seqStmt) error{
+	seqOther:      (*seqParser).message,
+	seqIgnored:    func(*seqParser, seqStmt) error { return nil },
+	seqBlock:      (*seqParser).open,
+	seqDivider:    (*seqParser).divide,
+	seqAutonumber: func(p *seqParser, _ seqStmt) error { p.autonumber = 1; return nil },
+	seqTitle:      func(p *seqParser, c seqStmt) error { p.sd.title = oneLine(c.rest); return nil },
+	seqDeclare:    (*seqParser).declare,
+	seqBox:        func(p *seqParser, _ seqStmt) error { p.stack = append(p.stack, true); return nil },
+	seqEnd:        (*seqParser).end,
+	seqNote:       (*seqParser).note,
 }
 
 // parseSequence reads a sequence diagram's statements; stmts[0] is its
@@ -119,49 +174,17 @@ type seqParser struct {
 
 // statement reads one statement.
 func (p *seqParser) statement(st stmt) error {
-	s := strings.TrimSpace(strings.TrimSuffix(st.text, ";"))
-	word, rest, _ := strings.Cut(s, " ")
-	rest = strings.TrimSpace(rest)
-	if word == "create" {
-		s = rest
-		word, rest, _ = strings.Cut(s, " ")
-		rest = strings.TrimSpace(rest)
-	}
-	switch {
-	case sequenceWord(word) == seqIgnored:
-	case word == "autonumber":
-		p.autonumber = 1
-	case word == "title" || word == "title:":
-		p.sd.title = oneLine(rest)
-	case word == "participant" || word == "actor":
-		return p.declare(word, rest, st.line, s)
-	case word == "box":
-		p.stack = append(p.stack, true)
-	case sequenceWord(word) == seqBlock:
-		return p.open(word, rest)
-	case sequenceWord(word) == seqDivider:
-		return p.divide(word, rest, st.line, s)
-	case word == "end":
-		return p.end(st.line, s)
-	case strings.EqualFold(word, "note"):
-		e, err := p.sd.note(rest, st.line, s)
-		if err != nil {
-			return err
-		}
-		p.sd.events = append(p.sd.events, e)
-	default:
-		return p.message(s, st.line)
-	}
-	return nil
+	c := newSeqStmt(st)
+	return seqReaders[sequenceWord(c.word)](p, c)
 }
 
-// declare reads a participant or actor statement; rest is "id" or
+// declare reads a participant or actor statement; its rest is "id" or
 // "id as alias".
-func (p *seqParser) declare(word, rest string, line int, s string) error {
-	id, alias, ok := strings.Cut(rest, " as ")
+func (p *seqParser) declare(c seqStmt) error {
+	id, alias, ok := strings.Cut(c.rest, " as ")
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return syntaxError(line, s, "a participant needs a name")
+		return syntaxError(c.line, c.s, "a participant needs a name")
 	}
 	i, err := p.sd.participant(id)
 	if err != nil {
@@ -170,13 +193,24 @@ func (p *seqParser) declare(word, rest string, line int, s string) error {
 	if ok {
 		p.sd.parts[i].lines = labelLines(alias)
 	}
-	p.sd.parts[i].actor = word == "actor"
+	p.sd.parts[i].actor = c.word == "actor"
+	return nil
+}
+
+// note reads a note statement.
+func (p *seqParser) note(c seqStmt) error {
+	e, err := p.sd.note(c.rest, c.line, c.s)
+	if err != nil {
+		return err
+	}
+	p.sd.events = append(p.sd.events, e)
 	return nil
 }
 
 // open starts a block drawn as a frame (loop, alt, ...); rect frames
 // have no title.
-func (p *seqParser) open(word, rest string) error {
+func (p *seqParser) open(c seqStmt) error {
+	word, rest := c.word, c.rest
 	if p.drawn == MaxDepth {
 		return errorf(TooLarge, "sequence diagrams whose blocks nest deeper than %d are shown as source", MaxDepth)
 	}
@@ -194,9 +228,10 @@ func (p *seqParser) open(word, rest string) error {
 }
 
 // divide reads an else, and or option inside a drawn block.
-func (p *seqParser) divide(word, rest string, line int, s string) error {
+func (p *seqParser) divide(c seqStmt) error {
+	word, rest := c.word, c.rest
 	if len(p.stack) == 0 || p.stack[len(p.stack)-1] {
-		return syntaxError(line, s, word+" outside a block")
+		return syntaxError(c.line, c.s, word+" outside a block")
 	}
 	title := word
 	if rest != "" {
@@ -207,9 +242,9 @@ func (p *seqParser) divide(word, rest string, line int, s string) error {
 }
 
 // end closes the innermost block.
-func (p *seqParser) end(line int, s string) error {
+func (p *seqParser) end(c seqStmt) error {
 	if len(p.stack) == 0 {
-		return syntaxError(line, s, "end without a block")
+		return syntaxError(c.line, c.s, "end without a block")
 	}
 	if !p.stack[len(p.stack)-1] {
 		p.drawn--
@@ -220,8 +255,8 @@ func (p *seqParser) end(line int, s string) error {
 }
 
 // message reads a message statement, numbering it after autonumber.
-func (p *seqParser) message(s string, line int) error {
-	e, err := p.sd.message(s, line)
+func (p *seqParser) message(c seqStmt) error {
+	e, err := p.sd.message(c.s, c.line)
 	if err != nil {
 		return err
 	}
@@ -253,37 +288,57 @@ func (sd *sequence) note(rest string, line int, s string) (event, error) {
 	if !ok {
 		return e, syntaxError(line, s, "a note needs a colon before its text")
 	}
-	where = strings.TrimSpace(where)
-	lower := strings.ToLower(where)
-	switch {
-	case strings.HasPrefix(lower, "right of "):
-		e.pos, where = rightOf, where[len("right of "):]
-	case strings.HasPrefix(lower, "left of "):
-		e.pos, where = leftOf, where[len("left of "):]
-	case strings.HasPrefix(lower, "over "):
-		e.pos, where = over, where[len("over "):]
-	default:
+	e.pos, where, ok = notePlace(strings.TrimSpace(where))
+	if !ok {
 		return e, syntaxError(line, s, "a note is left of, right of or over a participant")
 	}
 	a, b, two := strings.Cut(where, ",")
-	var err error
-	if e.from, err = sd.participant(strings.TrimSpace(a)); err != nil {
+	if err := sd.noteEnds(&e, a, b, two); err != nil {
 		return e, err
-	}
-	e.to = e.from
-	if two {
-		if e.to, err = sd.participant(strings.TrimSpace(b)); err != nil {
-			return e, err
-		}
-		if e.from > e.to {
-			e.from, e.to = e.to, e.from
-		}
 	}
 	if strings.TrimSpace(a) == "" || two && strings.TrimSpace(b) == "" {
 		return e, syntaxError(line, s, "a note needs a participant")
 	}
 	e.lines = labelLines(text)
 	return e, nil
+}
+
+// notePlaces are the words that place a note.
+var notePlaces = [...]struct {
+	prefix string
+	pos    notePos
+}{{"right of ", rightOf}, {"left of ", leftOf}, {"over ", over}}
+
+// notePlace reads where a note stands from the start of where (in any
+// case) and returns what follows: the participants it is beside.
+func notePlace(where string) (notePos, string, bool) {
+	lower := strings.ToLower(where)
+	for _, np := range notePlaces {
+		if strings.HasPrefix(lower, np.prefix) {
+			return np.pos, where[len(np.prefix):], true
+		}
+	}
+	return 0, where, false
+}
+
+// noteEnds sets the participants a note stands beside or over: a, or a
+// and b when two, in their order.
+func (sd *sequence) noteEnds(e *event, a, b string, two bool) error {
+	var err error
+	if e.from, err = sd.participant(strings.TrimSpace(a)); err != nil {
+		return err
+	}
+	e.to = e.from
+	if !two {
+		return nil
+	}
+	if e.to, err = sd.participant(strings.TrimSpace(b)); err != nil {
+		return err
+	}
+	if e.from > e.to {
+		e.from, e.to = e.to, e.from
+	}
+	return nil
 }
 
 // message reads `A ->> B: text`.
