@@ -103,16 +103,32 @@ func callout(c *Context) []ansi.Line {
 	if box < 3 {
 		return body
 	}
-	bar := ansi.Span{Text: "▌ ", Style: tone}
-	out := make([]ansi.Line, len(body))
 	for i, ln := range body {
-		if len(ln) == 0 {
-			out[i] = ansi.Line{{Text: "▌", Style: tone}}
-			continue
-		}
-		out[i] = append(ansi.Line{bar}, ln...)
+		body[i] = barLine(ln, tone)
 	}
-	return out
+	return body
+}
+
+// calloutBars are the bars of callouts nested maxJoinedFrames deep, cut
+// from one string as the dashed frames are (see leftFrames).
+const calloutBars = "▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ ▌ "
+
+// barLine puts a callout's bar in front of ln, a line the callout owns.
+// A line of a callout of the same tone inside it starts with that
+// callout's bar, which the new bar joins in place, cut from calloutBars:
+// callouts nested deep then neither copy nor reallocate their lines at
+// every level. An empty line gets the bar alone.
+func barLine(ln ansi.Line, tone ansi.Style) ansi.Line {
+	if len(ln) == 0 {
+		return ansi.Line{{Text: "▌", Style: tone}}
+	}
+	if plainSpan(ln[0], tone) && strings.HasPrefix(calloutBars, ln[0].Text) {
+		ln[0].Text = joinFrame(calloutBars, "▌ ", ln[0].Text, true)
+		return ln
+	}
+	out := make(ansi.Line, 0, len(ln)+1)
+	out = append(out, ansi.Span{Text: "▌ ", Style: tone})
+	return append(out, ln...)
 }
 
 // framePad is the blank column inside each edge of a card, so its text
