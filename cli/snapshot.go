@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -71,8 +72,11 @@ func runSnapshot(c *invocation, o *snapshotOptions) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := snapshot.Run(ctx, paths, opt)
+	if errors.Is(err, context.Canceled) {
+		return &exitError{code: 130, msg: "interrupted; no snapshot was left half-written", err: err}
+	}
 	if err != nil {
-		return &exitError{code: 130, msg: "interrupted; no snapshot was left half-written"}
+		return failf("snapshot: %w", err)
 	}
 	return reportSnapshots(c, o, rep)
 }
