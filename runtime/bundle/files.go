@@ -174,28 +174,25 @@ const (
 	FieldExtent
 )
 
+// headerFieldNames names each HeaderField.
+var headerFieldNames = [...]string{
+	FieldNone:           "none",
+	FieldSignature:      "signature",
+	FieldName:           "name",
+	FieldMethod:         "compression method",
+	FieldFlags:          "flags",
+	FieldCRC:            "CRC-32",
+	FieldCompressedSize: "compressed size",
+	FieldSize:           "size",
+	FieldDataDescriptor: "data descriptor",
+	FieldExtent:         "extent",
+}
+
 func (f HeaderField) String() string {
-	switch f {
-	case FieldSignature:
-		return "signature"
-	case FieldName:
-		return "name"
-	case FieldMethod:
-		return "compression method"
-	case FieldFlags:
-		return "flags"
-	case FieldCRC:
-		return "CRC-32"
-	case FieldCompressedSize:
-		return "compressed size"
-	case FieldSize:
-		return "size"
-	case FieldDataDescriptor:
-		return "data descriptor"
-	case FieldExtent:
-		return "extent"
+	if f < 0 || int(f) >= len(headerFieldNames) {
+		return "none"
 	}
-	return "none"
+	return headerFieldNames[f]
 }
 
 // Problem is one reason an archive or a bundle directory is refused.

@@ -93,19 +93,20 @@ const (
 // Sentence says why a request to host never reached it, in words shown
 // after "offline: ".
 func (c Cause) Sentence(host string) string {
-	switch c {
-	case NotResolved:
-		return host + " could not be resolved"
-	case ConnectRefused:
-		return host + " refused the connection"
-	case ConnectTimeout:
-		return host + " could not be reached in time"
-	case TLSFailed:
-		return "the secure connection to " + host + " failed"
-	case ConnectReset:
-		return "the connection to " + host + " was reset"
+	if form, ok := causeSentences[c]; ok {
+		return fmt.Sprintf(form, host)
 	}
 	return host + " could not be reached"
+}
+
+// causeSentences are the sentences of the causes that say more than
+// "could not be reached", with %s for the host.
+var causeSentences = map[Cause]string{
+	NotResolved:    "%s could not be resolved",
+	ConnectRefused: "%s refused the connection",
+	ConnectTimeout: "%s could not be reached in time",
+	TLSFailed:      "the secure connection to %s failed",
+	ConnectReset:   "the connection to %s was reset",
 }
 
 // causeOf names why an exchange that wrote no request failed.
