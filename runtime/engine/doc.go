@@ -32,29 +32,8 @@ func CapDirectives(in []script.Directive, truncated bool) ([]script.Directive, b
 			truncated = true
 			break
 		}
-		var cut bool
-		c := script.Directive{}
-		c.Name, cut = cleanText(d.Name, MaxAttrNameBytes)
+		c, size, cut := capDirective(d)
 		truncated = truncated || cut
-		c.Form, _ = cleanText(d.Form, 16)
-		c.Text, cut = cleanText(d.Text, MaxDirectiveText)
-		truncated = truncated || cut
-		size := len(c.Name) + len(c.Form) + len(c.Text)
-		for j, a := range d.Attrs {
-			if j >= MaxAttributes {
-				truncated = true
-				break
-			}
-			if len(a.Key) > MaxAttrNameBytes {
-				truncated = true
-				continue
-			}
-			key, _ := cleanText(a.Key, MaxAttrNameBytes)
-			val, vcut := cleanText(a.Value, MaxAttrValueBytes)
-			truncated = truncated || vcut
-			c.Attrs = append(c.Attrs, script.Attr{Key: key, Value: val})
-			size += len(key) + len(val)
-		}
 		if total+size > MaxListingBytes {
 			truncated = true
 			break
@@ -63,6 +42,39 @@ func CapDirectives(in []script.Directive, truncated bool) ([]script.Directive, b
 		out = append(out, c)
 	}
 	return out, truncated
+}
+
+// capDirective cleans one directive and caps its attributes: size is the
+// bytes it keeps, cut whether anything was cut or dropped.
+func capDirective(d script.Directive) (c script.Directive, size int, cut bool) {
+	var nameCut, textCut, attrsCut bool
+	var attrsSize int
+	c.Name, nameCut = cleanText(d.Name, MaxAttrNameBytes)
+	c.Form, _ = cleanText(d.Form, 16)
+	c.Text, textCut = cleanText(d.Text, MaxDirectiveText)
+	c.Attrs, attrsSize, attrsCut = capAttrs(d.Attrs)
+	size = len(c.Name) + len(c.Form) + len(c.Text) + attrsSize
+	return c, size, nameCut || textCut || attrsCut
+}
+
+// capAttrs cleans a directive's attributes: past MaxAttributes they are
+// dropped, a name over the cap is dropped, a value over the cap is cut.
+func capAttrs(in []script.Attr) (out []script.Attr, size int, cut bool) {
+	for j, a := range in {
+		if j >= MaxAttributes {
+			return out, size, true
+		}
+		if len(a.Key) > MaxAttrNameBytes {
+			cut = true
+			continue
+		}
+		key, _ := cleanText(a.Key, MaxAttrNameBytes)
+		val, vcut := cleanText(a.Value, MaxAttrValueBytes)
+		cut = cut || vcut
+		out = append(out, script.Attr{Key: key, Value: val})
+		size += len(key) + len(val)
+	}
+	return out, size, cut
 }
 
 // cleanText removes the characters a listing never carries and cuts s to at

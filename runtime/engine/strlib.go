@@ -423,32 +423,7 @@ func (r *scriptRun) strGsub(L *lua.LState) int {
 	n, err := luapattern.Each(r.budget(), pattern, str, limit, func(m luapattern.Match) {
 		r.chargeLoop(matchCost, float64(m.End-last))
 		out.WriteString(str[last:m.Start])
-		whole := str[m.Start:m.End]
-		var rep lua.LValue
-		switch rv := repl.(type) {
-		case lua.LString, lua.LNumber:
-			rep = lua.LString(expandReplacement(L, rv.String(), m, str))
-		case *lua.LTable:
-			rep = L.GetTable(rv, firstCapture(m, str))
-		case *lua.LFunction:
-			L.Push(rv)
-			L.Call(pushCaptures(L, m, str, true), 1)
-			rep = L.Get(-1)
-			L.Pop(1)
-		}
-		switch v := rep.(type) {
-		case lua.LString, lua.LNumber:
-			out.WriteString(v.String())
-		case *lua.LNilType:
-			out.WriteString(whole)
-		case lua.LBool:
-			if v {
-				L.RaiseError("invalid replacement value (a boolean)")
-			}
-			out.WriteString(whole)
-		default:
-			L.RaiseError("invalid replacement value (a %s)", rep.Type().String())
-		}
+		writeReplacement(L, &out, replacement(L, repl, m, str), str[m.Start:m.End])
 		last = m.End
 		if out.Len() > bigAllocation {
 			r.reserve(int64(out.Len()) + int64(len(str)-last))
@@ -459,6 +434,44 @@ func (r *scriptRun) strGsub(L *lua.LState) int {
 	L.Push(lua.LString(out.String()))
 	L.Push(lua.LNumber(n))
 	return 2
+}
+
+// replacement is what gsub's repl gives for match m: a string expanded,
+// a table looked up by the first capture, a function called with the
+// captures.
+func replacement(L *lua.LState, repl lua.LValue, m luapattern.Match, str string) lua.LValue {
+	switch rv := repl.(type) {
+	case lua.LString, lua.LNumber:
+		return lua.LString(expandReplacement(L, rv.String(), m, str))
+	case *lua.LTable:
+		return L.GetTable(rv, firstCapture(m, str))
+	case *lua.LFunction:
+		L.Push(rv)
+		L.Call(pushCaptures(L, m, str, true), 1)
+		rep := L.Get(-1)
+		L.Pop(1)
+		return rep
+	}
+	return nil
+}
+
+// writeReplacement writes a replacement value: a string or number as
+// text, nil or false as the match itself (whole); anything else is an
+// error.
+func writeReplacement(L *lua.LState, out *strings.Builder, rep lua.LValue, whole string) {
+	switch v := rep.(type) {
+	case lua.LString, lua.LNumber:
+		out.WriteString(v.String())
+	case *lua.LNilType:
+		out.WriteString(whole)
+	case lua.LBool:
+		if v {
+			L.RaiseError("invalid replacement value (a boolean)")
+		}
+		out.WriteString(whole)
+	default:
+		L.RaiseError("invalid replacement value (a %s)", rep.Type().String())
+	}
 }
 
 // firstCapture is the key gsub looks up in a replacement table: the first
