@@ -251,11 +251,7 @@ func (l *layouter) blocksSep(bs []Block, width int, blankBetween bool) []ansi.Li
 			out = append(l.mem.borrowLines(), single...)
 			single = nil
 		}
-		if blankBetween && len(out) > 0 {
-			out = append(out, nil)
-		}
-		l.shift(m, len(out))
-		out = append(out, lines...)
+		out = l.appendBlock(out, lines, m, blankBetween)
 	}
 	switch {
 	case !collecting:
@@ -264,6 +260,16 @@ func (l *layouter) blocksSep(bs []Block, width int, blankBetween bool) []ansi.Li
 		return out
 	}
 	return l.mem.keepLines(out)
+}
+
+// appendBlock appends a block's lines, laid out from marks m, to out:
+// after a blank line when blankBetween and out has lines.
+func (l *layouter) appendBlock(out, lines []ansi.Line, m marks, blankBetween bool) []ansi.Line {
+	if blankBetween && len(out) > 0 {
+		out = append(out, nil)
+	}
+	l.shift(m, len(out))
+	return append(out, lines...)
 }
 
 // block lays out one block at width. A top-level block laid out wider
@@ -377,13 +383,7 @@ const sectionMark = "▎ "
 func (l *layouter) heading(h *Heading, width int) []ansi.Line {
 	lvl := min(max(h.Level, 1), 6)
 	st := l.st.Headings[lvl-1]
-	var mark ansi.Span
-	switch {
-	case l.opt.Level == ansi.None:
-		mark = ansi.Span{Text: headingMarks[lvl-1], Style: st}
-	case lvl == 3:
-		mark = ansi.Span{Text: sectionMark, Style: l.st.HeadingMark}
-	}
+	mark := l.headingMark(lvl, st)
 	marked := mark.Text != "" && width-ansi.Width(mark.Text) >= minIndentWidth
 	inner := width
 	if marked {
@@ -397,18 +397,41 @@ func (l *layouter) heading(h *Heading, width int) []ansi.Line {
 		lines = l.prefixLines(lines, width, mark, ansi.Span{Text: blank(ansi.Width(mark.Text))})
 	}
 	if lvl <= 2 {
-		// The first two levels are underlined with a rule as wide as their
-		// text, which also marks them when there is no color.
-		w := 0
-		for _, ln := range lines {
-			w = max(w, ln.Width())
-		}
-		rule, style := "━", l.st.HeadingRule
-		if lvl == 2 {
-			rule, style = "─", l.st.SubheadingRule
-		}
-		lines = append(lines, ansi.Line{{Text: strings.Repeat(rule, w), Style: style}})
+		lines = append(lines, l.headingRule(lines, lvl))
 	}
+	l.recordHeading(h, lvl, len(lines))
+	return lines
+}
+
+// headingMark is the marker a heading of level lvl starts with, if any:
+// its # markers without color, the section mark at level 3.
+func (l *layouter) headingMark(lvl int, st ansi.Style) ansi.Span {
+	switch {
+	case l.opt.Level == ansi.None:
+		return ansi.Span{Text: headingMarks[lvl-1], Style: st}
+	case lvl == 3:
+		return ansi.Span{Text: sectionMark, Style: l.st.HeadingMark}
+	}
+	return ansi.Span{}
+}
+
+// headingRule is the rule under a heading of the first two levels, as
+// wide as its text, which also marks it when there is no color.
+func (l *layouter) headingRule(lines []ansi.Line, lvl int) ansi.Line {
+	w := 0
+	for _, ln := range lines {
+		w = max(w, ln.Width())
+	}
+	rule, style := "━", l.st.HeadingRule
+	if lvl == 2 {
+		rule, style = "─", l.st.SubheadingRule
+	}
+	return ansi.Line{{Text: strings.Repeat(rule, w), Style: style}}
+}
+
+// recordHeading adds heading h, laid out on lines lines, to the page's
+// headings (without its text when streaming).
+func (l *layouter) recordHeading(h *Heading, lvl, lines int) {
 	text := ""
 	if !l.streaming {
 		text = plainText(h.Content)
@@ -418,10 +441,9 @@ func (l *layouter) heading(h *Heading, width int) []ansi.Line {
 		Level:   lvl,
 		Text:    text,
 		Line:    0,
-		EndLine: len(lines),
+		EndLine: lines,
 	})
 	l.headings++
-	return lines
 }
 
 func (l *layouter) scriptBlock(s *ScriptBlock, width int) []ansi.Line {
@@ -487,28 +509,13 @@ var bullets = [...]string{"• ", "◦ ", "▪ ", "▫ "}
 
 func (l *layouter) list(ls *List, width int) []ansi.Line {
 	indent := l.depth < maxIndentDepth && width-2 >= minIndentWidth
-	// Ordered markers are right-aligned to the widest number.
-	markW := 1
-	if ls.Ordered {
-		last := ls.Start + len(ls.Items) - 1
-		markW = max(len(strconv.Itoa(ls.Start)), len(strconv.Itoa(last))) + 1
-	}
-	delim := ". "
-	if ls.Delimiter == ')' {
-		delim = ") "
-	}
 	if !ls.Ordered {
 		l.lists++
 		defer func() { l.lists-- }()
 	}
 	l.depth++
 	defer func() { l.depth-- }()
-	// The ordered markers are written into one string and sliced.
-	var numbers string
-	var ends []int
-	if ls.Ordered {
-		numbers, ends = orderedMarkers(ls.Start, len(ls.Items), markW, delim)
-	}
+	numbers, ends := numbering(ls)
 	out := l.mem.borrowLines()
 	for i, it := range ls.Items {
 		first, hang := l.itemHead(ls, it, i, numbers, ends)
@@ -524,14 +531,7 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 			body = []ansi.Line{nil}
 		}
 		if indent {
-			pad := ansi.Span{Text: blank(hang)}
-			body = l.prefixLines(body, width, pad, pad)
-			nl := l.mem.line(len(body[0]) + len(first))
-			nl = append(nl, first...)
-			if len(body[0]) > 0 {
-				nl = append(nl, body[0][1:]...)
-			}
-			body[0] = nl
+			body = l.hangItem(body, first, hang, width)
 		} else {
 			// The marker takes a line of its own above the body.
 			out = append(out, first)
@@ -540,6 +540,36 @@ func (l *layouter) list(ls *List, width int) []ansi.Line {
 		out = append(out, body...)
 	}
 	return l.mem.keepLines(out)
+}
+
+// numbering returns an ordered list's markers, written into one string
+// and cut at ends, right-aligned to the widest number; "" for a bullet
+// list.
+func numbering(ls *List) (numbers string, ends []int) {
+	if !ls.Ordered {
+		return "", nil
+	}
+	last := ls.Start + len(ls.Items) - 1
+	markW := max(len(strconv.Itoa(ls.Start)), len(strconv.Itoa(last))) + 1
+	delim := ". "
+	if ls.Delimiter == ')' {
+		delim = ") "
+	}
+	return orderedMarkers(ls.Start, len(ls.Items), markW, delim)
+}
+
+// hangItem indents an item's body by hang cells and starts its first line
+// with the item's marker, first.
+func (l *layouter) hangItem(body []ansi.Line, first ansi.Line, hang, width int) []ansi.Line {
+	pad := ansi.Span{Text: blank(hang)}
+	body = l.prefixLines(body, width, pad, pad)
+	nl := l.mem.line(len(body[0]) + len(first))
+	nl = append(nl, first...)
+	if len(body[0]) > 0 {
+		nl = append(nl, body[0][1:]...)
+	}
+	body[0] = nl
+	return body
 }
 
 // itemHead is the start of item i's first line, its marker (the item's
