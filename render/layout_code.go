@@ -147,42 +147,54 @@ func (l *layouter) codeLines(c *CodeBlock) []ansi.Line {
 // empty, or only the pad when framed.
 func (l *layouter) gutterLines(out, code []ansi.Line, pad, cont ansi.Span, avail, contAvail int, framed bool) []ansi.Line {
 	for _, ln := range code {
-		if len(ln) == 0 {
-			if framed {
-				out = append(out, append(l.mem.line(1), ansi.Span{Text: strings.TrimRight(pad.Text, " "), Style: pad.Style}))
-			} else {
-				out = append(out, nil)
-			}
-			continue
-		}
-		if ln.Width() <= avail {
+		switch {
+		case len(ln) == 0:
+			out = append(out, l.emptyCodeLine(pad, framed))
+		case ln.Width() <= avail:
 			// The usual case: the line fits and is only indented.
-			if pad.Text != "" {
-				ln = append(append(l.mem.line(len(ln)+1), pad), ln...)
+			out = append(out, l.prefixCode(ln, []ansi.Span{pad}))
+		default:
+			for i, part := range breakLine(ln, avail, contAvail) {
+				pre, n := codePrefix(i, pad, cont, framed)
+				out = append(out, l.prefixCode(part, pre[:n]))
 			}
-			out = append(out, ln)
-			continue
-		}
-		for i, part := range breakLine(ln, avail, contAvail) {
-			var pre []ansi.Span
-			switch {
-			case i == 0:
-				pre = []ansi.Span{pad}
-			case framed:
-				pre = []ansi.Span{pad, cont}
-			default:
-				pre = []ansi.Span{cont}
-			}
-			if pre[0].Text == "" {
-				pre = pre[1:]
-			}
-			if len(pre) > 0 {
-				part = append(append(l.mem.line(len(part)+len(pre)), pre...), part...)
-			}
-			out = append(out, part)
 		}
 	}
 	return out
+}
+
+// emptyCodeLine is an empty line of code: empty, or the pad without its
+// trailing spaces when framed.
+func (l *layouter) emptyCodeLine(pad ansi.Span, framed bool) ansi.Line {
+	if !framed {
+		return nil
+	}
+	return append(l.mem.line(1), ansi.Span{Text: strings.TrimRight(pad.Text, " "), Style: pad.Style})
+}
+
+// codePrefix is what piece i of a broken line of code starts with, the
+// first n spans of pre: pad on the first piece, then cont (after pad when
+// framed).
+func codePrefix(i int, pad, cont ansi.Span, framed bool) (pre [2]ansi.Span, n int) {
+	switch {
+	case i == 0:
+		return [2]ansi.Span{pad}, 1
+	case framed:
+		return [2]ansi.Span{pad, cont}, 2
+	}
+	return [2]ansi.Span{cont}, 1
+}
+
+// prefixCode returns part after pre, whose first span is left out when it
+// has no text.
+func (l *layouter) prefixCode(part ansi.Line, pre []ansi.Span) ansi.Line {
+	if pre[0].Text == "" {
+		pre = pre[1:]
+	}
+	if len(pre) == 0 {
+		return part
+	}
+	return append(append(l.mem.line(len(part)+len(pre)), pre...), part...)
 }
 
 // highlightAllowed charges a code block to the highlighting budget and
@@ -210,8 +222,9 @@ func (l *layouter) tokenLines(toks []highlight.Token) []ansi.Line {
 		out = append(out, ln)
 		cur = cur[:0]
 	}
+	syntax := l.st.syntax()
 	for _, t := range toks {
-		st := l.syntaxStyle(t.Kind)
+		st := syntax.of(t.Kind)
 		s := t.Text
 		for {
 			i := strings.IndexByte(s, '\n')
@@ -238,29 +251,30 @@ func (l *layouter) tokenLines(toks []highlight.Token) []ansi.Line {
 	return out
 }
 
-// syntaxStyle maps a token kind to the theme's style.
-func (l *layouter) syntaxStyle(k highlight.Kind) ansi.Style {
-	switch k {
-	case highlight.Keyword:
-		return l.st.Keyword
-	case highlight.String:
-		return l.st.String
-	case highlight.Number:
-		return l.st.Number
-	case highlight.Comment:
-		return l.st.Comment
-	case highlight.Function:
-		return l.st.Function
-	case highlight.Type:
-		return l.st.Type
-	case highlight.Operator:
-		return l.st.Operator
-	case highlight.Inserted:
-		return l.st.Success
-	case highlight.Deleted:
-		return l.st.Danger
-	case highlight.Heading:
-		return Over(l.st.Accent, l.st.Strong)
+// syntaxStyles is the theme's style of each token kind, by kind.
+type syntaxStyles [highlight.Heading + 1]ansi.Style
+
+// syntax returns the theme's syntaxStyles.
+func (st *Styles) syntax() syntaxStyles {
+	return syntaxStyles{
+		highlight.Keyword:  st.Keyword,
+		highlight.String:   st.String,
+		highlight.Number:   st.Number,
+		highlight.Comment:  st.Comment,
+		highlight.Function: st.Function,
+		highlight.Type:     st.Type,
+		highlight.Operator: st.Operator,
+		highlight.Inserted: st.Success,
+		highlight.Deleted:  st.Danger,
+		highlight.Heading:  Over(st.Accent, st.Strong),
+	}
+}
+
+// of is the style of token kind k; plain text, and a kind it does not
+// know, are drawn plainly.
+func (s *syntaxStyles) of(k highlight.Kind) ansi.Style {
+	if int(k) < len(s) {
+		return s[k]
 	}
 	return ansi.Style{}
 }
@@ -280,18 +294,10 @@ func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 	from, curW, lastBreak := 0, 0, -1
 	for i := 0; i < len(cs); i++ {
 		if curW > 0 && curW+cs[i].w > width {
-			cut := i
-			if !wordBreak(cs, i) && lastBreak > from {
-				cut = lastBreak
-			}
+			cut := cutAt(cs, i, from, lastBreak)
 			out = append(out, cutOf(ln, cs[from:cut]))
-			from, curW, lastBreak, width = cut, 0, -1, rest
-			for k := cut; k < i; k++ {
-				curW += cs[k].w
-				if k > cut && wordBreak(cs, k) {
-					lastBreak = k
-				}
-			}
+			from, width = cut, rest
+			curW, lastBreak = measureFrom(cs, cut, i)
 		}
 		if i > from && wordBreak(cs, i) {
 			lastBreak = i
@@ -302,6 +308,29 @@ func breakLine(ln ansi.Line, width, rest int) []ansi.Line {
 		out = append(out, cutOf(ln, cs[from:]))
 	}
 	return out
+}
+
+// cutAt is where a piece from cluster from that cluster i does not fit in
+// ends: at i when a word breaks there, else at the piece's last word
+// break, lastBreak, if it has one.
+func cutAt(cs []lineCluster, i, from, lastBreak int) int {
+	if !wordBreak(cs, i) && lastBreak > from {
+		return lastBreak
+	}
+	return i
+}
+
+// measureFrom returns the width of clusters cs[cut:i], the start of a new
+// piece, and its last word break after cut (-1 for none).
+func measureFrom(cs []lineCluster, cut, i int) (w, lastBreak int) {
+	lastBreak = -1
+	for k := cut; k < i; k++ {
+		w += cs[k].w
+		if k > cut && wordBreak(cs, k) {
+			lastBreak = k
+		}
+	}
+	return w, lastBreak
 }
 
 // lineCluster is a grapheme cluster of a line: the span it is in, its
