@@ -92,23 +92,34 @@ func firstPicture(content []Inline) int {
 // block scalar, a list, a map) gives "".
 func readTitle(yaml []byte) string {
 	for _, l := range strings.Split(string(yaml), "\n") {
-		rest, ok := strings.CutPrefix(strings.TrimRight(l, " \t\r"), "title:")
-		if !ok {
-			continue
+		if rest, ok := strings.CutPrefix(strings.TrimRight(l, " \t\r"), "title:"); ok {
+			return scalarTitle(rest)
 		}
-		v := strings.TrimSpace(rest)
-		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-			v = v[1 : len(v)-1]
-		} else if i := strings.Index(v, " #"); i >= 0 {
-			v = strings.TrimSpace(v[:i])
-		}
-		if v == "" || strings.ContainsAny(v[:1], "|>[{&*!#") {
-			return ""
-		}
-		if len(v) > maxTitleBytes {
-			v = strings.ToValidUTF8(v[:maxTitleBytes], "")
-		}
-		return strings.TrimSpace(sanitize.Inline(v))
 	}
 	return ""
+}
+
+// scalarTitle is the title the text after `title:` gives: a scalar on the
+// line, cut near maxTitleBytes, else "".
+func scalarTitle(rest string) string {
+	v := scalarText(strings.TrimSpace(rest))
+	if v == "" || strings.ContainsAny(v[:1], "|>[{&*!#") {
+		return ""
+	}
+	if len(v) > maxTitleBytes {
+		v = strings.ToValidUTF8(v[:maxTitleBytes], "")
+	}
+	return strings.TrimSpace(sanitize.Inline(v))
+}
+
+// scalarText is the text of a YAML scalar v: inside its quotes, else
+// before a comment.
+func scalarText(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	if i := strings.Index(v, " #"); i >= 0 {
+		return strings.TrimSpace(v[:i])
+	}
+	return v
 }
