@@ -85,19 +85,24 @@ func (l *layouter) picture(src string, width int) []ansi.Line {
 	}
 	lines := make([]ansi.Line, p.Rows)
 	for r := range p.Rows {
-		row := p.Cells[r*p.Cols : (r+1)*p.Cols]
-		var ln ansi.Line
-		for c := 0; c < len(row); {
-			n := 1
-			for c+n < len(row) && row[c+n] == row[c] {
-				n++
-			}
-			ln = append(ln, ansi.Span{Text: halfBlocks(n), Style: ansi.Style{FG: pictureColor(row[c].Top), BG: pictureColor(row[c].Bottom)}})
-			c += n
-		}
-		lines[r] = ln
+		lines[r] = halfBlockRow(p.Cells[r*p.Cols : (r+1)*p.Cols])
 	}
 	return lines
+}
+
+// halfBlockRow draws a row of a picture's cells, a span for each run of
+// equal cells.
+func halfBlockRow(row []PictureCell) ansi.Line {
+	var ln ansi.Line
+	for c := 0; c < len(row); {
+		n := 1
+		for c+n < len(row) && row[c+n] == row[c] {
+			n++
+		}
+		ln = append(ln, ansi.Span{Text: halfBlocks(n), Style: ansi.Style{FG: pictureColor(row[c].Top), BG: pictureColor(row[c].Bottom)}})
+		c += n
+	}
+	return ln
 }
 
 // Picture draws the bundle-local image src at the component's width, or
