@@ -160,17 +160,30 @@ func ownKey(v any, key string) (any, bool) {
 	case valuefmt.Object:
 		return t.Get(key)
 	case []any:
-		if key == "length" {
-			return float64(len(t)), true
-		}
-		if key == "" || (len(key) > 1 && key[0] == '0') {
-			return nil, false
-		}
-		i, err := strconv.Atoi(key)
-		if err != nil || i < 0 || i >= len(t) || key[0] == '+' {
-			return nil, false
-		}
-		return t[i], true
+		return arrayKey(t, key)
 	}
 	return nil, false
+}
+
+// arrayKey looks key up as an own property of array a: its length, or an
+// element by its index.
+func arrayKey(a []any, key string) (any, bool) {
+	if key == "length" {
+		return float64(len(a)), true
+	}
+	i, ok := arrayIndex(key)
+	if !ok || i >= len(a) {
+		return nil, false
+	}
+	return a[i], true
+}
+
+// arrayIndex reads key as an array index written without a sign or a
+// leading zero.
+func arrayIndex(key string) (int, bool) {
+	if key == "" || (len(key) > 1 && key[0] == '0') || key[0] == '+' {
+		return 0, false
+	}
+	i, err := strconv.Atoi(key)
+	return i, err == nil && i >= 0
 }
