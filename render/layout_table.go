@@ -230,40 +230,49 @@ func horizontal(n int) string {
 // below tableMinColumn. It works in steps, not cell by cell, so a huge
 // cell costs no more than a small one.
 func shrinkColumns(widths []int, avail int) {
-	total := 0
-	for _, w := range widths {
-		total += w
-	}
+	total := sum(widths)
 	for total > avail {
-		top, second, count, first := 0, 0, 0, -1
-		for i, w := range widths {
-			switch {
-			case w > top:
-				second, top, count, first = top, w, 1, i
-			case w == top:
-				count++
-			case w > second:
-				second = w
-			}
-		}
+		top, second, count, first := widestColumns(widths)
 		if top <= tableMinColumn {
 			return
 		}
-		floor := max(second, tableMinColumn)
-		excess := total - avail
-		step := min(top-floor, excess/count)
-		if step >= 1 {
-			for i, w := range widths {
-				if w == top {
-					widths[i] -= step
-					total -= step
-				}
-			}
+		step := min(top-max(second, tableMinColumn), (total-avail)/count)
+		if step < 1 {
+			widths[first]--
+			total--
 			continue
 		}
-		widths[first]--
-		total--
+		total -= narrowWidest(widths, top, step)
 	}
+}
+
+// widestColumns returns the widest width, top, the widest below it,
+// second, how many columns are top wide and the first of them.
+func widestColumns(widths []int) (top, second, count, first int) {
+	first = -1
+	for i, w := range widths {
+		switch {
+		case w > top:
+			second, top, count, first = top, w, 1, i
+		case w == top:
+			count++
+		case w > second:
+			second = w
+		}
+	}
+	return top, second, count, first
+}
+
+// narrowWidest narrows each column top wide by step and returns how many
+// cells that took.
+func narrowWidest(widths []int, top, step int) (cut int) {
+	for i, w := range widths {
+		if w == top {
+			widths[i] -= step
+			cut += step
+		}
+	}
+	return cut
 }
 
 // tableReadable is the width below which a column that needs more is
