@@ -52,7 +52,7 @@ func peerWall(t *testing.T, name string, args ...string) string {
 // definitions shared by every piece.
 func TestHostileMarkdownRendersInLinearTimeThroughTheBinary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("renders 42 notes of up to 3 MB three times each; run without -short")
+		t.Skip("renders 70 notes of up to 3 MB three times each; run without -short")
 	}
 	bin := markiiBinary(t)
 	dir := t.TempDir()
