@@ -642,23 +642,7 @@ func (p *flowParser) edge() (edge, bool) {
 		e.headFrom = true
 		p.i++
 	}
-	ok := false
-	switch p.peek(0) {
-	case '-':
-		if n := p.count('-'); n == 1 {
-			ok = p.dottedEdge(&e)
-		} else {
-			ok = p.lineEdge(&e, "--", n)
-		}
-	case '=':
-		e.style = thick
-		n := p.count('=')
-		ok = n >= 2 && p.lineEdge(&e, "==", n)
-	case '~':
-		e.invisible = true
-		ok = p.count('~') >= 3
-	}
-	if !ok {
+	if !p.arrow(&e) {
 		return e, false
 	}
 	p.space()
@@ -671,6 +655,26 @@ func (p *flowParser) edge() (edge, bool) {
 		p.i += k + 2
 	}
 	return e, true
+}
+
+// arrow reads an edge's line and arrowhead, and any label written in
+// its line, into e.
+func (p *flowParser) arrow(e *edge) bool {
+	switch p.peek(0) {
+	case '-':
+		if n := p.count('-'); n > 1 {
+			return p.lineEdge(e, "--", n)
+		}
+		return p.dottedEdge(e)
+	case '=':
+		e.style = thick
+		n := p.count('=')
+		return n >= 2 && p.lineEdge(e, "==", n)
+	case '~':
+		e.invisible = true
+		return p.count('~') >= 3
+	}
+	return false
 }
 
 // dottedEdge reads the rest of a dotted edge after its first '-': .->,

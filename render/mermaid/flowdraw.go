@@ -69,23 +69,11 @@ func (l *flowLayout) measure() (w, h int) {
 // rows of frame bottoms above and frame tops below its edges: routes
 // the segments onto tracks and sizes it.
 func (l *flowLayout) planGap(k int, segs []int, bottoms, tops int) {
-	horiz := l.dir.horizontal()
 	g := &l.gaps[k]
 	for _, i := range segs {
 		s := &l.segs[i]
 		g.headUp = g.headUp || s.headUp
-		switch {
-		case len(s.lines) == 0:
-		case horiz:
-			g.labels = max(g.labels, widest(s.lines)+2)
-		default:
-			g.labels = max(g.labels, len(s.lines))
-		}
-		if s.downFrame >= 0 {
-			// The arrowhead onto a frame stands in the last row or
-			// column before the frame tops.
-			g.labels = max(g.labels, 1)
-		}
+		g.labels = max(g.labels, l.labelRoom(s))
 	}
 	groups := l.trackGroups(segs)
 	tracks := assignTracks(groups)
@@ -100,9 +88,27 @@ func (l *flowLayout) planGap(k int, segs []int, bottoms, tops int) {
 	if g.headUp {
 		g.size++
 	}
-	if horiz {
+	if l.dir.horizontal() {
 		g.size++ // the stub out of a box's side
 	}
+}
+
+// labelRoom is the rows (columns, when layers are columns) a segment's
+// label takes in its gap; one for a segment onto a frame, whose
+// arrowhead stands in the last before the frame tops.
+func (l *flowLayout) labelRoom(s *seg) int {
+	room := 0
+	switch {
+	case len(s.lines) == 0:
+	case l.dir.horizontal():
+		room = widest(s.lines) + 2
+	default:
+		room = len(s.lines)
+	}
+	if s.downFrame >= 0 {
+		room = max(room, 1)
+	}
+	return room
 }
 
 // trackGroups groups the segments of one gap that run on one track:

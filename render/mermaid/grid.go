@@ -189,11 +189,14 @@ func (p *cell) glyphOf() string {
 
 // classOf is the class a cell is drawn in: Blank when it draws nothing.
 func (p *cell) classOf() Class {
-	if p.glyph == "" && p.bits == 0 && !p.cont {
+	if p.blank() {
 		return Blank
 	}
 	return p.class
 }
+
+// blank reports whether a cell draws nothing.
+func (p *cell) blank() bool { return p.glyph == "" && p.bits == 0 && !p.cont }
 
 // lines turns the grid into spans, one line a row, trailing blanks
 // trimmed.
@@ -201,28 +204,28 @@ func (g *grid) lines() []Line {
 	out := make([]Line, 0, g.h)
 	var b strings.Builder
 	for y := 0; y < g.h; y++ {
-		row := g.cells[y*g.w : (y+1)*g.w]
-		end := len(row)
-		for end > 0 && row[end-1].glyph == "" && row[end-1].bits == 0 && !row[end-1].cont {
-			end--
-		}
-		var ln Line
-		for x := 0; x < end; {
-			cls := row[x].classOf()
-			b.Reset()
-			for x < end {
-				p := &row[x]
-				if p.classOf() != cls {
-					break
-				}
-				if !p.cont {
-					b.WriteString(p.glyphOf())
-				}
-				x++
-			}
-			ln = append(ln, Span{Text: b.String(), Class: cls})
-		}
-		out = append(out, ln)
+		out = append(out, rowLine(g.cells[y*g.w:(y+1)*g.w], &b))
 	}
 	return out
+}
+
+// rowLine turns a row of cells into spans of one class each, trailing
+// blanks trimmed; b is scratch space.
+func rowLine(row []cell, b *strings.Builder) Line {
+	end := len(row)
+	for end > 0 && row[end-1].blank() {
+		end--
+	}
+	var ln Line
+	for x := 0; x < end; {
+		cls := row[x].classOf()
+		b.Reset()
+		for ; x < end && row[x].classOf() == cls; x++ {
+			if !row[x].cont {
+				b.WriteString(row[x].glyphOf())
+			}
+		}
+		ln = append(ln, Span{Text: b.String(), Class: cls})
+	}
+	return ln
 }

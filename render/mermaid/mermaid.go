@@ -258,24 +258,16 @@ type stmt struct {
 // blank lines and %% comments left out, and more than MaxStatements
 // refused before the rest is read.
 func statements(src string) ([]stmt, error) {
+	rest, n, err := skipFrontMatter(src)
+	if err != nil {
+		return nil, err
+	}
 	var out []stmt
-	n := 0
-	inFront := false
-	for rest := src; rest != ""; {
+	for rest != "" {
 		var ln string
 		ln, rest, _ = strings.Cut(rest, "\n")
 		n++
 		t := strings.TrimSpace(ln)
-		if n == 1 && t == "---" {
-			inFront = true
-			continue
-		}
-		if inFront {
-			if t == "---" {
-				inFront = false
-			}
-			continue
-		}
 		if t == "" || strings.HasPrefix(t, "%%") {
 			continue
 		}
@@ -284,10 +276,26 @@ func statements(src string) ([]stmt, error) {
 		}
 		out = append(out, stmt{text: t, line: n})
 	}
-	if inFront {
-		return nil, errorf(Syntax, "the front matter is not closed")
-	}
 	return out, nil
+}
+
+// skipFrontMatter is src after the front matter that may start it,
+// between two lines of ---, and the lines the front matter takes.
+func skipFrontMatter(src string) (string, int, error) {
+	first, rest, _ := strings.Cut(src, "\n")
+	if strings.TrimSpace(first) != "---" {
+		return src, 0, nil
+	}
+	n := 1
+	for rest != "" {
+		var ln string
+		ln, rest, _ = strings.Cut(rest, "\n")
+		n++
+		if strings.TrimSpace(ln) == "---" {
+			return rest, n, nil
+		}
+	}
+	return "", n, errorf(Syntax, "the front matter is not closed")
 }
 
 // labelLines turns a label's source into its lines of text: quotes and
@@ -353,7 +361,7 @@ func breakTags(s string) string {
 func tagName(inner string) string {
 	inner = strings.TrimPrefix(inner, "/")
 	n := 0
-	for n < len(inner) && (inner[n] >= 'a' && inner[n] <= 'z' || inner[n] >= 'A' && inner[n] <= 'Z') {
+	for n < len(inner) && isASCIILetter(inner[n]) {
 		n++
 	}
 	if n == 0 {
@@ -364,6 +372,8 @@ func tagName(inner string) string {
 	}
 	return strings.ToLower(inner[:n])
 }
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // entities decodes HTML character references (&lt;, &#39;) and
 // mermaid's own #name; codes (#quot;, #35;).

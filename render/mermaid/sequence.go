@@ -83,26 +83,27 @@ const (
 	seqNote                      // a note
 )
 
-// sequenceWord classifies a statement's first word.
+// seqWords are the first words of statements other than messages.
+var seqWords = [...]struct {
+	word string
+	kind seqWord
+}{
+	{"activate", seqIgnored}, {"deactivate", seqIgnored}, {"accTitle", seqIgnored}, {"accDescr", seqIgnored},
+	{"accTitle:", seqIgnored}, {"accDescr:", seqIgnored}, {"link", seqIgnored}, {"links", seqIgnored},
+	{"properties", seqIgnored}, {"details", seqIgnored}, {"destroy", seqIgnored},
+	{"loop", seqBlock}, {"alt", seqBlock}, {"opt", seqBlock}, {"par", seqBlock}, {"critical", seqBlock},
+	{"break", seqBlock}, {"rect", seqBlock},
+	{"else", seqDivider}, {"and", seqDivider}, {"option", seqDivider},
+	{"autonumber", seqAutonumber}, {"title", seqTitle}, {"title:", seqTitle},
+	{"participant", seqDeclare}, {"actor", seqDeclare}, {"box", seqBox}, {"end", seqEnd},
+}
+
+// sequenceWord classifies a statement's first word; note is in any case.
 func sequenceWord(word string) seqWord {
-	switch word {
-	case "activate", "deactivate", "accTitle", "accDescr", "accTitle:", "accDescr:",
-		"link", "links", "properties", "details", "destroy":
-		return seqIgnored
-	case "loop", "alt", "opt", "par", "critical", "break", "rect":
-		return seqBlock
-	case "else", "and", "option":
-		return seqDivider
-	case "autonumber":
-		return seqAutonumber
-	case "title", "title:":
-		return seqTitle
-	case "participant", "actor":
-		return seqDeclare
-	case "box":
-		return seqBox
-	case "end":
-		return seqEnd
+	for _, w := range seqWords {
+		if w.word == word {
+			return w.kind
+		}
 	}
 	if strings.EqualFold(word, "note") {
 		return seqNote
