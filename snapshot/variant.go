@@ -156,13 +156,8 @@ func (v Variant) decodeFile(data []byte) ([]byte, error) {
 
 // validKeysName reports whether name can name a key script in a file name.
 func validKeysName(name string) bool {
-	if name == "" || len(name) > maxKeysName {
-		return false
-	}
-	for _, r := range name {
-		if !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
+	return name != "" && len(name) <= maxKeysName && strings.TrimLeft(name, keysNameBytes) == ""
 }
+
+// keysNameBytes are the bytes a key script's name may hold.
+const keysNameBytes = "abcdefghijklmnopqrstuvwxyz0123456789-_"
