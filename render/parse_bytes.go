@@ -4,7 +4,7 @@ package render
 // place of a chain of comparisons.
 const (
 	// classAlnum is an ASCII letter or digit.
-	classAlnum uint8 = 1 << iota
+	classAlnum byteClassSet = 1 << iota
 	// classPunct is ASCII punctuation (CommonMark's escapable bytes).
 	classPunct
 	// classHTMLSpace is HTML white space: space, tab, LF, CR, FF.
@@ -19,7 +19,15 @@ const (
 	// classValueEnd ends an unquoted attribute value: HTML white space
 	// or '>'.
 	classValueEnd
+	// classBlank is what the chunk scanner takes for blank: space, tab,
+	// CR and LF (a subset of what goldmark treats as blank).
+	classBlank
+	// classBullet is a bullet list marker: '-', '+' or '*'.
+	classBullet
 )
+
+// byteClassSet is a set of byte classes.
+type byteClassSet uint16
 
 // noDigit is digitValues' entry for a byte that is no hex digit.
 const noDigit = 0xff
@@ -36,10 +44,10 @@ const (
 	htmlSpace    = " \t\n\r\f"
 )
 
-func byteClasses() (t [256]uint8) {
+func byteClasses() (t [256]byteClassSet) {
 	for _, set := range [...]struct {
 		bytes string
-		class uint8
+		class byteClassSet
 	}{
 		{asciiLetters + asciiDigits, classAlnum | classTagName | classAttrName},
 		{asciiPunct, classPunct},
@@ -48,6 +56,8 @@ func byteClasses() (t [256]uint8) {
 		{"_:.", classAttrName},
 		{"\"'=<`", classValueBad},
 		{">", classValueEnd},
+		{" \t\r\n", classBlank},
+		{"-+*", classBullet},
 	} {
 		for i := range len(set.bytes) {
 			t[set.bytes[i]] |= set.class
@@ -69,11 +79,11 @@ func hexDigits() (t [256]uint8) {
 }
 
 // isClass reports whether c is in any of the classes in mask.
-func isClass(c byte, mask uint8) bool { return byteClass[c]&mask != 0 }
+func isClass(c byte, mask byteClassSet) bool { return byteClass[c]&mask != 0 }
 
 // skipClass returns the index of the first byte at or after b[i:] that
 // is in none of the classes in mask, or len(b).
-func skipClass(b []byte, i int, mask uint8) int {
+func skipClass(b []byte, i int, mask byteClassSet) int {
 	for i < len(b) && byteClass[b[i]]&mask != 0 {
 		i++
 	}
@@ -82,7 +92,7 @@ func skipClass(b []byte, i int, mask uint8) int {
 
 // skipOutside returns the index of the first byte at or after b[i:]
 // that is in one of the classes in mask, or len(b).
-func skipOutside(b []byte, i int, mask uint8) int {
+func skipOutside(b []byte, i int, mask byteClassSet) int {
 	for i < len(b) && byteClass[b[i]]&mask == 0 {
 		i++
 	}

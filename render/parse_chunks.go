@@ -297,53 +297,82 @@ func (dropInlines) Transform(node *ast.Paragraph, _ text.Reader, _ parser.Contex
 func parseAhead(pieces [][]byte, refs references, front *Frontmatter, fn func(doc *Document) error) error {
 	ahead := min(runtime.GOMAXPROCS(0), maxParseAhead)
 	if len(pieces) == 1 || ahead < 2 {
-		for i, piece := range pieces {
-			doc := parseChunk(piece, refs)
-			if i == 0 {
-				doc.Frontmatter = front
-			}
-			if err := fn(doc); err != nil {
-				return err
-			}
-		}
-		return nil
+		return parseInOrder(pieces, refs, front, fn)
 	}
-	docs := make([]chan *Document, len(pieces))
-	for i := range docs {
-		docs[i] = make(chan *Document, 1)
+	a := &aheadParses{
+		pieces: pieces,
+		refs:   refs,
+		docs:   make([]chan *Document, len(pieces)),
+		slots:  make(chan struct{}, ahead),
+		stop:   make(chan struct{}),
 	}
-	slots := make(chan struct{}, ahead)
-	stop := make(chan struct{})
-	var parses sync.WaitGroup
-	defer parses.Wait()
-	parses.Add(1)
-	go func() {
-		defer parses.Done()
-		for i, piece := range pieces {
-			select {
-			case slots <- struct{}{}:
-			case <-stop:
-				return
-			}
-			parses.Add(1)
-			go func() {
-				defer parses.Done()
-				docs[i] <- parseChunk(piece, refs)
-			}()
-		}
-	}()
+	for i := range a.docs {
+		a.docs[i] = make(chan *Document, 1)
+	}
+	defer a.parses.Wait()
+	a.parses.Add(1)
+	go a.start()
 	for i := range pieces {
-		doc := <-docs[i]
-		<-slots
-		if i == 0 {
-			doc.Frontmatter = front
-		}
-		if err := fn(doc); err != nil {
-			close(stop)
+		doc := <-a.docs[i]
+		<-a.slots
+		if err := handOver(i, doc, front, fn); err != nil {
+			close(a.stop)
 			return err
 		}
 	}
 	return nil
+}
+
+// parseInOrder is parseAhead on the calling goroutine alone.
+func parseInOrder(pieces [][]byte, refs references, front *Frontmatter, fn func(doc *Document) error) error {
+	for i, piece := range pieces {
+		if err := handOver(i, parseChunk(piece, refs), front, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handOver gives fn the i-th piece's document, the first with the note's
+// frontmatter.
+func handOver(i int, doc *Document, front *Frontmatter, fn func(doc *Document) error) error {
+	if i == 0 {
+		doc.Frontmatter = front
+	}
+	return fn(doc)
+}
+
+// aheadParses is the parses parseAhead runs ahead of its caller: a piece's
+// parse starts once one of the slots is free, and its document arrives on
+// its own channel in docs.
+type aheadParses struct {
+	pieces [][]byte
+	refs   references
+	docs   []chan *Document
+	slots  chan struct{}
+	// stop ends the starting of parses when the caller has stopped.
+	stop   chan struct{}
+	parses sync.WaitGroup
+}
+
+// start starts each piece's parse in turn as slots free up.
+func (a *aheadParses) start() {
+	defer a.parses.Done()
+	for i := range a.pieces {
+		select {
+		case a.slots <- struct{}{}:
+		case <-a.stop:
+			return
+		}
+		a.parses.Add(1)
+		go a.parse(i)
+	}
+}
+
+// parse parses the i-th piece.
+func (a *aheadParses) parse(i int) {
+	defer a.parses.Done()
+	a.docs[i] <- parseChunk(a.pieces[i], a.refs)
 }
 
 // parseChunk parses one run of top-level blocks of a note's body, knowing
@@ -463,22 +492,23 @@ func (ps *placeScanner) blockLine(line []byte, indent int) bool {
 
 // line scans the line at offset at.
 func (ps *placeScanner) line(at int, line []byte) scanStep {
-	indent := 0
-	for indent < len(line) && indent < 4 && line[indent] == ' ' {
-		indent++
-	}
+	// Up to four leading spaces: four make indented code.
+	indent := min(len(line), 4) - len(bytes.TrimLeft(line[:min(len(line), 4)], " "))
 	blank := isBlankLine(line)
 	item := bulletItem(line)
 	if ps.placeBefore(at, line, indent, blank, item) {
 		return scanDone
 	}
 	ps.prevItem, ps.prevBlank = item, blank
-	if blank {
-		ps.mayBeHTML = false
-	}
+	ps.mayBeHTML = ps.mayBeHTML && !blank
 	if n := len(ps.frames); n > 0 && ps.frames[n-1].fence == '<' {
 		return ps.htmlLine(line)
 	}
+	return ps.blockStep(line, indent)
+}
+
+// blockStep scans a line outside a raw HTML block.
+func (ps *placeScanner) blockStep(line []byte, indent int) scanStep {
 	if indent < 4 && indent < len(line) && line[indent] != '\t' && !ps.blockLine(line, indent) {
 		return scanLost
 	}
@@ -493,16 +523,26 @@ func (ps *placeScanner) line(at int, line []byte) scanStep {
 // placeBefore records a place before the line at offset at when one may
 // be there, and reports whether the scan has as many as it wants.
 func (ps *placeScanner) placeBefore(at int, line []byte, indent int, blank, item bool) bool {
-	if blank || indent != 0 || line[0] == '\t' || len(ps.frames) != 0 || at-ps.last < ps.min {
-		return false
-	}
-	between := ps.inside && !ps.mayBeHTML && item && ps.prevItem
-	if !(ps.prevBlank && !startsListItem(line[0]) || between) {
+	if !ps.topLevel(line, indent, blank) || at-ps.last < ps.min || !ps.startsPiece(line[0], item) {
 		return false
 	}
 	ps.cuts = append(ps.cuts, at)
 	ps.last = at
 	return len(ps.cuts) == ps.most
+}
+
+// topLevel reports whether a line starts a top-level block: not blank,
+// not indented, with no block open.
+func (ps *placeScanner) topLevel(line []byte, indent int, blank bool) bool {
+	return !blank && indent == 0 && line[0] != '\t' && len(ps.frames) == 0
+}
+
+// startsPiece reports whether a top-level line starting with c may start
+// a piece: after a blank line when it continues no list, or (inside set)
+// between one-line items of a bullet list.
+func (ps *placeScanner) startsPiece(c byte, item bool) bool {
+	between := ps.inside && !ps.mayBeHTML && item && ps.prevItem
+	return ps.prevBlank && !startsListItem(c) || between
 }
 
 // htmlLine scans a line inside a raw HTML block: every line is its
@@ -524,52 +564,68 @@ func (ps *placeScanner) htmlLine(line []byte) scanStep {
 // in. It reports false when the line is one the scanner cannot follow.
 func scanChunkLine(frames []chunkFrame, line []byte, indent int) ([]chunkFrame, bool) {
 	rest := line[indent:]
+	if open, inside := continueFrames(frames, rest); inside {
+		return open, true
+	}
+	f := openedFrame(rest)
+	switch {
+	case f.fence == 0:
+		return frames, true
+	case indent > 0 || f.fence == '<' && len(frames) > 0:
+		// An indented block, maybe inside a list item, which may end
+		// before the block does; or raw HTML inside a container.
+		return nil, false
+	}
+	// A top-level raw HTML block runs to the line that ends it; a cut is
+	// never made inside it.
+	frames = append(frames, f)
+	return frames, len(frames) <= maxChunkFrames
+}
+
+// continueFrames reads a line inside the open frames, from the outermost
+// in. It returns the frames left open and true when the line closes one
+// or is a line of fenced code; false when only containers are open and
+// the line may open a block.
+func continueFrames(frames []chunkFrame, rest []byte) ([]chunkFrame, bool) {
 	for i, f := range frames {
-		if f.fence == ':' {
-			if directive.ClosesContainer(rest, f.n) {
-				return frames[:i], true
-			}
-			continue
-		}
-		if closesCodeFence(rest, f.fence, f.n) {
+		if closesFrame(f, rest) {
 			return frames[:i], true
 		}
-		return frames, true // a line of fenced code
+		if f.fence != ':' {
+			return frames, true // a line of fenced code
+		}
 	}
-	switch c := rest[0]; c {
+	return frames, false
+}
+
+// closesFrame reports whether a line closes the fenced code block or
+// container f.
+func closesFrame(f chunkFrame, rest []byte) bool {
+	if f.fence == ':' {
+		return directive.ClosesContainer(rest, f.n)
+	}
+	return closesCodeFence(rest, f.fence, f.n)
+}
+
+// openedFrame returns the frame a line opens, if any: a fenced code
+// block, a container directive, or a raw HTML block that runs past
+// blank lines and does not end on this line. Its fence is 0 for none.
+func openedFrame(rest []byte) chunkFrame {
+	switch rest[0] {
 	case '`', '~':
-		c, n, ok := opensCodeFence(rest)
-		if !ok {
-			return frames, true
+		if c, n, ok := opensCodeFence(rest); ok {
+			return chunkFrame{fence: c, n: n}
 		}
-		if indent > 0 {
-			return nil, false
-		}
-		frames = append(frames, chunkFrame{fence: c, n: n})
 	case ':':
-		n, ok := directive.OpensContainer(rest)
-		if !ok {
-			return frames, true
+		if n, ok := directive.OpensContainer(rest); ok {
+			return chunkFrame{fence: ':', n: n}
 		}
-		if indent > 0 {
-			return nil, false
-		}
-		frames = append(frames, chunkFrame{fence: ':', n: n})
 	case '<':
-		switch kind := spanningHTML(rest); {
-		case kind == 0, endsHTML(rest, kind):
-			// Ends at a blank line, or on this line.
-		case indent > 0 || len(frames) > 0:
-			// Maybe inside a list item, which may end before the
-			// block's end line does; or inside a container.
-			return nil, false
-		default:
-			// A top-level block runs to the line that ends it; a
-			// cut is never made inside it.
-			frames = append(frames, chunkFrame{fence: '<', n: kind})
+		if kind := spanningHTML(rest); kind != 0 && !endsHTML(rest, kind) {
+			return chunkFrame{fence: '<', n: kind}
 		}
 	}
-	return frames, len(frames) <= maxChunkFrames
+	return chunkFrame{}
 }
 
 // spanningHTML returns the kind (CommonMark's 1 to 5, as goldmark reads
@@ -580,53 +636,63 @@ func scanChunkLine(frames []chunkFrame, line []byte, indent int) ([]chunkFrame, 
 // like a paragraph, and for a line that opens no HTML block.
 func spanningHTML(line []byte) int {
 	rest := line[1:]
-	switch {
-	case bytes.HasPrefix(rest, []byte("!--")):
-		return 2
-	case len(rest) > 0 && rest[0] == '?':
-		return 3
-	case len(rest) > 1 && rest[0] == '!' && 'A' <= rest[1] && rest[1] <= 'Z':
-		return 4
-	case bytes.HasPrefix(rest, []byte("![CDATA[")):
-		return 5
+	for _, o := range htmlBlockOpeners {
+		if bytes.HasPrefix(rest, []byte(o.prefix)) {
+			return o.kind
+		}
 	}
-	for _, tag := range []string{"script", "pre", "style", "textarea"} {
-		if len(rest) < len(tag) || !strings.EqualFold(string(rest[:len(tag)]), tag) {
-			continue
-		}
-		after := rest[len(tag):]
-		if len(after) == 0 || bytes.HasPrefix(after, []byte("/>")) {
-			return 1
-		}
-		switch after[0] {
-		case ' ', '\t', '\n', '\f', '\r', '>':
-			return 1
-		}
+	if len(rest) > 1 && rest[0] == '!' && 'A' <= rest[1] && rest[1] <= 'Z' {
+		return 4
+	}
+	if opensRawElement(rest) {
+		return 1
 	}
 	return 0
+}
+
+// htmlBlockOpeners are the raw HTML blocks (after their '<') that run on
+// past blank lines and open with a fixed text, with their kinds.
+var htmlBlockOpeners = [...]struct {
+	prefix string
+	kind   int
+}{{"!--", 2}, {"?", 3}, {"![CDATA[", 5}}
+
+// rawEndTags end a raw HTML block of kind 1, in any case.
+var rawEndTags = [...]string{"</script>", "</pre>", "</style>", "</textarea>"}
+
+// htmlBlockEnds are the texts that end a raw HTML block of each kind.
+var htmlBlockEnds = [...][]string{1: rawEndTags[:], 2: {"-->"}, 3: {"?>"}, 4: {">"}, 5: {"]]>"}}
+
+// opensRawElement reports whether rest, after a '<', starts a script,
+// pre, style or textarea tag, in any case.
+func opensRawElement(rest []byte) bool {
+	for _, tag := range [...]string{"script", "pre", "style", "textarea"} {
+		if len(rest) >= len(tag) && strings.EqualFold(string(rest[:len(tag)]), tag) && endsTagName(rest[len(tag):]) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsTagName reports whether after, which follows a tag name, ends it:
+// nothing, `/>`, white space or '>'.
+func endsTagName(after []byte) bool {
+	return len(after) == 0 || bytes.HasPrefix(after, []byte("/>")) || isClass(after[0], classValueEnd)
 }
 
 // endsHTML reports whether line holds the end of a raw HTML block of the
 // given kind (see spanningHTML): goldmark ends the block at the first
 // line that contains it anywhere, its first line included.
 func endsHTML(line []byte, kind int) bool {
-	switch kind {
-	case 1:
-		lower := bytes.ToLower(line)
-		for _, end := range []string{"</script>", "</pre>", "</style>", "</textarea>"} {
-			if bytes.Contains(lower, []byte(end)) {
-				return true
-			}
-		}
-		return false
-	case 2:
-		return bytes.Contains(line, []byte("-->"))
-	case 3:
-		return bytes.Contains(line, []byte("?>"))
-	case 4:
-		return bytes.IndexByte(line, '>') >= 0
+	if kind == 1 {
+		line = bytes.ToLower(line)
 	}
-	return bytes.Contains(line, []byte("]]>"))
+	for _, end := range htmlBlockEnds[kind] {
+		if bytes.Contains(line, []byte(end)) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterHTMLEnd returns what follows the end of a raw HTML block of the
@@ -639,7 +705,7 @@ func afterHTMLEnd(line []byte, kind int) []byte {
 	}
 	lower := bytes.ToLower(line)
 	at := len(line)
-	for _, end := range []string{"</script>", "</pre>", "</style>", "</textarea>"} {
+	for _, end := range rawEndTags {
 		if i := bytes.Index(lower, []byte(end)); i >= 0 && i+len(end) < at {
 			at = i + len(end)
 		}
@@ -650,28 +716,19 @@ func afterHTMLEnd(line []byte, kind int) []byte {
 // isBlankLine reports whether line holds only spaces, tabs and a line
 // ending (a subset of what goldmark treats as blank).
 func isBlankLine(line []byte) bool {
-	for _, c := range line {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
+	return skipClass(line, 0, classBlank) == len(line)
 }
 
 // bulletItem reports whether an unindented line is a bullet list item
 // for scanPlaces; a thematic break such as "- - -" is not. An ordered
 // list is never cut: its markers are as wide as its largest number.
 func bulletItem(line []byte) bool {
-	if len(line) < 3 {
-		return false
-	}
-	c, d := line[0], line[2]
-	return (c == '-' || c == '+' || c == '*') && line[1] == ' ' &&
-		d != c && d != ' ' && d != '\t' && d != '\n' && d != '\r'
+	return len(line) >= 3 && isClass(line[0], classBullet) && line[1] == ' ' &&
+		line[2] != line[0] && !isClass(line[2], classBlank)
 }
 
 // startsListItem reports whether a line starting with c could open a list
 // item (or a thematic break), which may continue the list before it.
 func startsListItem(c byte) bool {
-	return c == '-' || c == '+' || c == '*' || (c >= '0' && c <= '9')
+	return isClass(c, classBullet) || c >= '0' && c <= '9'
 }
