@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -166,22 +167,49 @@ func htmlKindOf(name []byte) htmlKind {
 	return hTransparent
 }
 
-// blockKind reports whether k is a block element: one that ends the
-// paragraph before it.
-func (k htmlKind) block() bool { return k >= hRoot && k <= hCell }
+// kindSet is a set of htmlKinds.
+type kindSet uint32
 
-// inlineOnly reports whether a frame of kind k holds inline content only
-// (block tags inside it are read as their content).
-func (k htmlKind) inlineOnly() bool {
-	return k == hSummary || k == hHeading || k == hCell || k == hPre
+func (s kindSet) has(k htmlKind) bool { return s&(1<<k) != 0 }
+
+// The kinds that share a trait.
+const (
+	// blockKinds are the block elements: hRoot to hCell.
+	blockKinds kindSet = 1<<(hCell+1) - 1<<hRoot
+	// inlineKinds become an inline node holding their content: hStrong
+	// to hLink.
+	inlineKinds kindSet = 1<<(hLink+1) - 1<<hStrong
+	// tableKinds are a table and its parts.
+	tableKinds kindSet = 1<<hTable | 1<<hSection | 1<<hRow | 1<<hCell
+	// inlineOnlyKinds hold inline content only (block tags inside them
+	// are read as their content).
+	inlineOnlyKinds kindSet = 1<<hSummary | 1<<hHeading | 1<<hCell | 1<<hPre
+	// wrapKinds become a node holding their children, which counts
+	// towards MaxDepth.
+	wrapKinds kindSet = 1<<hDetails | 1<<hQuote | 1<<hList | 1<<hItem | 1<<hTable | inlineKinds
+	// paragraphEnders end an open p element: the block elements but a
+	// table's parts inside it.
+	paragraphEnders = blockKinds &^ (1<<hSection | 1<<hRow | 1<<hCell)
+)
+
+// tableParents are the block elements each table part must sit in; it
+// is a plain block anywhere else.
+var tableParents = [hVoid + 1]kindSet{
+	hSection: 1 << hTable,
+	hRow:     1<<hTable | 1<<hSection,
+	hCell:    1 << hRow,
 }
+
+// block reports whether k is a block element: one that ends the
+// paragraph before it.
+func (k htmlKind) block() bool { return blockKinds.has(k) }
+
+// inlineOnly reports whether a frame of kind k holds inline content only.
+func (k htmlKind) inlineOnly() bool { return inlineOnlyKinds.has(k) }
 
 // wraps reports whether a frame of kind k becomes a node holding its
 // children, which counts towards MaxDepth.
-func (k htmlKind) wraps() bool {
-	return k == hDetails || k == hQuote || k == hList || k == hItem || k == hTable ||
-		(k >= hStrong && k <= hLink)
-}
+func (k htmlKind) wraps() bool { return wrapKinds.has(k) }
 
 // maxHTMLSearch bounds how far down the open elements an end tag looks
 // for its element: an end tag with no open element within that many is
@@ -491,30 +519,49 @@ func (h *htmlBuilder) void(kind htmlKind, attrs htmlAttrs) bool {
 // open pushes an element, or reads it as its content where it cannot be
 // what it is.
 func (h *htmlBuilder) open(kind htmlKind, name string, attrs htmlAttrs) {
-	if kind.block() && kind != hCell && kind != hRow && kind != hSection {
+	if paragraphEnders.has(kind) {
 		h.closeParagraph()
 	}
 	kind = h.placeable(kind)
 	if kind.block() {
 		h.flush()
 	}
-	c := h.c
-	f := htmlFrame{kind: kind, tag: name, blockMark: len(c.blockStack), inlineMark: len(c.inlineStack), blockAt: h.top().blockAt}
-	if kind.block() {
-		f.blockAt = len(h.frames)
-	}
-	f.center = (attrs.align == "center" || name == "center") && !h.inline && h.fits(hDetails)
-	f.open, f.href, f.start = attrs.open, attrs.href, attrs.start
-	f.ordered = name == "ol"
-	f.head = name == "th" || name == "thead"
-	if kind == hHeading {
-		f.level = int(name[1] - '0')
-	}
-	if kind.wraps() || f.center {
+	f := h.newFrame(kind, name, attrs)
+	if f.nests() {
 		h.nest++
 	}
 	h.frames = append(h.frames, f)
 }
+
+// newFrame returns the frame of an element that opens here.
+func (h *htmlBuilder) newFrame(kind htmlKind, name string, attrs htmlAttrs) htmlFrame {
+	c := h.c
+	f := htmlFrame{
+		kind: kind, tag: name,
+		blockMark: len(c.blockStack), inlineMark: len(c.inlineStack), blockAt: h.top().blockAt,
+		center: h.centres(name, attrs),
+		open:   attrs.open, href: attrs.href, start: attrs.start,
+		ordered: name == "ol",
+		head:    name == "th" || name == "thead",
+	}
+	if kind.block() {
+		f.blockAt = len(h.frames)
+	}
+	if kind == hHeading {
+		f.level = int(name[1] - '0')
+	}
+	return f
+}
+
+// centres reports whether the element opening here centres its content:
+// a center element or align=center, outside a paragraph and within the
+// depth bound.
+func (h *htmlBuilder) centres(name string, attrs htmlAttrs) bool {
+	return (attrs.align == "center" || name == "center") && !h.inline && h.fits(hDetails)
+}
+
+// nests reports whether f counts towards MaxDepth.
+func (f *htmlFrame) nests() bool { return f.kind.wraps() || f.center }
 
 // placeable returns what an element of kind k is where it opens: a block
 // element inside a paragraph, a cell, a heading or a summary is read as
@@ -530,20 +577,8 @@ func (h *htmlBuilder) placeable(k htmlKind) htmlKind {
 		}
 		return hTransparent
 	}
-	parent := h.blockFrame().kind
-	switch k {
-	case hRow:
-		if parent != hTable && parent != hSection {
-			return hBlock
-		}
-	case hCell:
-		if parent != hRow {
-			return hBlock
-		}
-	case hSection:
-		if parent != hTable {
-			return hBlock
-		}
+	if need := tableParents[k]; need != 0 && !need.has(h.blockFrame().kind) {
+		return hBlock
 	}
 	return k
 }
@@ -613,16 +648,16 @@ func (h *htmlBuilder) close() {
 		h.flush()
 		f = h.top()
 	}
-	if f.kind.wraps() || f.center {
+	if f.nests() {
 		h.nest--
 	}
 	fr := *f
 	h.frames = h.frames[:len(h.frames)-1]
 	switch {
-	case fr.kind >= hStrong && fr.kind <= hLink:
+	case inlineKinds.has(fr.kind):
 		h.closeInline(&fr)
 	case fr.kind == hTransparent:
-	case fr.kind == hCell || fr.kind == hRow || fr.kind == hSection || fr.kind == hTable:
+	case tableKinds.has(fr.kind):
 		h.closeTable(&fr)
 	default:
 		h.closeBlock(&fr)
@@ -697,14 +732,7 @@ func (h *htmlBuilder) closeBlock(f *htmlFrame) {
 	var b Block
 	switch f.kind {
 	case hDetails:
-		d := c.directives.new()
-		d.Name, d.Form = "details", FormContainer
-		d.Attrs = Attrs{{Key: "title", Value: f.title}}
-		if f.open {
-			d.Attrs = append(d.Attrs, Attr{Key: "open", Bare: true})
-		}
-		d.Blocks = h.takeBlocks(f.blockMark)
-		b = d
+		b = h.closeDetails(f)
 	case hSummary:
 		b = h.closeSummary(f)
 	case hQuote:
@@ -716,11 +744,7 @@ func (h *htmlBuilder) closeBlock(f *htmlFrame) {
 		hd.Level, hd.Content = f.level, trimInlines(h.takeInlines(f.inlineMark))
 		b = hd
 	case hList:
-		if len(f.items) > 0 {
-			l := c.lists.new()
-			l.Ordered, l.Start, l.Tight, l.Items = f.ordered, max(f.start, 1), true, f.items
-			b = l
-		}
+		b = h.closeList(f)
 	case hItem:
 		h.closeItem(f)
 	case hPre:
@@ -729,12 +753,44 @@ func (h *htmlBuilder) closeBlock(f *htmlFrame) {
 	if b != nil {
 		c.blockStack = append(c.blockStack, b)
 	}
-	if f.center && len(c.blockStack) > f.blockMark {
-		d := c.directives.new()
-		d.Name, d.Form = "center", FormContainer
-		d.Blocks = h.takeBlocks(f.blockMark)
-		c.blockStack = append(c.blockStack, d)
+	if f.center {
+		h.centre(f)
 	}
+}
+
+// closeDetails makes a details element a details container titled by
+// its summary.
+func (h *htmlBuilder) closeDetails(f *htmlFrame) Block {
+	d := h.c.directives.new()
+	d.Name, d.Form = "details", FormContainer
+	d.Attrs = Attrs{{Key: "title", Value: f.title}}
+	if f.open {
+		d.Attrs = append(d.Attrs, Attr{Key: "open", Bare: true})
+	}
+	d.Blocks = h.takeBlocks(f.blockMark)
+	return d
+}
+
+// closeList makes a list of a list element's items; nil without items.
+func (h *htmlBuilder) closeList(f *htmlFrame) Block {
+	if len(f.items) == 0 {
+		return nil
+	}
+	l := h.c.lists.new()
+	l.Ordered, l.Start, l.Tight, l.Items = f.ordered, max(f.start, 1), true, f.items
+	return l
+}
+
+// centre wraps what a centring element made in a center container.
+func (h *htmlBuilder) centre(f *htmlFrame) {
+	c := h.c
+	if len(c.blockStack) == f.blockMark {
+		return
+	}
+	d := c.directives.new()
+	d.Name, d.Form = "center", FormContainer
+	d.Blocks = h.takeBlocks(f.blockMark)
+	c.blockStack = append(c.blockStack, d)
 }
 
 // closeSummary makes a summary its details element's title, or, outside
@@ -879,9 +935,8 @@ func (a *htmlAttrs) set(key string, val []byte) {
 	case "href":
 		a.href = strings.TrimSpace(string(val))
 	case "src", "srcset":
-		if a.src == "" {
-			a.src = strings.TrimSpace(string(val))
-		}
+		// The first of them.
+		a.src = cmp.Or(a.src, strings.TrimSpace(string(val)))
 	case "alt":
 		a.alt = string(val)
 	case "open":
@@ -891,10 +946,17 @@ func (a *htmlAttrs) set(key string, val []byte) {
 	case "height":
 		a.height = htmlLength(val)
 	case "start":
-		if n, err := strconv.Atoi(strings.TrimSpace(string(val))); err == nil && n > 0 && n < 1e9 {
-			a.start = n
-		}
+		a.start = listStart(val, a.start)
 	}
+}
+
+// listStart reads a start attribute: a number from 1 up to 1e9, else
+// start as it was.
+func listStart(val []byte, start int) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(string(val))); err == nil && n > 0 && n < 1e9 {
+		return n
+	}
+	return start
 }
 
 // maxHTMLLength bounds a length attribute, in pixels.
