@@ -164,31 +164,45 @@ func (s *runStack) process(bottom *delimiterRun) {
 			continue
 		}
 		kind := runKind(closer)
-		opener, consume := findOpener(closer, openersBottom[kind])
-		if opener == nil {
-			next := closer.next
-			if closer.prev != nil {
-				openersBottom[kind] = closer.prev.seq
-			}
-			if !closer.canOpen {
-				s.remove(closer)
-			}
-			closer = next
-			continue
-		}
-		s.emphasize(opener, closer, consume)
-		if opener.length == 0 {
-			s.remove(opener)
-		}
-		if closer.length == 0 {
-			next := closer.next
-			s.remove(closer)
-			closer = next
+		if opener, consume := findOpener(closer, openersBottom[kind]); opener != nil {
+			closer = s.match(opener, closer, consume)
+		} else {
+			closer = s.unmatched(closer, &openersBottom[kind])
 		}
 	}
 	for s.last != nil && s.last != bottom {
 		s.remove(s.last)
 	}
+}
+
+// match makes the emphasis of opener and closer, takes the runs it used
+// up off the stack, and returns the next closer to try: closer again
+// while it has delimiters left.
+func (s *runStack) match(opener, closer *delimiterRun, consume int) *delimiterRun {
+	s.emphasize(opener, closer, consume)
+	if opener.length == 0 {
+		s.remove(opener)
+	}
+	if closer.length > 0 {
+		return closer
+	}
+	next := closer.next
+	s.remove(closer)
+	return next
+}
+
+// unmatched leaves a closer no opener matches: no later closer of its
+// kind looks for an opener at or below it (bottom), and it leaves the
+// stack unless it can open. It returns the next closer to try.
+func (s *runStack) unmatched(closer *delimiterRun, bottom *int) *delimiterRun {
+	next := closer.next
+	if closer.prev != nil {
+		*bottom = closer.prev.seq
+	}
+	if !closer.canOpen {
+		s.remove(closer)
+	}
+	return next
 }
 
 // findOpener returns the innermost opener above seq floor that closer
@@ -276,16 +290,29 @@ func scanRun(line []byte, before rune) *delimiterRun {
 	if n < len(line) {
 		after = util.ToRune(line, n)
 	}
+	canOpen, canClose := runFlanks(c, before, after)
+	return &delimiterRun{char: c, canOpen: canOpen, canClose: canClose, length: n, originalMod3: byte(n % 3)}
+}
+
+// runFlanks reports whether a run of c between the characters before
+// and after can open and can close emphasis: when it is left- and
+// right-flanking, and for '_' not inside a word.
+func runFlanks(c byte, before, after rune) (canOpen, canClose bool) {
+	left, right := flanking(before, after)
+	if c != '_' {
+		return left, right
+	}
+	return left && (!right || util.IsPunctRune(before)), right && (!left || util.IsPunctRune(after))
+}
+
+// flanking reports whether a run between before and after is
+// left-flanking and right-flanking.
+func flanking(before, after rune) (left, right bool) {
 	beforePunct, beforeSpace := util.IsPunctRune(before), util.IsSpaceRune(before)
 	afterPunct, afterSpace := util.IsPunctRune(after), util.IsSpaceRune(after)
-	left := !afterSpace && (!afterPunct || beforeSpace || beforePunct)
-	right := !beforeSpace && (!beforePunct || afterSpace || afterPunct)
-	canOpen, canClose := left, right
-	if c == '_' {
-		canOpen = left && (!right || beforePunct)
-		canClose = right && (!left || afterPunct)
-	}
-	return &delimiterRun{char: c, canOpen: canOpen, canClose: canClose, length: n, originalMod3: byte(n % 3)}
+	left = !afterSpace && (!afterPunct || beforeSpace || beforePunct)
+	right = !beforeSpace && (!beforePunct || afterSpace || afterPunct)
+	return left, right
 }
 
 // CloseBlock matches the block's runs once its inlines are parsed.
