@@ -24,6 +24,8 @@ const (
 	classBlank
 	// classBullet is a bullet list marker: '-', '+' or '*'.
 	classBullet
+	// classDecode starts what appendDecoded decodes: '&' or '\\'.
+	classDecode
 )
 
 // byteClassSet is a set of byte classes.
@@ -58,6 +60,7 @@ func byteClasses() (t [256]byteClassSet) {
 		{">", classValueEnd},
 		{" \t\r\n", classBlank},
 		{"-+*", classBullet},
+		{"&\\", classDecode},
 	} {
 		for i := range len(set.bytes) {
 			t[set.bytes[i]] |= set.class

@@ -12,29 +12,31 @@ import (
 // that is exactly why the sanitizer runs after this step.
 func appendDecoded(dst, b []byte, escapes bool) []byte {
 	for i := 0; i < len(b); {
-		c := b[i]
 		switch {
-		case c == '\\' && escapes && i+1 < len(b) && isASCIIPunct(b[i+1]):
+		case escapes && escapesPunct(b, i):
 			dst = append(dst, b[i+1])
 			i += 2
-		case c == '&':
-			if r, n := decodeReference(b[i:]); n > 0 {
-				dst = append(dst, r...)
-				i += n
-			} else {
-				dst = append(dst, c)
-				i++
-			}
+		case b[i] == '&':
+			var n int
+			dst, n = appendReference(dst, b[i:])
+			i += n
 		default:
-			j := i + 1
-			for j < len(b) && b[j] != '&' && b[j] != '\\' {
-				j++
-			}
+			j := skipOutside(b, i+1, classDecode)
 			dst = append(dst, b[i:j]...)
 			i = j
 		}
 	}
 	return dst
+}
+
+// appendReference appends the character reference b starts with,
+// decoded, or its '&' when it starts with none; it returns how many
+// bytes of b it read.
+func appendReference(dst, b []byte) ([]byte, int) {
+	if r, n := decodeReference(b); n > 0 {
+		return append(dst, r...), n
+	}
+	return append(dst, '&'), 1
 }
 
 // decodeReference decodes the character reference at the start of b
@@ -48,11 +50,9 @@ func decodeReference(b []byte) (repl []byte, n int) {
 	if b[1] == '#' {
 		return numericReference(b)
 	}
-	i := 1
-	for i < len(b) && i <= 32 && isASCIIAlnum(b[i]) {
-		i++
-	}
-	if i == 1 || i >= len(b) || b[i] != ';' {
+	// A name of up to 32 letters and digits.
+	i := skipClass(b[:min(len(b), 33)], 1, classAlnum)
+	if !endsReference(b, 1, i) {
 		return nil, 0
 	}
 	e, ok := util.LookUpHTML5EntityByName(string(b[1:i]))
@@ -62,29 +62,39 @@ func decodeReference(b []byte) (repl []byte, n int) {
 	return e.Characters, i + 1
 }
 
+// endsReference reports whether a reference whose name or number runs
+// from b[start] to b[i] is not empty and ends with ';' there.
+func endsReference(b []byte, start, i int) bool {
+	return i > start && i < len(b) && b[i] == ';'
+}
+
 // numericReference decodes the numeric reference `&#123;` or `&#x1F;` at
 // the start of b, as decodeReference does.
 func numericReference(b []byte) (repl []byte, n int) {
-	i, base, max := 2, 10, 7
-	if b[i] == 'x' || b[i] == 'X' {
-		i, base, max = 3, 16, 6
+	i, base, most := 2, 10, 7
+	if b[i]|0x20 == 'x' {
+		i, base, most = 3, 16, 6
 	}
-	start := i
-	v := 0
-	for i < len(b) && i-start < max {
-		d := digitValue(b[i], base)
+	v, end := digitsAt(b, i, base, most)
+	if !endsReference(b, i, end) {
+		return nil, 0
+	}
+	r := rune(v)
+	if v == 0 || !utf8.ValidRune(r) {
+		r = utf8.RuneError
+	}
+	return utf8.AppendRune(nil, r), end + 1
+}
+
+// digitsAt reads up to most digits in base at b[i:] and returns their
+// value and where they end.
+func digitsAt(b []byte, i, base, most int) (v, end int) {
+	for end = i; end < len(b) && end-i < most; end++ {
+		d := digitValue(b[end], base)
 		if d < 0 {
 			break
 		}
 		v = v*base + d
-		i++
 	}
-	if i == start || i >= len(b) || b[i] != ';' {
-		return nil, 0
-	}
-	r := rune(v)
-	if v == 0 || v > utf8.MaxRune || (r >= 0xd800 && r <= 0xdfff) {
-		r = utf8.RuneError
-	}
-	return utf8.AppendRune(nil, r), i + 1
+	return v, end
 }
