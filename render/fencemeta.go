@@ -21,12 +21,11 @@ type fenceMeta struct {
 // ignored, a repeated key keeps its last value, and a token that fits none
 // of these shapes is skipped. ok is false when there is no closed group.
 func parseFenceMeta(meta string) (m fenceMeta, ok bool) {
-	i := strings.IndexByte(meta, '{')
-	if i < 0 {
+	open := strings.IndexByte(meta, '{')
+	if open < 0 {
 		return m, false
 	}
-	i++
-	for {
+	for i := open + 1; ; {
 		for i < len(meta) && isMetaSpace(meta[i]) {
 			i++
 		}
@@ -36,25 +35,31 @@ func parseFenceMeta(meta string) (m fenceMeta, ok bool) {
 		if meta[i] == '}' {
 			return m, true
 		}
-		k := metaKeyEnd(meta, i)
-		switch {
-		case k == i:
-			// Not a key: skip this token, honouring quotes.
-			i = skipMetaToken(meta, i)
-		case k < len(meta) && meta[k] == '=':
-			val, next, ok := metaValue(meta, k+1)
-			if !ok {
-				return fenceMeta{}, false
-			}
-			m.set(meta[i:k], val, false)
-			i = next
-		case k < len(meta) && !endsMetaToken(meta[k]):
-			i = skipMetaToken(meta, k)
-		default:
-			m.set(meta[i:k], "", true)
-			i = k
+		if i, ok = m.token(meta, i); !ok {
+			return fenceMeta{}, false
 		}
 	}
+}
+
+// token reads the token at meta[i] (not a blank) and returns where it
+// ends; ok is false for a value with an unclosed quote.
+func (m *fenceMeta) token(meta string, i int) (int, bool) {
+	k := metaKeyEnd(meta, i)
+	switch {
+	case k == i:
+		// Not a key: skip this token, honouring quotes.
+		return skipMetaToken(meta, i), true
+	case k < len(meta) && meta[k] == '=':
+		val, next, ok := metaValue(meta, k+1)
+		if ok {
+			m.set(meta[i:k], val, false)
+		}
+		return next, ok
+	case k < len(meta) && !endsMetaToken(meta[k]):
+		return skipMetaToken(meta, k), true
+	}
+	m.set(meta[i:k], "", true)
+	return k, true
 }
 
 // metaKeyEnd returns the end of the key that starts at meta[i], or i when
@@ -120,15 +125,11 @@ func skipMetaToken(meta string, i int) int {
 	return i
 }
 
-func isMetaSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isMetaSpace(c byte) bool { return isClass(c, classBlank) }
 
-func isMetaKeyStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
-}
+func isMetaKeyStart(c byte) bool { return isClass(c, classKeyStart) }
 
-func isMetaKeyChar(c byte) bool {
-	return isMetaKeyStart(c) || c >= '0' && c <= '9' || c == '-'
-}
+func isMetaKeyChar(c byte) bool { return isClass(c, classKey) }
 
 // validScriptName reports whether s matches ^[A-Za-z_][A-Za-z0-9_-]*$.
 func validScriptName(s string) bool {

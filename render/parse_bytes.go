@@ -26,6 +26,12 @@ const (
 	classBullet
 	// classDecode starts what appendDecoded decodes: '&' or '\\'.
 	classDecode
+	// classKeyStart starts a fence meta key or a script name: a letter
+	// or '_'.
+	classKeyStart
+	// classKey is a byte of a fence meta key or a script name: a letter,
+	// a digit, '_' or '-'.
+	classKey
 )
 
 // byteClassSet is a set of byte classes.
@@ -61,6 +67,8 @@ func byteClasses() (t [256]byteClassSet) {
 		{" \t\r\n", classBlank},
 		{"-+*", classBullet},
 		{"&\\", classDecode},
+		{asciiLetters + "_", classKeyStart | classKey},
+		{asciiDigits + "-", classKey},
 	} {
 		for i := range len(set.bytes) {
 			t[set.bytes[i]] |= set.class

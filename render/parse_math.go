@@ -56,11 +56,8 @@ func (mathSpans) Parse(parent ast.Node, block text.Reader, pc parser.Context) as
 	if prev := block.PrecendingCharacter(); prev == '$' || prev == '\\' {
 		return nil
 	}
-	open := 1
-	if len(line) > 1 && line[1] == '$' {
-		open = 2
-	}
-	if len(line) <= open || line[open] == ' ' || line[open] == '\t' || line[open] == '\n' {
+	open := mathOpen(line)
+	if open == 0 {
 		return nil
 	}
 	stop := closingDollars(line, open)
@@ -73,28 +70,40 @@ func (mathSpans) Parse(parent ast.Node, block text.Reader, pc parser.Context) as
 	return n
 }
 
+// mathOpen returns how many dollars (1 or 2) open the math line starts
+// with, or 0 when no math opens there: a blank or the line's end follows
+// them.
+func mathOpen(line []byte) int {
+	open := 1
+	if len(line) > 1 && line[1] == '$' {
+		open = 2
+	}
+	if len(line) <= open || strings.IndexByte(" \t\n", line[open]) >= 0 {
+		return 0
+	}
+	return open
+}
+
 // closingDollars returns where the run of n closing dollars starts in
 // line (after position n), or -1.
 func closingDollars(line []byte, n int) int {
 	for i := n + 1; i+n <= len(line); i++ {
-		if line[i] != '$' {
-			continue
+		if closesMath(line, i, n) {
+			return i
 		}
-		if line[i-1] == '\\' {
-			continue
-		}
-		if n == 2 && (i+1 >= len(line) || line[i+1] != '$') {
-			continue
-		}
-		if line[i-1] == ' ' || line[i-1] == '\t' {
-			continue
-		}
-		if after := i + n; after < len(line) && line[after] >= '0' && line[after] <= '9' {
-			continue
-		}
-		return i
 	}
 	return -1
+}
+
+// closesMath reports whether n dollars at line[i] close math: not after a
+// backslash or a blank, and with no digit right after them.
+func closesMath(line []byte, i, n int) bool {
+	return line[i] == '$' && line[i+n-1] == '$' && strings.IndexByte("\\ \t", line[i-1]) < 0 && !startsWithDigit(line[i+n:])
+}
+
+// startsWithDigit reports whether b starts with an ASCII digit.
+func startsWithDigit(b []byte) bool {
+	return len(b) > 0 && b[0] >= '0' && b[0] <= '9'
 }
 
 // mathInline converts an inline math span: its Unicode text, emphasized.
