@@ -337,20 +337,12 @@ func bareTag(b []byte) (name []byte, end, ok bool) {
 	if !end {
 		b = bytes.TrimSuffix(b, []byte("/"))
 	}
-	if len(b) == 0 || len(b) > 12 {
+	if len(b) == 0 || len(b) > 12 || skipClass(b, 0, classAlnum) != len(b) {
 		return nil, false, false
-	}
-	for _, c := range b {
-		if !isASCIIAlnum(c) {
-			return nil, false, false
-		}
 	}
 	var lower [12]byte
 	for i, c := range b {
-		lower[i] = c | 0x20
-		if c <= '9' {
-			lower[i] = c
-		}
+		lower[i] = c | 0x20 // digits have the bit already
 	}
 	return lower[:len(b)], end, true
 }
@@ -483,7 +475,7 @@ func (h *htmlBuilder) start(kind htmlKind, name []byte, attrs htmlAttrs, selfClo
 func (h *htmlBuilder) skipping(kind htmlKind, name []byte, selfClosing bool) bool {
 	switch {
 	case h.skip > 0:
-		if kind == hSkip && string(name) == h.skipTag {
+		if h.skipped(kind, name) {
 			h.skip++
 		}
 		return true
@@ -590,9 +582,8 @@ func (h *htmlBuilder) fits(k htmlKind) bool {
 }
 
 func (h *htmlBuilder) endTag(name []byte) {
-	kind := htmlKindOf(name)
 	if h.skip > 0 {
-		if kind == hSkip && string(name) == h.skipTag {
+		if h.skipped(htmlKindOf(name), name) {
 			h.skip--
 		}
 		return
@@ -600,6 +591,18 @@ func (h *htmlBuilder) endTag(name []byte) {
 	if f := h.pre(); f != nil && string(name) != "pre" {
 		return
 	}
+	h.closeTo(name)
+}
+
+// skipped reports whether an element of kind named name is one of those
+// being skipped.
+func (h *htmlBuilder) skipped(kind htmlKind, name []byte) bool {
+	return kind == hSkip && string(name) == h.skipTag
+}
+
+// closeTo closes the innermost open element named name and those inside
+// it, when one is open within maxHTMLSearch frames.
+func (h *htmlBuilder) closeTo(name []byte) {
 	for i := len(h.frames) - 1; i > 0 && i >= len(h.frames)-maxHTMLSearch; i-- {
 		if h.frames[i].tag == string(name) {
 			for len(h.frames) > i {
@@ -1044,18 +1047,8 @@ func blankEdge(n Inline, trim func(string, string) string) bool {
 func opensHTMLElement(line []byte) bool {
 	for i := bytes.IndexByte(line, '<'); i >= 0; {
 		rest := line[i+1:]
-		n := 0
-		for n < len(rest) && (isASCIIAlnum(rest[n]) || rest[n] == '-') {
-			n++
-		}
-		if n > 0 && n <= 12 {
-			var name [12]byte
-			for j := range n {
-				name[j] = rest[j] | 0x20
-			}
-			if htmlKindOf(name[:n]).block() {
-				return true
-			}
+		if opensBlockTag(rest) {
+			return true
 		}
 		j := bytes.IndexByte(rest, '<')
 		if j < 0 {
@@ -1064,4 +1057,18 @@ func opensHTMLElement(line []byte) bool {
 		i = len(line) - len(rest) + j
 	}
 	return false
+}
+
+// opensBlockTag reports whether rest, after a '<', starts with the name
+// of a block element.
+func opensBlockTag(rest []byte) bool {
+	n := skipClass(rest, 0, classTagName)
+	if n == 0 || n > 12 {
+		return false
+	}
+	var name [12]byte
+	for j := range n {
+		name[j] = rest[j] | 0x20
+	}
+	return htmlKindOf(name[:n]).block()
 }
