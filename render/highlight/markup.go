@@ -83,14 +83,10 @@ func markupBody(e *emitter, code, name string, j int) int {
 }
 
 // isTagNameStart reports whether c can start a tag name.
-func isTagNameStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
-}
+func isTagNameStart(c byte) bool { return tagNameStarts.has(c) }
 
 // isTagNameByte reports whether c can be in a tag or attribute name.
-func isTagNameByte(c byte) bool {
-	return isWordByte(c) || c == '-' || c == ':' || c == '.' || c >= 0x80
-}
+func isTagNameByte(c byte) bool { return tagNameBytes.has(c) }
 
 // lexTag lexes the tag at code[i] (`<name attr="v">` or `</name>`) and
 // returns the name of an opening tag ("" for a closing one) and the end.
@@ -410,13 +406,11 @@ func byteAt(code string, i int) byte {
 }
 
 // isCSSIdentStart reports whether c can start a CSS identifier.
-func isCSSIdentStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-' || c >= 0x80
-}
+func isCSSIdentStart(c byte) bool { return cssIdentStarts.has(c) }
 
 // cssIdentEnd is the end of the identifier from j on.
 func cssIdentEnd(code string, j int) int {
-	for j < len(code) && (isWordByte(code[j]) || code[j] == '-' || code[j] >= 0x80) {
+	for j < len(code) && cssIdentBytes.has(code[j]) {
 		j++
 	}
 	return j

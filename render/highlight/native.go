@@ -374,7 +374,7 @@ func delimitedToken(spec *langSpec, code string, i int) (Kind, int) {
 func lineStartToken(spec *langSpec, code string, i int) (Kind, int) {
 	c := code[i]
 	switch {
-	case strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
+	case spec.lineStartComments != "" && strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
 		return Comment, lineEnd(code, i)
 	case spec.sections && c == '[' && atLineStart(code, i):
 		return Keyword, sectionEnd(code, i)
@@ -420,7 +420,7 @@ func (spec *langSpec) fold(w string) string {
 }
 
 // isCodeSpace reports whether c is a space, tab or line ending.
-func isCodeSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isCodeSpace(c byte) bool { return codeSpaces.has(c) }
 
 // isDigitByte reports whether c is an ASCII digit.
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
@@ -433,7 +433,7 @@ func digitAt(code string, i int) bool { return i < len(code) && isDigitByte(code
 func wordEnd(spec *langSpec, code string, j int) int {
 	for j < len(code) {
 		if c := code[j]; c < utf8.RuneSelf {
-			if !isWordByte(c) && strings.IndexByte(spec.identExtra, c) < 0 {
+			if !isWordByte(c) && (spec.identExtra == "" || strings.IndexByte(spec.identExtra, c) < 0) {
 				break
 			}
 			j++
@@ -557,17 +557,14 @@ func escapedStringEnd(code string, j int, q byte) int {
 	return len(code)
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+// isWordByte reports whether c is an ASCII letter, digit or underscore.
+func isWordByte(c byte) bool { return wordBytes.has(c) }
 
+// isWordStart reports whether a word starts at code[i]: an ASCII letter,
+// an underscore or a letter of any script.
 func isWordStart(code string, i int) bool {
-	c := code[i]
-	if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-		return true
-	}
-	if c < 0x80 {
-		return false
+	if c := code[i]; c < utf8.RuneSelf {
+		return wordStarts.has(c)
 	}
 	r, _ := utf8.DecodeRuneInString(code[i:])
 	return unicode.IsLetter(r)
