@@ -90,14 +90,14 @@ func (k *kit) withMarkers(lines []ansi.Line, width int) []ansi.Line { return lin
 // withMarkers).
 func (k *kit) inlineMarkers(spans []ansi.Span) []ansi.Span { return spans }
 
-// bound resolves the `data` attribute. ok is false when the directive has
-// no `data` attribute.
-func (k *kit) bound() (Resolved, bool) {
+// bound resolves the `data` attribute. A directive without one gets the
+// zero Resolved, which has no value (HasValue) and no Suffix.
+func (k *kit) bound() Resolved {
 	path, ok := k.attr("data")
 	if !ok {
-		return Resolved{}, false
+		return Resolved{}
 	}
-	return NewValueReader(k.c.Values()).Resolve(path), true
+	return NewValueReader(k.c.Values()).Resolve(path)
 }
 
 // text returns a value as display text: formatted, and made inert by the

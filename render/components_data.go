@@ -142,42 +142,45 @@ func stat(c *Context) []ansi.Line {
 	k := newKit(c)
 	format := k.format()
 	decimals := k.str("decimals", "")
-	r, isBound := k.bound()
-	var sd statData
-	if isBound && r.HasValue() {
-		sd = k.statOf(r.Value)
-	}
-	value, hasValue, label, delta, trend := sd.value, sd.hasValue, sd.label, sd.delta, sd.trend
-	if v, ok := k.attr("value"); ok {
-		value, hasValue = v, true
-	}
-	label = k.str("label", label)
-	delta = k.str("delta", delta)
-	if _, ok := k.attr("trend"); ok {
-		trend = k.enum("trend", "flat", "up", "down", "flat")
-	}
+	r := k.bound()
+	sd := k.statFields(r)
 	var out []ansi.Line
-	if label != "" {
-		out = append(out, c.WrapSpans([]ansi.Span{{Text: label, Style: k.st.Muted}}, c.Width)...)
+	if sd.label != "" {
+		out = append(out, c.WrapSpans([]ansi.Span{{Text: sd.label, Style: k.st.Muted}}, c.Width)...)
 	}
-	shown := ""
-	if hasValue {
-		shown = k.text(value, format, decimals)
-	}
-	if shown == "" {
-		shown = "—"
+	shown := "—"
+	if sd.hasValue {
+		if t := k.text(sd.value, format, decimals); t != "" {
+			shown = t
+		}
 	}
 	spans := []ansi.Span{{Text: shown, Style: ansi.Style{Bold: true}}}
-	if delta != "" {
-		spans = append(spans, ansi.Span{Text: "  "}, ansi.Span{Text: delta, Style: trendStyle(k.st, trend)})
+	if sd.delta != "" {
+		spans = append(spans, ansi.Span{Text: "  "}, ansi.Span{Text: sd.delta, Style: trendStyle(k.st, sd.trend)})
 	}
-	if isBound {
-		if s := r.Suffix(); s != "" {
-			spans = append(spans, ansi.Span{Text: s, Style: r.SuffixStyle(*k.st)})
-		}
+	if s := r.Suffix(); s != "" {
+		spans = append(spans, ansi.Span{Text: s, Style: r.SuffixStyle(*k.st)})
 	}
 	out = append(out, c.WrapSpans(spans, c.Width)...)
 	return k.withMarkers(out, c.Width)
+}
+
+// statFields is what a stat shows: the fields of its bound data r, which
+// its value, label, delta and trend attributes override.
+func (k *kit) statFields(r Resolved) statData {
+	var sd statData
+	if r.HasValue() {
+		sd = k.statOf(r.Value)
+	}
+	if v, ok := k.attr("value"); ok {
+		sd.value, sd.hasValue = v, true
+	}
+	sd.label = k.str("label", sd.label)
+	sd.delta = k.str("delta", sd.delta)
+	if _, ok := k.attr("trend"); ok {
+		sd.trend = k.enum("trend", "flat", "up", "down", "flat")
+	}
+	return sd
 }
 
 // numberOf reads a number from a value: a number or a numeric string.
@@ -239,8 +242,8 @@ func progress(c *Context) []ansi.Line {
 	format := k.format()
 	_, hasFormat := k.attr("format")
 	decimals := k.str("decimals", "")
-	r, isBound := k.bound()
-	value, maxV, known := progressValue(k, r, isBound)
+	r := k.bound()
+	value, maxV, known := progressValue(k, r)
 	if maxV <= 0 {
 		maxV = 1
 	}
@@ -255,10 +258,7 @@ func progress(c *Context) []ansi.Line {
 		pctText = "—"
 	}
 	label, _ := k.attr("label")
-	suffix := ""
-	if isBound {
-		suffix = r.Suffix()
-	}
+	suffix := r.Suffix()
 	overhead := 1 + ansi.Width(pctText) + ansi.Width(suffix)
 	if label != "" {
 		overhead += ansi.Width(label) + 1
@@ -283,9 +283,9 @@ func progress(c *Context) []ansi.Line {
 // data (a number, or an object's value and max), then from the value and
 // max attributes, which win. known is set once a value was read: without
 // one the bar is empty and says "—", never a 0% the note does not have.
-func progressValue(k *kit, r Resolved, isBound bool) (value, maxV float64, known bool) {
+func progressValue(k *kit, r Resolved) (value, maxV float64, known bool) {
 	value, maxV = 0, 1
-	if isBound && r.HasValue() {
+	if r.HasValue() {
 		value, maxV, known = progressData(r.Value)
 	}
 	if n, ok := numberAttr(k, "value"); ok {
@@ -340,10 +340,10 @@ type chartPoint struct {
 
 // chartPoints reads the bound array (numbers, numeric strings, {value}
 // objects), or else the `values` attribute.
-func chartPoints(k *kit) ([]chartPoint, Resolved, bool) {
+func chartPoints(k *kit) ([]chartPoint, Resolved) {
 	var pts []chartPoint
-	r, isBound := k.bound()
-	if arr, ok := r.Value.([]any); isBound && r.HasValue() && ok {
+	r := k.bound()
+	if arr, ok := r.Value.([]any); r.HasValue() && ok {
 		for _, e := range arr {
 			p := chartPoint{}
 			var n float64
@@ -362,14 +362,14 @@ func chartPoints(k *kit) ([]chartPoint, Resolved, bool) {
 				pts = append(pts, p)
 			}
 		}
-		return capPoints(pts), r, isBound
+		return capPoints(pts), r
 	}
 	for _, f := range strings.Split(k.str("values", ""), ",") {
 		if n, ok := valuefmt.ParseNumber(f); ok {
 			pts = append(pts, chartPoint{value: n})
 		}
 	}
-	return capPoints(pts), r, isBound
+	return capPoints(pts), r
 }
 
 func capPoints(pts []chartPoint) []chartPoint {
@@ -389,12 +389,10 @@ var sparkLevels = [...]rune{'▁', '▂', '▃', '▄', '▅', '▆', '▇', '�
 func chart(c *Context) []ansi.Line {
 	k := newKit(c)
 	kind := k.enum("kind", "line", "line", "bar")
-	pts, r, isBound := chartPoints(k)
+	pts, r := chartPoints(k)
 	var suffix []ansi.Span
-	if isBound {
-		if s := r.Suffix(); s != "" {
-			suffix = []ansi.Span{{Text: s, Style: r.SuffixStyle(*k.st)}}
-		}
+	if s := r.Suffix(); s != "" {
+		suffix = []ansi.Span{{Text: s, Style: r.SuffixStyle(*k.st)}}
 	}
 	if len(pts) == 0 {
 		return k.withMarkers(c.WrapSpans(append([]ansi.Span{{Text: "no data", Style: k.st.Dim}}, suffix...), c.Width), c.Width)
@@ -566,24 +564,15 @@ func table(c *Context) []ansi.Line {
 	decimals := k.str("decimals", "")
 	align := k.textAlign()
 	caption, _ := k.attr("caption")
-	r, isBound := k.bound()
-	var header []string
-	var rows [][]any
-	if isBound && r.HasValue() {
-		header, rows = tableData(r.Value, tableColumns(k))
-	}
-	if limit := tableLimit(k); limit > 0 && len(rows) > limit {
-		rows = rows[:limit]
-	}
+	r := k.bound()
+	header, rows := tableRows(k, r)
 	var out []ansi.Line
 	if caption != "" {
 		out = append(out, c.WrapSpans([]ansi.Span{{Text: caption, Style: ansi.Style{Bold: true}}}, c.Width)...)
 	}
 	var suffix []ansi.Span
-	if isBound {
-		if s := r.Suffix(); s != "" {
-			suffix = []ansi.Span{{Text: strings.TrimPrefix(s, " "), Style: r.SuffixStyle(*k.st)}}
-		}
+	if s := r.Suffix(); s != "" {
+		suffix = []ansi.Span{{Text: strings.TrimPrefix(s, " "), Style: r.SuffixStyle(*k.st)}}
 	}
 	if len(rows) == 0 {
 		out = append(out, c.WrapSpans(append([]ansi.Span{{Text: "no data ", Style: k.st.Dim}}, suffix...), c.Width)...)
@@ -599,6 +588,18 @@ func table(c *Context) []ansi.Line {
 		out = append(out, c.WrapSpans(suffix, c.Width)...)
 	}
 	return k.withMarkers(out, c.Width)
+}
+
+// tableRows reads a table's header and rows from its bound data r, cut
+// at its limit.
+func tableRows(k *kit, r Resolved) (header []string, rows [][]any) {
+	if r.HasValue() {
+		header, rows = tableData(r.Value, tableColumns(k))
+	}
+	if limit := tableLimit(k); limit > 0 && len(rows) > limit {
+		rows = rows[:limit]
+	}
+	return header, rows
 }
 
 // tableColumns reads the columns attribute: the names between commas,
