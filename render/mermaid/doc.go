@@ -22,10 +22,11 @@
 //     and frames around it is left out, its nodes drawn as if it were
 //     not there; the title of a frame left out, too narrow for it or
 //     with no node to frame is a line below the drawing naming its
-//     nodes, so no title is lost. direction inside a subgraph is read
-//     but the subgraph is laid out in the chart's direction (mermaid too
-//     ignores it when the subgraph links outside), none of its nodes
-//     dropped. classDef, class, style, linkStyle, click, accTitle and
+//     nodes, so no title is lost. A subgraph that gives a direction of
+//     its own and has no node linked outside is laid out alone in that
+//     direction and set in the chart as one framed block, as mermaid
+//     draws it; one linked outside is laid out in the chart's direction,
+//     as mermaid does too, none of its nodes dropped. classDef, class, style, linkStyle, click, accTitle and
 //     accDescr are ignored, as are %% comments; a title in front matter
 //     is the drawing's first line;
 //   - edge labels wrap, as node text does, when the diagram is too wide

@@ -11,6 +11,7 @@ type shape uint8
 
 const (
 	rect       shape = iota // A[text], A
+	block                   // a subgraph drawn in its own direction (blocks.go)
 	round                   // A(text)
 	stadium                 // A([text])
 	circle                  // A((text)), A(((text)))
@@ -42,12 +43,18 @@ type node struct {
 	shape shape
 	loops []string // labels of its edges to itself
 	sub   int      // the innermost subgraph it is in, or -1
+	art   []Line   // a block's drawing
 }
 
 // subgraph is a group of nodes drawn in a frame with its title.
 type subgraph struct {
 	id, title string // id is "" for a subgraph named by a quoted title
 	parent    int    // the subgraph it is in, or -1
+	// dir is the direction its statements give, when hasDir.
+	dir    direction
+	hasDir bool
+	// inBlock marks a subgraph drawn inside a block node (see blocks.go).
+	inBlock bool
 }
 
 // edge is one flowchart edge between two nodes, or between a node and a
@@ -210,6 +217,10 @@ func (fc *flowchart) statement(s string, line int) error {
 		return fc.openSubgraph(rest)
 	case word == "end":
 		fc.closeSubgraph()
+		return nil
+	case word == "direction" && len(fc.open) > 0:
+		sg := &fc.subs[fc.open[len(fc.open)-1]]
+		sg.dir, sg.hasDir = directionOf(strings.TrimSpace(rest))
 		return nil
 	case ignored(word):
 		return nil

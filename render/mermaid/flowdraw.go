@@ -386,7 +386,11 @@ func (l *flowLayout) draw(w, h int) *grid {
 			continue
 		}
 		x, y := l.xy(n.cross, l.mpos[n.layer])
-		drawBox(g, x, y, n.w, n.h, n.shape, n.lines)
+		if n.shape == block {
+			drawBlock(g, x, y, n.w, n.h, n.lines[0], n.art)
+		} else {
+			drawBox(g, x, y, n.w, n.h, n.shape, n.lines)
+		}
 	}
 	var j joins
 	for i := range l.segs {
@@ -557,6 +561,7 @@ type boxGlyphs struct{ tl, tr, bl, br, hz, l, r string }
 
 var shapeGlyphs = [...]boxGlyphs{
 	rect:       {"┌", "┐", "└", "┘", "─", "│", "│"},
+	block:      {"┌", "┐", "└", "┘", "┄", "┆", "┆"},
 	round:      {"╭", "╮", "╰", "╯", "─", "│", "│"},
 	stadium:    {"╭", "╮", "╰", "╯", "─", "(", ")"},
 	circle:     {"╭", "╮", "╰", "╯", "─", "(", ")"},

@@ -449,7 +449,7 @@ func (l *flowLayout) legend(width int) []Line {
 	}
 	var out []Line
 	for s, sg := range l.fc.subs {
-		if kept[s] || sg.title == "" {
+		if kept[s] || sg.title == "" || sg.inBlock {
 			continue
 		}
 		text := "┄ " + sg.title

@@ -30,8 +30,9 @@ type lnode struct {
 	w, h, csize, msize, extra int
 	lines                     []string
 	shape                     shape
-	ups, downs                []int // segments that end at it from above, leave it below
-	upOff, downOff            []int // port offsets along the cross axis
+	art                       []Line // a block's drawing
+	ups, downs                []int  // segments that end at it from above, leave it below
+	upOff, downOff            []int  // port offsets along the cross axis
 	style                     lineStyle
 	sub                       int // the innermost subgraph it is in, or -1
 }
@@ -178,7 +179,7 @@ func (fc *flowchart) wrapped(limit int) (*flowchart, bool) {
 // layoutFlow lays fc out in dir and draws it, or fails with a TooWide
 // error and the width it needs when it is wider than width.
 func layoutFlow(fc *flowchart, dir direction, width int) ([]Line, int, error) {
-	l, err := newFlowLayout(fc, dir)
+	l, err := newFlowLayout(fc.blocks(dir, width), dir)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -212,7 +213,7 @@ func newFlowLayout(fc *flowchart, dir direction) (*flowLayout, error) {
 	}
 	l.layers = make([][]int, slices.Max(layer)+1)
 	for i, n := range fc.nodes {
-		l.add(lnode{real: i, layer: layer[i], lines: withLoops(n), shape: n.shape, sub: n.sub})
+		l.add(lnode{real: i, layer: layer[i], lines: withLoops(n), shape: n.shape, sub: n.sub, art: n.art})
 	}
 	for _, e := range edges {
 		l.addEdge(e, layer)
@@ -627,6 +628,9 @@ func (l *flowLayout) size(n *lnode, upLabel []int, downPorts int) {
 	}
 	if n.shape == cylinder {
 		th++
+	}
+	if n.shape == block {
+		tw, th = blockSize(n.lines[0], n.art)
 	}
 	n.w, n.h = tw, th
 	if horiz {

@@ -125,19 +125,68 @@ func TestEdgesToSubgraphs(t *testing.T) {
 	}
 }
 
-// TestSubgraphDirection: a direction inside a subgraph is read and the
-// subgraph laid out in the chart's own direction (mermaid too ignores
-// it when the subgraph links outside, as it does here); none of its
-// nodes is dropped.
+// TestSubgraphDirection: a subgraph that gives a direction of its own
+// and is not linked outside is drawn in that direction, framed, as
+// mermaid draws it; one linked outside is laid out in the chart's
+// direction (mermaid too ignores its direction then), none of its nodes
+// dropped.
 func TestSubgraphDirection(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"left-right in top-down", `flowchart TD
+    Start --> Phase
+    Phase --> Update
+    subgraph Update ["DB update"]
+        direction LR
+        r[Read] --> c[Convert] --> s[Save]
+    end
+    Update --> Review
+`, []string{"┌┄ DB update ┄", "│ Read ├──►│ Convert ├──►│ Save │", "│ Review │"}},
+		{"nested, each its own way", `flowchart LR
+  subgraph TOP
+    direction TB
+    subgraph B1
+        direction RL
+        i1 -->f1
+    end
+    subgraph B2
+        direction BT
+        i2 -->f2
+    end
+  end
+  A --> TOP --> B
+  B1 --> B2`, []string{"│ f1 │◄───┤ i1 │", "┌┄ TOP ┄", "┌┄ B1 ┄", "┌┄ B2 ┄", "│ A ├──►┆", "┆──►│ B │"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := mustDraw(t, c.src, 80)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("missing %q:\n%s", w, out)
+				}
+			}
+			shown, _ := ShownText(c.src)
+			missing(t, c.src, out, shown)
+		})
+	}
+	// B2 is drawn bottom-up inside TOP, which runs top-down.
+	out := mustDraw(t, realDiagrams[3], 80)
+	f2, i2 := strings.Index(out, "│ f2 │"), strings.Index(out, "│ i2 │")
+	if f2 < 0 || i2 < 0 || f2 > i2 || !strings.Contains(out, "▲") {
+		t.Errorf("B2 is not drawn bottom-up:\n%s", out)
+	}
 	for _, dir := range []string{"LR", "RL", "TB", "BT"} {
 		src := "flowchart TD\n  Start --> Phase\n  subgraph block [Update]\n    direction " + dir +
 			"\n    read[Read] --> conv[Convert] --> save[Save]\n  end\n  Phase --> read\n  save --> Review\n"
 		out := mustDraw(t, src, 80)
 		for _, w := range []string{"Start", "Phase", "│ Read │", "│ Convert │", "│ Save │", "Review", " Update "} {
 			if !strings.Contains(out, w) {
-				t.Errorf("direction %s: missing %q:\n%s", dir, w, out)
+				t.Errorf("linked outside, direction %s: missing %q:\n%s", dir, w, out)
 			}
+		}
+		if strings.Contains(out, "►") {
+			t.Errorf("linked outside, direction %s is not ignored:\n%s", dir, out)
 		}
 	}
 }
