@@ -108,41 +108,54 @@ func (e *encoder) allowed(u string) bool {
 // appendLine is AppendLine.
 func (e *encoder) appendLine(dst []byte, l Line, level Level) []byte {
 	for i := 0; i < len(l); {
-		if img := l[i].Image; img != nil {
-			// Pixels are for a terminal that was asked to show colors.
-			if level != None {
-				dst = appendImage(dst, img)
-			}
+		s := &l[i]
+		if s.Image != nil {
+			dst = appendPixels(dst, s.Image, level)
 			i++
 			continue
 		}
 		j := runEnd(l, i)
-		dst = e.appendRun(dst, l[i:j], level)
+		// The spans l[i:j] share a style and a link: their text is
+		// written under one OSC 8 and one SGR.
+		link := level != None && s.Link != "" && e.allowed(s.Link)
+		if link {
+			dst = appendLinkOpen(dst, s.Link)
+		}
+		n := len(dst)
+		if level != None && !s.Style.IsZero() {
+			// A style whose colors do not exist at this level and that
+			// has no attribute writes nothing rather than an empty SGR.
+			dst = e.appendOpen(dst, s.Style, level)
+		}
+		sgr := len(dst) > n
+		for k := i; k < j; k++ {
+			dst = append(dst, l[k].Text...)
+		}
+		dst = appendCloses(dst, sgr, link)
 		i = j
 	}
 	return dst
 }
 
-// appendRun appends a run of text spans that share a style and a link:
-// their text under one SGR and one OSC 8.
-func (e *encoder) appendRun(dst []byte, run Line, level Level) []byte {
-	s := &run[0]
-	link := level != None && s.Link != "" && e.allowed(s.Link)
-	if link {
-		dst = append(dst, "\x1b]8;;"...)
-		dst = append(dst, s.Link...)
-		dst = append(dst, 0x07)
+// appendPixels appends an image span's picture; pixels are for a
+// terminal that was asked to show colors.
+func appendPixels(dst []byte, img *Image, level Level) []byte {
+	if level == None {
+		return dst
 	}
-	n := len(dst)
-	if level != None && !s.Style.IsZero() {
-		dst = e.appendOpen(dst, s.Style, level)
-	}
-	// A style whose colors do not exist at this level and that has no
-	// attribute writes nothing rather than an empty SGR.
-	sgr := len(dst) > n
-	for k := range run {
-		dst = append(dst, run[k].Text...)
-	}
+	return appendImage(dst, img)
+}
+
+// appendLinkOpen appends the OSC 8 sequence that opens a link to u.
+func appendLinkOpen(dst []byte, u string) []byte {
+	dst = append(dst, "\x1b]8;;"...)
+	dst = append(dst, u...)
+	return append(dst, 0x07)
+}
+
+// appendCloses appends the SGR reset when a style is open and the OSC 8
+// close when a link is.
+func appendCloses(dst []byte, sgr, link bool) []byte {
 	if sgr {
 		dst = append(dst, "\x1b[0m"...)
 	}
