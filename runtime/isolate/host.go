@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -320,7 +321,7 @@ func reconcile(o script.Outcome, shape *valueShape, rec hostRecords, l script.Li
 	case value.Crashed:
 		return script.Outcome{Name: o.Name, Kind: value.Crashed, Detail: o.Detail}
 	case value.LimitExceeded:
-		if workerLimits[o.Limit] {
+		if slices.Contains(workerLimits[:], o.Limit) {
 			return script.Outcome{Name: o.Name, Kind: o.Kind, Limit: o.Limit, Detail: o.Detail}
 		}
 	case value.CapabilityDenied, value.TierBlocked:
@@ -337,9 +338,7 @@ func reconcile(o script.Outcome, shape *valueShape, rec hostRecords, l script.Li
 }
 
 // workerLimits are the limits a worker may report going over.
-var workerLimits = map[script.LimitKind]bool{
-	script.LimitInstructions: true, script.LimitTimeout: true, script.LimitMemory: true,
-}
+var workerLimits = [...]script.LimitKind{script.LimitInstructions, script.LimitTimeout, script.LimitMemory}
 
 // reconcileOk keeps a value within the run's marshal limits, as measured
 // when its frame was read; any other is a script error.

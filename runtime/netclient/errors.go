@@ -93,20 +93,26 @@ const (
 // Sentence says why a request to host never reached it, in words shown
 // after "offline: ".
 func (c Cause) Sentence(host string) string {
-	if form, ok := causeSentences[c]; ok {
-		return fmt.Sprintf(form, host)
+	for _, cs := range causeSentences {
+		if cs.cause == c {
+			return fmt.Sprintf(cs.form, host)
+		}
 	}
 	return host + " could not be reached"
 }
 
 // causeSentences are the sentences of the causes that say more than
-// "could not be reached", with %s for the host.
-var causeSentences = map[Cause]string{
-	NotResolved:    "%s could not be resolved",
-	ConnectRefused: "%s refused the connection",
-	ConnectTimeout: "%s could not be reached in time",
-	TLSFailed:      "the secure connection to %s failed",
-	ConnectReset:   "the connection to %s was reset",
+// "could not be reached", with %s for the host (an array, which the
+// linker lays out: no package init builds a table).
+var causeSentences = [...]struct {
+	cause Cause
+	form  string
+}{
+	{NotResolved, "%s could not be resolved"},
+	{ConnectRefused, "%s refused the connection"},
+	{ConnectTimeout, "%s could not be reached in time"},
+	{TLSFailed, "the secure connection to %s failed"},
+	{ConnectReset, "the connection to %s was reset"},
 }
 
 // causeOf names why an exchange that wrote no request failed.
