@@ -62,7 +62,7 @@ type fenceParts struct {
 // single-line label, an optional single-line attribute block (its spans
 // appended to buf), then only blanks.
 func scanFence(line []byte, pos, minColons, maxColons int, buf []attrSpan) (p fenceParts, ok bool) {
-	i := colonRun(line, pos)
+	i := runEnd(line, pos, ':')
 	p.colons = i - pos
 	if p.colons < minColons || p.colons > maxColons {
 		return p, false
@@ -88,9 +88,9 @@ func scanFence(line []byte, pos, minColons, maxColons int, buf []attrSpan) (p fe
 	return p, blankToEOL(line, i)
 }
 
-// colonRun is the index just past the run of colons at line[i].
-func colonRun(line []byte, i int) int {
-	for i < len(line) && line[i] == ':' {
+// runEnd is the index just past the run of c at line[i].
+func runEnd(line []byte, i int, c byte) int {
+	for i < len(line) && line[i] == c {
 		i++
 	}
 	return i
@@ -125,7 +125,7 @@ func bareFence(reader text.Reader, pc parser.Context, min int) (start, stop int,
 		*f = fenceScan{valid: true, seg: seg, offset: reader.LineOffset()}
 		w, pos := util.IndentWidth(line, reader.LineOffset())
 		if w <= 3 && byteAt(line, pos) == ':' {
-			i := colonRun(line, pos)
+			i := runEnd(line, pos, ':')
 			if util.IsBlank(line[i:]) {
 				f.bare = true
 				f.start, f.stop = seg.Start+pos-seg.Padding, seg.Start+i-seg.Padding
@@ -242,6 +242,6 @@ func OpensContainer(line []byte) (colons int, ok bool) {
 // first column, is a bare colon fence of at least min colons: the line
 // that closes an open container directive with a fence of length min.
 func ClosesContainer(line []byte, min int) bool {
-	i := colonRun(line, 0)
+	i := runEnd(line, 0, ':')
 	return i >= min && i > 0 && util.IsBlank(line[i:])
 }

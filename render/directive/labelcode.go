@@ -37,24 +37,29 @@ func (labelCode) Parse(parent ast.Node, block text.Reader, pc parser.Context) as
 		return nil
 	}
 	at := seg.Start
-	// Labels nest, so the innermost open one is last; those whose `]` is
-	// behind the reader are closed.
-	for len(bt.labelEnds) > 0 && bt.labelEnds[len(bt.labelEnds)-1] <= at {
-		bt.labelEnds = bt.labelEnds[:len(bt.labelEnds)-1]
-	}
-	if len(bt.labelEnds) == 0 {
+	end, open := bt.openLabel(at)
+	if !open {
 		return nil
 	}
-	end := bt.labelEnds[len(bt.labelEnds)-1]
-	n := 0
-	for n < len(line) && line[n] == '`' {
-		n++
-	}
+	n := runEnd(line, 0, '`')
 	if bt.backtickRunIn(parent, block.Source(), n, at+n, end) {
 		return nil
 	}
 	block.Advance(n)
 	return ast.NewTextSegment(seg.WithStop(at + n))
+}
+
+// openLabel is where the innermost label open at source offset at
+// ends, if one is. Labels nest, so the innermost open one is last; those
+// whose `]` is behind the reader are closed.
+func (bt *blockText) openLabel(at int) (end int, open bool) {
+	for len(bt.labelEnds) > 0 && bt.labelEnds[len(bt.labelEnds)-1] <= at {
+		bt.labelEnds = bt.labelEnds[:len(bt.labelEnds)-1]
+	}
+	if len(bt.labelEnds) == 0 {
+		return 0, false
+	}
+	return bt.labelEnds[len(bt.labelEnds)-1], true
 }
 
 // backtickRunIn reports whether a run of exactly n backticks starts in
@@ -70,9 +75,7 @@ func (bt *blockText) backtickRunIn(block ast.Node, source []byte, n, from, to in
 					continue
 				}
 				start := p
-				for p < seg.Stop && source[p] == '`' {
-					p++
-				}
+				p = runEnd(source[:seg.Stop], p, '`')
 				bt.runs[p-start] = append(bt.runs[p-start], start)
 			}
 		}

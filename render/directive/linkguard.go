@@ -23,28 +23,56 @@ func (g linkGuard) Trigger() []byte { return g.inner.Trigger() }
 
 func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	line, seg := block.PeekLine()
-	if len(line) == 0 || line[0] != ']' || blockSpan(parent) <= guardFrom {
-		return g.inner.Parse(parent, block, pc)
-	}
-	// The first freeLinkCloses `]` of a block cost at most that many scans
-	// of the block, so accounting starts only after them.
-	if n, ok := pc.Get(linkCountKey).(*linkCount); !ok || n.node != parent {
-		pc.Set(linkCountKey, &linkCount{node: parent, closes: 1})
-		return g.inner.Parse(parent, block, pc)
-	} else if n.closes < freeLinkCloses {
-		n.closes++
+	if len(line) == 0 || line[0] != ']' || blockSpan(parent) <= guardFrom || freeClose(parent, pc) {
 		return g.inner.Parse(parent, block, pc)
 	}
 	bt := currentBlockText(parent, pc)
 	bt.load(block.Source())
 	lineNo, _ := block.Position()
-	at := bt.flatPos(lineNo, seg)
+	if !bt.chargeLink(bt.flatPos(lineNo, seg)) {
+		return nil
+	}
+	return g.inner.Parse(parent, block, pc)
+}
+
+// freeClose counts a `]` of parent and reports whether it passes without
+// accounting: the first freeLinkCloses `]` of a block cost at most that
+// many scans of the block, so accounting starts only after them.
+func freeClose(parent ast.Node, pc parser.Context) bool {
+	n, ok := pc.Get(linkCountKey).(*linkCount)
+	if !ok || n.node != parent {
+		pc.Set(linkCountKey, &linkCount{node: parent, closes: 1})
+		return true
+	}
+	if n.closes < freeLinkCloses {
+		n.closes++
+		return true
+	}
+	return false
+}
+
+// chargeLink charges the `]` at flat offset at against the block's link
+// budget and reports whether the link parser may scan for it; a `]` the
+// block text does not hold is not charged.
+func (bt *blockText) chargeLink(at int) bool {
 	if at < 0 || at >= len(bt.flat) {
-		return g.inner.Parse(parent, block, pc)
+		return true
 	}
 	if bt.linkBudget == 0 {
 		bt.linkBudget = 8*len(bt.flat) + 4096
 	}
+	cost := bt.linkCost(at)
+	if bt.linkSpent+cost > bt.linkBudget {
+		bt.linkSpent = bt.linkBudget
+		return false
+	}
+	bt.linkSpent += cost
+	return true
+}
+
+// linkCost is what the link parser scans for the `]` at flat offset at:
+// its label, and the destination up to the next blank after `](`.
+func (bt *blockText) linkCost(at int) int {
 	cost := 1
 	if open := bt.openOf(at); open >= 0 {
 		cost += at - open
@@ -52,12 +80,7 @@ func (g linkGuard) Parse(parent ast.Node, block text.Reader, pc parser.Context) 
 	if at+1 < len(bt.flat) && bt.flat[at+1] == '(' {
 		cost += bt.nextBlank(at+2) - at
 	}
-	if bt.linkSpent+cost > bt.linkBudget {
-		bt.linkSpent = bt.linkBudget
-		return nil
-	}
-	bt.linkSpent += cost
-	return g.inner.Parse(parent, block, pc)
+	return cost
 }
 
 // freeLinkCloses is how many `]` per block pass without accounting.

@@ -132,7 +132,7 @@ func scanAttrSpans(b []byte, i int, allowEOL bool, spans []attrSpan) (_ []attrSp
 		switch c := b[j]; {
 		case c == '}':
 			return spans, j + 1, true
-		case c == '#' || c == '.':
+		case isShorthand(c):
 			span, j, ok = sc.shorthand(j)
 		case isKeyStart(c):
 			span, j, ok = sc.keyed(j)
@@ -169,11 +169,20 @@ func (sc attrScanner) skipSpace(j int) int {
 func (sc attrScanner) shorthand(j int) (attrSpan, int, bool) {
 	b := sc.b
 	k := j + 1
-	for k < len(b) && !isValueStop(b[k]) && b[k] != '#' && b[k] != '.' {
+	for k < len(b) && !isValueStop(b[k]) && !isShorthand(b[k]) {
 		k++
 	}
 	return attrSpan{kind: b[j], val0: j + 1, val1: k}, k, k > j+1
 }
+
+// endsEntry reports whether an entry may end before b[j]: at the end,
+// space or the closing brace.
+func (sc attrScanner) endsEntry(j int) bool {
+	return j >= len(sc.b) || sc.space(sc.b[j]) || sc.b[j] == '}'
+}
+
+// isShorthand reports whether c starts a `#id` or `.class` entry.
+func isShorthand(c byte) bool { return c == '#' || c == '.' }
 
 // keyed scans the `key` or `key=value` entry at b[j].
 func (sc attrScanner) keyed(j int) (attrSpan, int, bool) {
@@ -185,7 +194,7 @@ func (sc attrScanner) keyed(j int) (attrSpan, int, bool) {
 	m := sc.skipSpace(k)
 	if m >= len(b) || b[m] != '=' {
 		// A bare key ends at space, the block's end or a shorthand.
-		ok := k >= len(b) || sc.space(b[k]) || b[k] == '}' || b[k] == '#' || b[k] == '.'
+		ok := sc.endsEntry(k) || isShorthand(b[k])
 		return attrSpan{kind: 'b', key0: j, key1: k}, k, ok
 	}
 	m = sc.skipSpace(m + 1)
@@ -195,7 +204,7 @@ func (sc attrScanner) keyed(j int) (attrSpan, int, bool) {
 	span := attrSpan{kind: '=', key0: j, key1: k}
 	var ok bool
 	span.val0, span.val1, j, ok = sc.value(m)
-	if !ok || (j < len(b) && !sc.space(b[j]) && b[j] != '}') {
+	if !ok || !sc.endsEntry(j) {
 		return attrSpan{}, j, false
 	}
 	return span, j, true
@@ -231,7 +240,7 @@ func nameAndAttrs(b []byte, nameStart, nameEnd int, spans []attrSpan) (string, [
 	}
 	// The block's last entry ends before its closing brace.
 	attrStart, attrStop := spans[0].key0, max(spans[len(spans)-1].key1, spans[len(spans)-1].val1)
-	if spans[0].kind == '#' || spans[0].kind == '.' {
+	if isShorthand(spans[0].kind) {
 		attrStart = spans[0].val0
 	}
 	if attrStart-nameEnd <= 8 {
