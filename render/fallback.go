@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -39,6 +40,7 @@ func (l *layouter) unknownBlock(name string, d *Directive, attrs Attrs, width in
 		content = l.attrLines(content, attrs, inner)
 	}
 	m := l.mark()
+	fits := math.MaxInt
 	if len(d.Blocks) > 0 {
 		l.depth++
 		body := l.blocks(d.Blocks, inner)
@@ -47,10 +49,13 @@ func (l *layouter) unknownBlock(name string, d *Directive, attrs Attrs, width in
 			content = append(content, nil)
 		}
 		l.shift(m, len(content))
+		if l.takeBoxed(body, inner) {
+			fits = len(content)
+		}
 		content = append(content, body...)
 	}
 	l.diagnose(unknownLabel(name, l.opt.Packs))
-	lines, at := l.dashedBox("", content, width)
+	lines, at := l.dashedBox("", content, width, fits)
 	l.shift(m, at)
 	return lines
 }
@@ -115,15 +120,16 @@ func isPackName(s string) bool {
 
 // failedBlock draws a block directive whose component failed.
 func (l *layouter) failedBlock(name string, width int) []ansi.Line {
-	lines, _ := l.dashedBox("component `"+name+"` failed to render", nil, width)
+	lines, _ := l.dashedBox("component `"+name+"` failed to render", nil, width, 0)
 	return lines
 }
 
 // dashedBox draws a dim dashed frame of the full width around a title and,
 // when there is any, a blank line and the content. Below five columns
 // there is no room for a frame and the lines are drawn bare. at is the
-// line the content starts on.
-func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (lines []ansi.Line, at int) {
+// line the content starts on. The content from content[fits] on is known
+// to fill the width inside the frame exactly (see takeBoxed).
+func (l *layouter) dashedBox(title string, content []ansi.Line, width, fits int) (lines []ansi.Line, at int) {
 	dim := l.st.Dim
 	inner := width - 4
 	var titleLines []ansi.Line
@@ -136,20 +142,41 @@ func (l *layouter) dashedBox(title string, content []ansi.Line, width int) (line
 	edge := strings.Repeat("╌", width-2)
 	out := make([]ansi.Line, 0, len(titleLines)+len(content)+3)
 	out = append(out, ansi.Line{{Text: "┌" + edge + "┐", Style: dim}})
-	side := dashedSides{inner: inner, dim: dim}
+	side := dashedSides{inner: inner, dim: dim, exact: true}
 	for _, t := range titleLines {
-		out = append(out, side.frame(t))
+		out = append(out, side.frame(t, framedWidth(t)))
 	}
 	if len(content) > 0 {
 		if len(titleLines) > 0 {
-			out = append(out, side.frame(nil))
+			out = append(out, side.frame(nil, 0))
 		}
 		at = len(out)
-		for _, c := range content {
-			out = append(out, side.frame(c))
+		for i, c := range content {
+			w := inner
+			if i < fits {
+				w = framedWidth(c)
+			}
+			out = append(out, side.frame(c, w))
 		}
 	}
-	return append(out, ansi.Line{{Text: "└" + edge + "┘", Style: dim}}), at
+	lines = append(out, ansi.Line{{Text: "└" + edge + "┘", Style: dim}})
+	if side.exact {
+		l.boxed, l.boxedWidth = lines, width
+	}
+	return lines, at
+}
+
+// takeBoxed reports whether lines, laid out at width, are the lines of
+// the dashed box drawn last, as it returned them, and each of them is
+// exactly width cells wide: a box drawn around them then need not measure
+// them. Boxes nested n deep would otherwise measure each line n times.
+// Only a box's own lines passed up unchanged qualify: a container that
+// adds to them (a quote, an indent) returns other lines, or lays the box
+// out narrower than width.
+func (l *layouter) takeBoxed(lines []ansi.Line, width int) bool {
+	b := l.boxed
+	l.boxed = nil
+	return len(lines) > 0 && len(lines) == len(b) && &lines[0] == &b[0] && l.boxedWidth == width
 }
 
 // bareBox is a dashed box with no room for its frame: the title's lines,
@@ -175,11 +202,15 @@ type dashedSides struct {
 	inner int
 	dim   ansi.Style
 	slab  []ansi.Span
+	// exact says every line framed so far fit the inner width.
+	exact bool
 }
 
-// frame returns ln between the box's sides, padded to the inner width.
-func (s *dashedSides) frame(ln ansi.Line) ansi.Line {
-	pad := blank(s.inner - framedWidth(ln))
+// frame returns ln, w cells wide, between the box's sides, padded to the
+// inner width.
+func (s *dashedSides) frame(ln ansi.Line, w int) ansi.Line {
+	s.exact = s.exact && w <= s.inner
+	pad := blank(s.inner - w)
 	if n := len(ln); n > 1 && pad == "" && plainSpan(ln[0], s.dim) && plainSpan(ln[n-1], s.dim) {
 		ln[0].Text = joinFrame(leftFrames, "┆ ", ln[0].Text, true)
 		ln[n-1].Text = joinFrame(rightFrames, " ┆", ln[n-1].Text, false)
@@ -209,10 +240,11 @@ const (
 	rightFrames = " ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆ ┆"
 )
 
-// framedWidth is ln.Width(), with the frame edges joined into its spans
-// (cuts of leftFrames or rightFrames) and its blank padding measured by
-// their length: a line inside boxes nested n deep is measured once per
-// level, and its frames are most of its text.
+// framedWidth is ln.Width(), with the frame edges and callout bars joined
+// into its spans (cuts of leftFrames, rightFrames or calloutBars) and its
+// blank padding measured by their length: a line inside boxes nested n
+// deep may be measured once per level, and its frames are most of its
+// text.
 func framedWidth(ln ansi.Line) int {
 	w := 0
 	for _, sp := range ln {
@@ -222,10 +254,11 @@ func framedWidth(ln ansi.Line) int {
 }
 
 // cutWidth is ansi.Width(t), found without reading t when t is a cut of
-// the frame edges (two cells every four bytes) or of blanks.
+// the frame edges or callout bars (two cells every four bytes) or of
+// blanks.
 func cutWidth(t string) int {
 	switch {
-	case len(t)%4 == 0 && (strings.HasPrefix(leftFrames, t) || strings.HasPrefix(rightFrames, t)):
+	case len(t)%4 == 0 && (strings.HasPrefix(leftFrames, t) || strings.HasPrefix(rightFrames, t) || strings.HasPrefix(calloutBars, t)):
 		return len(t) / 2
 	case strings.HasPrefix(spaces, t):
 		return len(t)

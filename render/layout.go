@@ -159,6 +159,10 @@ type layouter struct {
 	inLink ansi.Target
 	// places is where the targets of the lines placed so far are.
 	places targetPlaces
+	// boxed holds the lines of the dashed box drawn last when every one
+	// of them is exactly boxedWidth cells wide (see fallback.go).
+	boxed      []ansi.Line
+	boxedWidth int
 }
 
 // newTarget hands out a target for the spans of one link to url, or of a
