@@ -145,7 +145,7 @@ func alignText(lines []ansi.Line, text string, width int) []ansi.Line {
 func widest(lines []ansi.Line) int {
 	w := 0
 	for _, ln := range lines {
-		w = max(w, ln.Width())
+		w = max(w, framedWidth(ln))
 	}
 	return w
 }
