@@ -104,3 +104,18 @@ func TestDeepDisplayIsOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesSorted holds the symbol and function tables to the byte order
+// their binary searches need.
+func TestTablesSorted(t *testing.T) {
+	for i := 1; i < len(symbols); i++ {
+		if symbols[i-1].name >= symbols[i].name {
+			t.Errorf("symbols: %q before %q", symbols[i-1].name, symbols[i].name)
+		}
+	}
+	for i := 1; i < len(functions); i++ {
+		if functions[i-1] >= functions[i] {
+			t.Errorf("functions: %q before %q", functions[i-1], functions[i])
+		}
+	}
+}

@@ -1,7 +1,12 @@
 package mathtext
 
+import (
+	"slices"
+	"strings"
+)
+
 // symbols are the commands that stand for one symbol, sorted by name.
-var symbols = [...]struct{ name, text string }{
+var symbols = [...]symbolText{
 	{" ", " "},
 	{"!", ""},
 	{"#", "#"},
@@ -265,39 +270,27 @@ var functions = [...]string{
 	"tanh",
 }
 
+// symbolText is a symbol command's name and its text.
+type symbolText struct{ name, text string }
+
 // symbol returns the text of the symbol command \name.
 func symbol(name string) (string, bool) {
-	lo, hi := 0, len(symbols)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if symbols[m].name < name {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	i, ok := slices.BinarySearchFunc(symbols[:], name, func(s symbolText, name string) int {
+		return strings.Compare(s.name, name)
+	})
+	if !ok {
+		return "", false
 	}
-	if lo < len(symbols) && symbols[lo].name == name {
-		return symbols[lo].text, true
-	}
-	return "", false
+	return symbols[i].text, true
 }
 
 // function returns the name of the operator \name, set as text.
 func function(name string) (string, bool) {
-	lo, hi := 0, len(functions)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if functions[m] < name {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	if _, ok := slices.BinarySearch(functions[:], name); !ok {
+		return "", false
 	}
-	if lo < len(functions) && functions[lo] == name {
-		if name == "bmod" || name == "pmod" {
-			return " mod ", true
-		}
-		return name, true
+	if name == "bmod" || name == "pmod" {
+		return " mod ", true
 	}
-	return "", false
+	return name, true
 }
