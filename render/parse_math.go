@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 
@@ -56,6 +57,10 @@ func (mathSpans) Parse(parent ast.Node, block text.Reader, pc parser.Context) as
 	if prev := block.PrecendingCharacter(); prev == '$' || prev == '\\' {
 		return nil
 	}
+	if n, ok := backtickMath(line, seg.Start); ok {
+		block.Advance(n.Segment.Stop - seg.Start + len("`$"))
+		return n
+	}
 	open := mathOpen(line)
 	if open == 0 {
 		return nil
@@ -82,6 +87,20 @@ func mathOpen(line []byte) int {
 		return 0
 	}
 	return open
+}
+
+// backtickMath reads GitHub's other inline form, $`…`$, whose TeX may
+// hold dollars and markdown's own characters; line starts at the dollar,
+// at offset start in the source. It needs the closing "`$" on the line.
+func backtickMath(line []byte, start int) (*mathSpan, bool) {
+	if len(line) < 2 || line[1] != '`' {
+		return nil, false
+	}
+	end := bytes.Index(line[2:], []byte("`$"))
+	if end <= 0 {
+		return nil, false
+	}
+	return &mathSpan{Segment: text.NewSegment(start+2, start+2+end)}, true
 }
 
 // closingDollars returns where the run of n closing dollars starts in
