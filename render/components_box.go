@@ -257,48 +257,50 @@ func details(c *Context) []ansi.Line {
 		title = "Details"
 	}
 	open := k.flag("open")
-	inner := max(c.Width-2, 1)
 	id := BlockID(-1)
 	if !c.Inert() {
 		id = widgetID(c)
 	}
 	live := c.Live()
 	if live == nil {
-		glyph := "▸ "
-		if open {
-			glyph = "▾ "
-		}
-		head := []ansi.Span{
-			{Text: glyph, Style: k.st.Dim},
-			{Text: title, Style: Over(k.st.Dim, ansi.Style{Bold: true})},
-			{Text: " (collapsible section, shown expanded)", Style: k.st.Dim},
-		}
-		out := c.WrapSpans(head, c.Width)
-		for _, ln := range c.Layout(c.Blocks, inner) {
-			out = append(out, padLeft(ln, 2))
-		}
-		if id >= 0 {
-			c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open})
-		}
-		return k.withMarkers(out, c.Width)
+		return staticDetails(c, k, title, open, id)
 	}
 	if o, ok := live.Open[id]; ok {
 		open = o
 	}
-	focused := live.Focus == id
+	return liveDetails(c, k, title, open, live.Focus == id, id)
+}
+
+// staticDetails draws a details block expanded, saying it is collapsible.
+func staticDetails(c *Context, k *kit, title string, open bool, id BlockID) []ansi.Line {
+	glyph := "▸ "
+	if open {
+		glyph = "▾ "
+	}
+	head := []ansi.Span{
+		{Text: glyph, Style: k.st.Dim},
+		{Text: title, Style: Over(k.st.Dim, ansi.Style{Bold: true})},
+		{Text: " (collapsible section, shown expanded)", Style: k.st.Dim},
+	}
+	out := indentedBody(c, c.WrapSpans(head, c.Width), c.Blocks)
+	if id >= 0 {
+		c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open})
+	}
+	return k.withMarkers(out, c.Width)
+}
+
+// liveDetails draws a details block in the viewer: its title after the
+// focus marker, and its body when open.
+func liveDetails(c *Context, k *kit, title string, open, focused bool, id BlockID) []ansi.Line {
 	glyph := "▸ "
 	hint := "  enter to open"
 	if open {
 		glyph, hint = "▾ ", "  enter to close"
 	}
 	var head []ansi.Span
-	titleStyle := Over(k.st.Dim, ansi.Style{Bold: true})
+	titleStyle, glyphStyle := Over(k.st.Dim, ansi.Style{Bold: true}), k.st.Dim
 	if focused {
-		titleStyle = Over(k.st.Accent, ansi.Style{Bold: true})
-	}
-	glyphStyle := k.st.Dim
-	if focused {
-		glyphStyle = k.st.Accent
+		titleStyle, glyphStyle = Over(k.st.Accent, ansi.Style{Bold: true}), k.st.Accent
 	}
 	mark, titled := c.NewTarget(""), c.NewTarget("")
 	head = append(head, ansi.Span{Text: glyph, Style: glyphStyle}, ansi.Span{Text: title, Style: titleStyle, Target: titled})
@@ -308,14 +310,21 @@ func details(c *Context) []ansi.Line {
 	out := prefixed(c, focusPrefix(focused, k.st, mark), head)
 	var hidden []HiddenPanel
 	if open {
-		for _, ln := range c.Layout(c.Blocks, inner) {
-			out = append(out, padLeft(ln, 2))
-		}
+		out = indentedBody(c, out, c.Blocks)
 	} else {
-		hidden = []HiddenPanel{{Lines: c.Skip(c.Blocks, inner)}}
+		hidden = []HiddenPanel{{Lines: c.Skip(c.Blocks, max(c.Width-2, 1))}}
 	}
 	c.AddFocusable(Focusable{ID: id, Kind: FocusDetails, Line: 0, EndLine: len(out), Label: title, Open: open, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})
 	return k.withMarkers(out, c.Width)
+}
+
+// indentedBody appends blocks laid out two columns in, as the body of a
+// details block or a live tab, to out.
+func indentedBody(c *Context, out []ansi.Line, blocks []Block) []ansi.Line {
+	for _, ln := range c.Layout(blocks, max(c.Width-2, 1)) {
+		out = append(out, padLeft(ln, 2))
+	}
+	return out
 }
 
 // panel is one tab of a tabs block.
@@ -380,15 +389,12 @@ func tabs(c *Context) []ansi.Line {
 	out := prefixed(c, focusPrefix(focused, k.st, mark), tabStrip(ps, active, focused, k.st, titled))
 	// The panel starts under the strip's first label, past the focus
 	// marker's two columns, as a details body does.
-	inner := max(c.Width-2, 1)
 	var hidden []HiddenPanel
 	for i, p := range ps {
 		if i == active {
-			for _, ln := range c.Layout(p.blocks, inner) {
-				out = append(out, padLeft(ln, 2))
-			}
+			out = indentedBody(c, out, p.blocks)
 		} else {
-			hidden = append(hidden, HiddenPanel{Panel: i, Lines: c.Skip(p.blocks, inner)})
+			hidden = append(hidden, HiddenPanel{Panel: i, Lines: c.Skip(p.blocks, max(c.Width-2, 1))})
 		}
 	}
 	c.AddFocusable(Focusable{ID: id, Kind: FocusTabs, Line: 0, EndLine: len(out), Label: ps[active].label, Panels: labels, MarkTarget: mark, TitleTarget: titled, Hidden: hidden})
