@@ -202,7 +202,7 @@ func layoutFlow(fc *flowchart, dir direction, width int) ([]Line, int, error) {
 func newFlowLayout(fc *flowchart, dir direction) (*flowLayout, error) {
 	l := &flowLayout{fc: fc, dir: dir}
 	layer := l.layering()
-	edges := l.routedEdges(layer)
+	edges, loops := l.routedEdges(layer)
 	dummies := 0
 	for _, e := range edges {
 		d := layer[e.to] - layer[e.from]
@@ -213,6 +213,7 @@ func newFlowLayout(fc *flowchart, dir direction) (*flowLayout, error) {
 	}
 	l.layers = make([][]int, slices.Max(layer)+1)
 	for i, n := range fc.nodes {
+		n.loops = append(n.loops[:len(n.loops):len(n.loops)], loops[i]...)
 		l.add(lnode{real: i, layer: layer[i], lines: withLoops(n), shape: n.shape, sub: n.sub, art: n.art})
 	}
 	for _, e := range edges {
@@ -346,15 +347,20 @@ func (l *flowLayout) arcs() (int, []arc) {
 // routedEdges are fc's edges with a node for each end at a frame: the
 // node of the subgraph in its first layer for an edge that enters it
 // from above, in its last for one that leaves it downwards. An edge
-// whose other end stands within the frame's layers is routed to that
-// node, not the frame.
-func (l *flowLayout) routedEdges(layer []int) []edge {
+// between a frame and a node or frame within its layers (a node of its
+// own, or a subgraph inside it) runs between the node and the frame's
+// first node, or, when they are one node or in one layer and so have
+// no room between them, is a loop on the node (or the inner frame's
+// first node), its label kept; the nodes given such loops are returned
+// beside.
+func (l *flowLayout) routedEdges(layer []int) ([]edge, map[int][]string) {
 	fc := l.fc
 	if !slices.ContainsFunc(fc.edges, func(e edge) bool { return e.fromSub >= 0 || e.toSub >= 0 }) {
-		return fc.edges
+		return fc.edges, nil
 	}
 	span := l.subSpans(layer)
 	out := make([]edge, 0, len(fc.edges))
+	loops := map[int][]string{}
 	for _, e := range fc.edges {
 		fa, fb := endSpan(e.from, e.fromSub, layer, span), endSpan(e.to, e.toSub, layer, span)
 		switch {
@@ -363,13 +369,29 @@ func (l *flowLayout) routedEdges(layer []int) []edge {
 		case fb.hi < fa.lo:
 			e.from, e.to = fa.firstNode, fb.lastNode
 		default:
-			e.from, e.to, e.fromSub, e.toSub = fa.firstNode, fb.firstNode, -1, -1
+			a, b := fa.firstNode, fb.firstNode
+			if layer[a] == layer[b] {
+				v := innerEnd(e, fa, fb)
+				loops[v] = append(loops[v], strings.Join(e.lines, " "))
+				continue
+			}
+			e.from, e.to, e.fromSub, e.toSub = a, b, -1, -1
 		}
-		if e.from != e.to {
-			out = append(out, e)
-		}
+		out = append(out, e)
 	}
-	return out
+	return out, loops
+}
+
+// innerEnd is the node an edge between overlapping ends is a loop on:
+// its end that is a node, or else its inner frame's first node.
+func innerEnd(e edge, fa, fb layerSpan) int {
+	switch {
+	case e.fromSub < 0:
+		return fa.firstNode
+	case e.toSub < 0 || fb.hi-fb.lo < fa.hi-fa.lo:
+		return fb.firstNode
+	}
+	return fa.firstNode
 }
 
 // layerSpan is the layers from lo to hi an edge end takes, and the

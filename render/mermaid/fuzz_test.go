@@ -13,6 +13,8 @@ func FuzzDraw(f *testing.F) {
 		"flowchart LR\nA -- text --> B ==> C((c)) --- D[[d]]\nsubgraph s\nE>e] --o F{{f}}\nend",
 		"sequenceDiagram\nparticipant A as Al\nA->>B: hi\nloop l\nB-->>A: ok\nelse\nend\nNote over A,B: n",
 		"graph BT\nA-->A\nA<-->B;B-.-C",
+		"flowchart TD\nA --> s\nsubgraph s [S]\ndirection LR\nx -->|a<br>b| y\nsubgraph t\nz\nend\nend\ns --> B\nt --> s",
+		"---\ntitle: T\n---\nsequenceDiagram\ntitle U\nA->>B: x",
 		"gantt\ntitle x",
 	} {
 		f.Add(s, 80)

@@ -118,6 +118,12 @@ func TestEdgesToSubgraphs(t *testing.T) {
 			}
 		})
 	}
+	// An edge between a node and its own subgraph, in one layer, is a
+	// loop on the node, its label kept.
+	out := mustDraw(t, "flowchart TD\n0-->s\nsubgraph s\n1&2-->|own|s\nend", 80)
+	if !strings.Contains(out, "↻ own") {
+		t.Errorf("an edge to its own frame is lost:\n%s", out)
+	}
 	// A subgraph with no node of its own stays a node of its name.
 	fc := parseFC(t, "graph TD\nA --> s\nsubgraph s\nend\n")
 	if len(fc.nodes) != 2 || fc.nodes[1].id != "s" || fc.edges[0].toSub != -1 {
