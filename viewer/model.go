@@ -143,15 +143,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		// fast (or over a slow link) arrives as alt+x. The viewer binds
 		// no alt keys: it is what the reader typed, Esc and then x.
 		esc := m.key(tea.KeyPressMsg{Code: tea.KeyEscape})
-		msg.Mod = 0
-		if msg.Text == "" && msg.Code >= 0x20 && msg.Code < tea.KeyExtended {
-			msg.Text = string(msg.Code)
-		}
-		then := m.key(msg)
-		if esc == nil {
-			return then
-		}
-		return tea.Batch(esc, then)
+		return tea.Batch(esc, m.key(withoutAlt(msg)))
 	}
 	switch {
 	case m.run.asking != nil:
@@ -164,6 +156,15 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.libraryKey(msg)
 	}
 	return m.act(m.reader.update(msg))
+}
+
+// withoutAlt is the key press msg without its alt modifier.
+func withoutAlt(msg tea.KeyPressMsg) tea.KeyPressMsg {
+	msg.Mod = 0
+	if msg.Text == "" && msg.Code >= 0x20 && msg.Code < tea.KeyExtended {
+		msg.Text = string(msg.Code)
+	}
+	return msg
 }
 
 // act does what the reader asked for (see rootActions), then runs the

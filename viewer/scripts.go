@@ -42,6 +42,10 @@ type runState struct {
 
 func (r *runState) active() bool { return r.cancel != nil }
 
+// current reports whether gen is the run under way's: messages of a
+// cancelled or finished run are not.
+func (r *runState) current(gen int) bool { return gen == r.gen && r.active() }
+
 // question is a grant prompt shown as a dialog. It hears only answers
 // to itself: keys that reach the viewer before it was drawn and had time
 // to be seen (typed ahead, pasted, or queued in the same burst as the
@@ -335,19 +339,19 @@ func (r *runState) arm(q *question) tea.Cmd {
 func (m *Model) runMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case progressMsg:
-		if msg.gen != m.run.gen || !m.run.active() {
+		if !m.run.current(msg.gen) {
 			return nil
 		}
 		return m.progress(msg.p)
 	case askMsg:
-		if msg.gen != m.run.gen || !m.run.active() {
+		if !m.run.current(msg.gen) {
 			msg.q.reply <- false
 			return nil
 		}
 		m.run.asking = msg.q
 		return armDialog(msg.q)
 	case runEndMsg:
-		if msg.gen != m.run.gen || !m.run.active() {
+		if !m.run.current(msg.gen) {
 			return nil
 		}
 		m.run.cancel()
@@ -424,16 +428,7 @@ func (r *runState) summary(err error) string {
 // runStatus is the script part of the status bar.
 func (m *Model) runStatus() string {
 	if m.run.active() {
-		if m.run.asking != nil {
-			return "waiting for your answer: 1 question"
-		}
-		n := len(m.run.planned)
-		if n == 0 {
-			// Before the run's plan arrives (grants are decided first),
-			// the page's own count of scripts is the total.
-			n = m.reader.pg.scripts
-		}
-		return fmt.Sprintf("%s running %d/%d", m.run.spin.View(), len(m.run.done), max(n, len(m.run.done)))
+		return m.run.running(m.reader.pg.scripts)
 	}
 	if m.run.last != "" {
 		return m.run.last
@@ -446,6 +441,20 @@ func (m *Model) runStatus() string {
 		return "r runs scripts"
 	}
 	return ""
+}
+
+// running is the status of the run under way of a page's scripts.
+func (r *runState) running(scripts int) string {
+	if r.asking != nil {
+		return "waiting for your answer: 1 question"
+	}
+	n := len(r.planned)
+	if n == 0 {
+		// Before the run's plan arrives (grants are decided first), the
+		// page's own count of scripts is the total.
+		n = scripts
+	}
+	return fmt.Sprintf("%s running %d/%d", r.spin.View(), len(r.done), max(n, len(r.done)))
 }
 
 // dialogKey answers the grant dialog: y allows, n or esc denies; Ctrl-C
