@@ -354,8 +354,10 @@ func numberEnd(code string, j int) int {
 // delimitedToken is the comment, section or string that starts at
 // code[i], or an end of i when none does.
 func delimitedToken(spec *langSpec, code string, i int) (Kind, int) {
-	if k, end := lineStartToken(spec, code, i); end > i {
-		return k, end
+	if spec.lineStartComments != "" || spec.sections {
+		if k, end := lineStartToken(spec, code, i); end > i {
+			return k, end
+		}
 	}
 	if sp, ok := spanAt(spec, code, i); ok {
 		return sp.kind, closeAfter(code, i+len(sp.open), sp.close)
@@ -374,7 +376,7 @@ func delimitedToken(spec *langSpec, code string, i int) (Kind, int) {
 func lineStartToken(spec *langSpec, code string, i int) (Kind, int) {
 	c := code[i]
 	switch {
-	case spec.lineStartComments != "" && strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
+	case strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
 		return Comment, lineEnd(code, i)
 	case spec.sections && c == '[' && atLineStart(code, i):
 		return Keyword, sectionEnd(code, i)
