@@ -50,8 +50,9 @@
 // round box) with `as` aliases (or participants met in messages), messages ->> -->> ->
 // --> -x --x -) --) with text, Note left of/right of/over A[,B], loop,
 // alt/else, opt, par/and, critical/option, break and rect blocks drawn as
-// frames, autonumber; activate, deactivate, box, create and destroy
-// change nothing drawn.
+// frames, autonumber; a box's title (after its color, if any) is a line
+// below the diagram naming the participants in it; activate,
+// deactivate, create and destroy change nothing drawn.
 //
 // Anything else returns an *Error whose message is the one line shown
 // above the diagram's source: another kind of diagram, a statement that

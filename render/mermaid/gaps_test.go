@@ -466,3 +466,40 @@ func TestShownText(t *testing.T) {
 		t.Errorf("gantt: %q %v", got, err)
 	}
 }
+
+// TestSequenceBoxes: a box's title, which mermaid draws above the
+// participants in it, is a line below the diagram naming them; a
+// leading CSS color is not part of it, as mermaid reads it.
+func TestSequenceBoxes(t *testing.T) {
+	src := `sequenceDiagram
+    box Aqua Group One
+    participant A as Alice
+    participant J as John
+    end
+    box Another Group
+    participant B
+    end
+    box rgb(33,66,99) Rgb group
+    participant C
+    end
+    box transparent Aqua
+    participant D
+    end
+    box #fa0
+    participant E
+    end
+    A->>B: hi
+    C->>D: there
+    D->>E: you`
+	out := mustDraw(t, src, 80)
+	for _, w := range []string{"┄ Group One: Alice, John", "┄ Another Group: B", "┄ Rgb group: C", "┄ Aqua: D"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("missing %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "fa0") || strings.Contains(out, "rgb") {
+		t.Errorf("a box's color is drawn as text:\n%s", out)
+	}
+	shown, _ := ShownText(src)
+	missing(t, src, out, shown)
+}

@@ -49,6 +49,7 @@ type participant struct {
 // sequence is a parsed sequence diagram.
 type sequence struct {
 	title  string
+	boxes  []partBox
 	parts  []participant
 	index  map[string]int
 	events []event
@@ -142,7 +143,7 @@ var seqReaders = [...]func(*seqParser, seqStmt) error{
 	seqAutonumber: func(p *seqParser, _ seqStmt) error { p.autonumber = 1; return nil },
 	seqTitle:      func(p *seqParser, c seqStmt) error { p.sd.title = oneLine(c.rest); return nil },
 	seqDeclare:    (*seqParser).declare,
-	seqBox:        func(p *seqParser, _ seqStmt) error { p.stack = append(p.stack, true); return nil },
+	seqBox:        (*seqParser).box,
 	seqEnd:        (*seqParser).end,
 	seqNote:       (*seqParser).note,
 }
@@ -150,7 +151,7 @@ var seqReaders = [...]func(*seqParser, seqStmt) error{
 // parseSequence reads a sequence diagram's statements; stmts[0] is its
 // header.
 func parseSequence(stmts []stmt) (*sequence, error) {
-	p := &seqParser{sd: &sequence{index: map[string]int{}}}
+	p := &seqParser{sd: &sequence{index: map[string]int{}}, openBox: -1}
 	for _, st := range stmts[1:] {
 		if err := p.statement(st); err != nil {
 			return nil, err
@@ -170,6 +171,7 @@ type seqParser struct {
 	sd         *sequence
 	autonumber int    // the next message's number, 0 for none
 	stack      []bool // open blocks; true for a box, which is not drawn
+	openBox    int    // the box participants are declared in, or -1
 	drawn      int    // open blocks that are drawn
 }
 
@@ -177,6 +179,65 @@ type seqParser struct {
 func (p *seqParser) statement(st stmt) error {
 	c := newSeqStmt(st)
 	return seqReaders[sequenceWord(c.word)](p, c)
+}
+
+// partBox is a box of participants: mermaid draws it behind them with
+// its title above; markii names them in a line below the diagram.
+type partBox struct {
+	title string
+	parts []int
+}
+
+// box opens a box of participants: `box [color] [title]`, the color a
+// CSS color (a name, #hex, rgb(...) or hsl(...)) when the first word is
+// one, as mermaid reads it.
+func (p *seqParser) box(c seqStmt) error {
+	p.stack = append(p.stack, true)
+	p.openBox = len(p.sd.boxes)
+	p.sd.boxes = append(p.sd.boxes, partBox{title: oneLine(boxTitle(c.rest))})
+	return nil
+}
+
+// boxTitle is the title of a box whose statement's rest is rest.
+func boxTitle(rest string) string {
+	lower := strings.ToLower(rest)
+	for _, fn := range []string{"rgb(", "rgba(", "hsl(", "hsla("} {
+		if strings.HasPrefix(lower, fn) {
+			_, title, _ := strings.Cut(rest, ")")
+			return title
+		}
+	}
+	first, title, _ := strings.Cut(rest, " ")
+	if isCSSColor(strings.ToLower(first)) {
+		return title
+	}
+	return rest
+}
+
+// cssColors are the CSS color keywords, space-separated.
+const cssColors = " transparent currentcolor aliceblue antiquewhite aqua aquamarine azure beige bisque black " +
+	"blanchedalmond blue blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue " +
+	"cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta " +
+	"darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen darkslateblue darkslategray " +
+	"darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue firebrick " +
+	"floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew " +
+	"hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral " +
+	"lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen " +
+	"lightskyblue lightslategray lightslategrey lightsteelblue lightyellow lime limegreen linen magenta " +
+	"maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue " +
+	"mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite " +
+	"navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise " +
+	"palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown " +
+	"royalblue saddlebrown salmon seagreen seashell sienna silver skyblue slateblue slategray slategrey snow " +
+	"springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen "
+
+// isCSSColor reports whether word (lower case) is a CSS color: a
+// keyword or a #hex color.
+func isCSSColor(word string) bool {
+	if strings.HasPrefix(word, "#") {
+		return len(word) > 1 && strings.Trim(word[1:], "0123456789abcdef") == ""
+	}
+	return word != "" && strings.Contains(cssColors, " "+word+" ")
 }
 
 // declare reads a participant or actor statement; its rest is "id" or
@@ -195,6 +256,10 @@ func (p *seqParser) declare(c seqStmt) error {
 		p.sd.parts[i].lines = labelLines(alias)
 	}
 	p.sd.parts[i].actor = c.word == "actor"
+	if p.openBox >= 0 {
+		b := &p.sd.boxes[p.openBox]
+		b.parts = append(b.parts, i)
+	}
 	return nil
 }
 
@@ -247,7 +312,9 @@ func (p *seqParser) end(c seqStmt) error {
 	if len(p.stack) == 0 {
 		return syntaxError(c.line, c.s, "end without a block")
 	}
-	if !p.stack[len(p.stack)-1] {
+	if p.stack[len(p.stack)-1] {
+		p.openBox = -1 // boxes do not nest
+	} else {
 		p.drawn--
 		p.sd.events = append(p.sd.events, event{kind: blockEnd, depth: p.drawn})
 	}
@@ -474,7 +541,30 @@ func layoutSequence(sd *sequence, width int) ([]Line, int, error) {
 		g.put(centre[i], bottom, "┴", Border)
 	}
 	drawEvents(g, sd.events, centre, boxH)
-	return g.lines(), w, nil
+	return append(g.lines(), sd.boxLines(width)...), w, nil
+}
+
+// boxLines is a line for each box of participants with a title: the
+// title and the participants in it, wrapped in width.
+func (sd *sequence) boxLines(width int) []Line {
+	var out []Line
+	for _, b := range sd.boxes {
+		if b.title == "" {
+			continue
+		}
+		names := make([]string, 0, len(b.parts))
+		for _, i := range b.parts {
+			names = append(names, strings.Join(sd.parts[i].lines, " "))
+		}
+		text := "┄ " + b.title
+		if len(names) > 0 {
+			text += ": " + strings.Join(names, ", ")
+		}
+		for _, ln := range wrapHard([]string{text}, width) {
+			out = append(out, Line{{Text: ln, Class: Label}})
+		}
+	}
+	return out
 }
 
 // spacing gathers the room a sequence diagram's participants need: the
@@ -721,6 +811,9 @@ func (sd *sequence) shown() []string {
 	}
 	for _, e := range sd.events {
 		out = append(out, e.lines...)
+	}
+	for _, b := range sd.boxes {
+		out = append(out, b.title)
 	}
 	return out
 }
