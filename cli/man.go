@@ -31,18 +31,14 @@ func writeMan(w io.Writer, root *cobra.Command) error {
 	fmt.Fprintf(b, ".TH MARKII 1 \"\" \"markii %s\" \"User Commands\"\n", roff(Version))
 	fmt.Fprintf(b, ".SH NAME\nmarkii \\- %s\n", roff(root.Short))
 	fmt.Fprintf(b, ".SH SYNOPSIS\n.nf\n")
-	for _, cc := range root.Commands() {
-		if cc.IsAvailableCommand() || cc.Name() == "help" {
-			fmt.Fprintf(b, ".B %s\n", roff(cc.UseLine()))
-		}
+	commands := manCommands(root)
+	for _, cc := range commands {
+		fmt.Fprintf(b, ".B %s\n", roff(cc.UseLine()))
 	}
 	fmt.Fprintf(b, ".B markii \\-\\-help | \\-\\-version\n.fi\n")
 	fmt.Fprintf(b, ".SH DESCRIPTION\nmarkii renders and views Markii notes (CommonMark and GitHub Flavored Markdown with directives and Lua script blocks) in a terminal, and runs the scripts in a sandbox.\nFILE is a note, \\- for standard input, a .mkz bundle or a bundle directory.\n")
 	fmt.Fprintf(b, ".SH COMMANDS\n")
-	for _, cc := range root.Commands() {
-		if !cc.IsAvailableCommand() && cc.Name() != "help" {
-			continue
-		}
+	for _, cc := range commands {
 		fmt.Fprintf(b, ".SS %s\n%s.\n", roff(cc.UseLine()), roff(cc.Short))
 		cc.Flags().VisitAll(func(f *pflag.Flag) {
 			fmt.Fprintf(b, ".TP\n.B %s\n%s\n", roff(flagSynopsis(f)), roff(f.Usage))
@@ -59,6 +55,18 @@ func writeMan(w io.Writer, root *cobra.Command) error {
 	}
 	fmt.Fprintf(b, ".SH SEE ALSO\nThe README of markii: https://github.com/markii/markii\n")
 	return b.Flush()
+}
+
+// manCommands are the commands the manual lists: the available ones and
+// help.
+func manCommands(root *cobra.Command) []*cobra.Command {
+	var out []*cobra.Command
+	for _, cc := range root.Commands() {
+		if cc.IsAvailableCommand() || cc.Name() == "help" {
+			out = append(out, cc)
+		}
+	}
+	return out
 }
 
 // roff escapes text for one line of roff: backslashes and hyphens are
