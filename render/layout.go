@@ -426,11 +426,10 @@ func (l *layouter) headingRule(lines []ansi.Line, lvl int) ansi.Line {
 	for _, ln := range lines {
 		w = max(w, ln.Width())
 	}
-	rule, style := "━", l.st.HeadingRule
 	if lvl == 2 {
-		rule, style = "─", l.st.SubheadingRule
+		return ansi.Line{{Text: ruleCut(lightRules, 0, "─", w), Style: l.st.SubheadingRule}}
 	}
-	return ansi.Line{{Text: strings.Repeat(rule, w), Style: style}}
+	return ansi.Line{{Text: ruleCut(heavyRules, 0, "━", w), Style: l.st.HeadingRule}}
 }
 
 // recordHeading adds heading h, laid out on lines lines, to the page's

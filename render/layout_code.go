@@ -98,9 +98,9 @@ func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
 		// cut to leave the rule's corner and ends visible.
 		lang := truncate(c.Lang, width-6)
 		top = append(top, ansi.Span{Text: "─ ", Style: frame}, ansi.Span{Text: lang, Style: l.st.CodeLang})
-		top = append(top, ansi.Span{Text: " " + strings.Repeat("─", max(width-4-ansi.Width(lang), 1)), Style: frame})
+		top = append(top, ansi.Span{Text: ruleCut(spacedRule, 1, "─", max(width-4-ansi.Width(lang), 1)), Style: frame})
 	} else {
-		top = append(top, ansi.Span{Text: strings.Repeat("─", width-1), Style: frame})
+		top = append(top, ansi.Span{Text: ruleCut(lightRules, 0, "─", width-1), Style: frame})
 	}
 	out = append(out, top)
 	gutter := ansi.Span{Text: codeGutter, Style: frame}
@@ -108,7 +108,7 @@ func (l *layouter) framedCode(c *CodeBlock, width int) []ansi.Line {
 	avail := width - ansi.Width(codeGutter)
 	out = l.gutterLines(out, code, gutter, cont, avail, avail-ansi.Width(codeWrapMark), true)
 	l.mem.returnLines(code)
-	out = append(out, append(l.mem.line(1), ansi.Span{Text: "╰" + strings.Repeat("─", width-1), Style: frame}))
+	out = append(out, append(l.mem.line(1), ansi.Span{Text: ruleCut(cornerRule, len("╰"), "─", width-1), Style: frame}))
 	return l.mem.keepLines(out)
 }
 
