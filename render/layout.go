@@ -602,14 +602,16 @@ func (l *layouter) itemHead(ls *List, it *ListItem, i int, numbers string, ends 
 // each number right-aligned in width-1 cells and followed by delim, into
 // one string; marker i is markers[ends[i]:ends[i+1]].
 func orderedMarkers(start, count, width int, delim string) (markers string, ends []int) {
-	var b []byte
+	var b strings.Builder
+	b.Grow(count * (width - 1 + len(delim)))
 	ends = make([]int, 1, count+1)
+	var digits [20]byte
 	for i := range count {
-		n := strconv.Itoa(start + i)
-		b = append(b, blank(width-len(n)-1)...)
-		b = append(b, n...)
-		b = append(b, delim...)
-		ends = append(ends, len(b))
+		n := strconv.AppendInt(digits[:0], int64(start+i), 10)
+		b.WriteString(blank(width - len(n) - 1))
+		b.Write(n)
+		b.WriteString(delim)
+		ends = append(ends, b.Len())
 	}
-	return string(b), ends
+	return b.String(), ends
 }
