@@ -59,7 +59,9 @@ func Tokens(lang, code string) (tokens []Token, ok bool) {
 	if spec == nil {
 		return nil, false
 	}
-	e := emitter{code: code}
+	// A token every three bytes or so is usual for code: the list is
+	// made once rather than grown by doubling.
+	e := emitter{code: code, out: make([]Token, 0, len(code)/3+4)}
 	from := 0
 	if strings.HasPrefix(code, "#!") {
 		from = strings.IndexByte(code, '\n')
