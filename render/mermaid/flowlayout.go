@@ -644,34 +644,41 @@ func (l *flowLayout) size(n *lnode, upLabel []int, downPorts int) {
 	var upSpan, downSpan int
 	n.upOff, upSpan = portOffsets(len(n.ups), step, upLabel)
 	n.downOff, downSpan = portOffsets(downPorts, step, nil)
-	tw, th := widest(n.lines)+4, len(n.lines)+2
-	if n.shape == subroutine {
-		tw += 2
-	}
-	if n.shape == cylinder {
-		th++
-	}
-	if n.shape == block {
-		tw, th = blockSize(n.lines[0], n.art)
-	}
-	n.w, n.h = tw, th
+	n.w, n.h = textBox(n)
 	if horiz {
-		n.h = max(th, upSpan+2, downSpan+2)
+		n.h = max(n.h, upSpan+2, downSpan+2)
 		n.csize, n.msize = n.h, n.w
 	} else {
-		n.w = max(tw, upSpan+2, downSpan+2)
+		n.w = max(n.w, upSpan+2, downSpan+2)
 		n.csize, n.msize = n.w, n.h
 	}
-	for i := range n.upOff {
-		n.upOff[i] += (n.csize - upSpan) / 2
-	}
-	for i := range n.downOff {
-		n.downOff[i] += (n.csize - downSpan) / 2
-	}
+	centre(n.upOff, (n.csize-upSpan)/2)
+	centre(n.downOff, (n.csize-downSpan)/2)
 	for i, r := range upLabel {
 		if r > 0 {
 			n.extra = max(n.extra, n.upOff[i]+r-n.csize)
 		}
+	}
+}
+
+// textBox is the box n's text (or a block's drawing) needs.
+func textBox(n *lnode) (w, h int) {
+	w, h = widest(n.lines)+4, len(n.lines)+2
+	switch n.shape {
+	case subroutine:
+		w += 2
+	case cylinder:
+		h++
+	case block:
+		w, h = blockSize(n.lines[0], n.art)
+	}
+	return w, h
+}
+
+// centre moves each of offs by d.
+func centre(offs []int, d int) {
+	for i := range offs {
+		offs[i] += d
 	}
 }
 
