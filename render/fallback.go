@@ -111,7 +111,7 @@ func isPackName(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+		if !(c >= 'a' && c <= 'z' || isASCIIDigit(c) || c == '-') {
 			return false
 		}
 	}

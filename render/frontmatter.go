@@ -132,7 +132,7 @@ func indentedLine(l string) bool {
 // packNameByte reports whether c may stand in a pack name, first or
 // after the first.
 func packNameByte(c byte, first bool) bool {
-	if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' {
+	if isASCIILetter(c) || isASCIIDigit(c) || c == '_' {
 		return true
 	}
 	return !first && (c == '.' || c == '-')
@@ -141,10 +141,7 @@ func packNameByte(c byte, first bool) bool {
 // packName trims an item, strips one pair of matching quotes and checks it
 // against ^[A-Za-z0-9_][A-Za-z0-9._-]*$.
 func packName(item string) (string, bool) {
-	s := strings.TrimSpace(item)
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
-		s = s[1 : len(s)-1]
-	}
+	s, _ := unquoted(strings.TrimSpace(item))
 	if s == "" {
 		return "", false
 	}
@@ -154,4 +151,13 @@ func packName(item string) (string, bool) {
 		}
 	}
 	return s, true
+}
+
+// unquoted returns s inside one pair of matching single or double quotes,
+// and whether it had them.
+func unquoted(s string) (string, bool) {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1], true
+	}
+	return s, false
 }

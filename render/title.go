@@ -115,8 +115,8 @@ func scalarTitle(rest string) string {
 // scalarText is the text of a YAML scalar v: inside its quotes, else
 // before a comment.
 func scalarText(v string) string {
-	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-		return v[1 : len(v)-1]
+	if u, ok := unquoted(v); ok {
+		return u
 	}
 	if i := strings.Index(v, " #"); i >= 0 {
 		return strings.TrimSpace(v[:i])
