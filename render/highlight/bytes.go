@@ -40,6 +40,8 @@ var (
 	// cssIdentStarts can start a CSS identifier: ASCII letters, _ and -
 	// and every byte from 0x80.
 	cssIdentStarts = byteSet{1 << '-', letterBits, highBytes, highBytes}
+	// yamlScalarStops may end a YAML plain scalar: # : , [ ] { and }.
+	yamlScalarStops = byteSet{1<<'#' | 1<<':' | 1<<',', 1<<('['-0x40) | 1<<(']'-0x40) | 1<<('{'-0x40) | 1<<('}'-0x40)}
 	// cssIdentBytes can be in a CSS identifier: wordBytes, - and every
 	// byte from 0x80.
 	cssIdentBytes = byteSet{digitBits | 1<<'-', letterBits, highBytes, highBytes}

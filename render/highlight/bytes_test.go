@@ -1,6 +1,9 @@
 package highlight
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestByteSets holds each byte set to the bytes its comment names, for
 // every byte.
@@ -21,6 +24,7 @@ func TestByteSets(t *testing.T) {
 			return letter(c) || digit(c) || c == '-' || c == ':' || c == '.' || c >= 0x80
 		}},
 		{"cssIdentStarts", &cssIdentStarts, func(c byte) bool { return letter(c) || c == '-' || c >= 0x80 }},
+		{"yamlScalarStops", &yamlScalarStops, func(c byte) bool { return c != 0 && strings.IndexByte("#:,[]{}", c) >= 0 }},
 		{"cssIdentBytes", &cssIdentBytes, func(c byte) bool { return letter(c) || digit(c) || c == '-' || c >= 0x80 }},
 	} {
 		for c := 0; c < 256; c++ {

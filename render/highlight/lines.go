@@ -334,7 +334,7 @@ func (y *yamlLexer) add(k Kind, i, j int) int {
 // spaces are not part of it.
 func yamlScalarEnd(code string, i, end, flow int) int {
 	j := i
-	for j < end && !yamlScalarStop(code, i, j, end, flow) {
+	for j < end && !(yamlScalarStops.has(code[j]) && yamlScalarStop(code, i, j, end, flow)) {
 		j++
 	}
 	for j > i+1 && isBlank(code[j-1]) {

@@ -313,12 +313,13 @@ func nativeToken(spec *langSpec, code string, i int) (Kind, int) {
 	if isNumberStart(code, i) {
 		return Number, numberEnd(code, i+1)
 	}
-	if k, end := markedWord(spec, code, i); end > i {
-		return k, end
-	}
 	if isWordStart(code, i) || c == '#' && spec.hashWords {
 		j := wordEnd(spec, code, i+1)
 		return wordKind(spec, code, i, j), j
+	}
+	// A mark is punctuation, so it starts no word.
+	if k, end := markedWord(spec, code, i); end > i {
+		return k, end
 	}
 	if strings.IndexByte("+-*/%=<>!&|^~?:", c) >= 0 {
 		return Operator, i + 1
@@ -354,10 +355,12 @@ func numberEnd(code string, j int) int {
 // delimitedToken is the comment, section or string that starts at
 // code[i], or an end of i when none does.
 func delimitedToken(spec *langSpec, code string, i int) (Kind, int) {
-	if spec.lineStartComments != "" || spec.sections {
-		if k, end := lineStartToken(spec, code, i); end > i {
-			return k, end
-		}
+	c := code[i]
+	switch {
+	case spec.lineStartComments != "" && strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
+		return Comment, lineEnd(code, i)
+	case spec.sections && c == '[' && atLineStart(code, i):
+		return Keyword, sectionEnd(code, i)
 	}
 	if sp, ok := spanAt(spec, code, i); ok {
 		return sp.kind, closeAfter(code, i+len(sp.open), sp.close)
@@ -365,21 +368,8 @@ func delimitedToken(spec *langSpec, code string, i int) (Kind, int) {
 	if lineComment(spec, code[i:]) {
 		return Comment, lineEnd(code, i)
 	}
-	if strings.IndexByte(spec.quotes, code[i]) >= 0 {
+	if strings.IndexByte(spec.quotes, c) >= 0 {
 		return String, stringEnd(spec, code, i)
-	}
-	return Plain, i
-}
-
-// lineStartToken is the comment (Vim's ") or [section] that starts at
-// code[i] as the first thing on its line, or an end of i when none does.
-func lineStartToken(spec *langSpec, code string, i int) (Kind, int) {
-	c := code[i]
-	switch {
-	case strings.IndexByte(spec.lineStartComments, c) >= 0 && atLineStart(code, i):
-		return Comment, lineEnd(code, i)
-	case spec.sections && c == '[' && atLineStart(code, i):
-		return Keyword, sectionEnd(code, i)
 	}
 	return Plain, i
 }
