@@ -505,7 +505,10 @@ func isATXHeading(line string) bool {
 // listMarker is the length of the list marker line starts with (-, *, +
 // or a number and . or ) before a space), or 0.
 func listMarker(line string) int {
-	n := runEnd(line[:min(len(line), 9)], 0, "0123456789", true)
+	n := 0
+	for n < len(line) && n < 9 && isDigitByte(line[n]) {
+		n++
+	}
 	marks := "-*+"
 	if n > 0 {
 		marks = ".)"
