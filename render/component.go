@@ -652,11 +652,7 @@ func (l *layouter) inlineDirective(dst []run, d *InlineDirective, st ansi.Style,
 		l.diagnose("block component `" + d.Name + "` written inline")
 		return l.inlineFallback(dst, d.Content, st, link)
 	}
-	attrs := d.Attrs
-	if len(presetAttrs) > 0 {
-		attrs = append(append(Attrs(nil), presetAttrs...), d.Attrs...)
-	}
-	attrs, preset, align := reserved(attrs)
+	attrs, preset, align := reserved(withPreset(presetAttrs, d.Attrs))
 	ctx := &Context{Name: d.Name, Form: FormInline, Attrs: attrs, Label: d.Content,
 		Width: l.opt.Width, Preset: preset, Align: align, Style: st, l: l}
 	spans, failed := l.callInline(comp, ctx)

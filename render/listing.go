@@ -50,11 +50,7 @@ type lister struct {
 // add lists one directive; depth is its nesting among directives (1 for an
 // outermost one).
 func (l *lister) add(name string, form Form, attrs Attrs, text func() string, depth int) {
-	if l.full {
-		l.truncated = true
-		return
-	}
-	if depth > ListingMaxDepth {
+	if l.full || depth > ListingMaxDepth {
 		l.truncated = true
 		return
 	}
@@ -63,37 +59,46 @@ func (l *lister) add(name string, form Form, attrs Attrs, text func() string, de
 		return
 	}
 	item := ListedDirective{Name: cleanListed(name), Form: form.String()}
-	size := len(item.Name) + len(item.Form)
-	for _, a := range attrs {
-		if len(a.Key) > ListingMaxAttrName {
-			l.truncated = true
-			continue
-		}
-		if len(item.Attrs) >= ListingMaxAttrs {
-			l.truncated = true
-			break
-		}
-		v := cleanListed(a.Value)
-		if len(v) > ListingMaxAttrValue {
-			v = cutUTF8(v, ListingMaxAttrValue)
-			l.truncated = true
-		}
-		item.Attrs = append(item.Attrs, Attr{Key: cleanListed(a.Key), Value: v, Bare: a.Bare})
-		size += len(a.Key) + len(v)
-	}
-	t := cleanListed(text())
-	if len(t) > ListingMaxText {
-		t = cutUTF8(t, ListingMaxText)
-		l.truncated = true
-	}
-	item.Text = t
-	size += len(t)
+	var size int
+	item.Attrs, size = l.attrs(attrs)
+	item.Text = l.clip(text(), ListingMaxText)
+	size += len(item.Name) + len(item.Form) + len(item.Text)
 	if l.total+size > ListingMaxTotal {
 		l.truncated, l.full = true, true
 		return
 	}
 	l.total += size
 	l.items = append(l.items, item)
+}
+
+// attrs lists a directive's attributes, up to ListingMaxAttrs of them and
+// leaving out those with too long a name, and returns their size.
+func (l *lister) attrs(attrs Attrs) (listed []Attr, size int) {
+	for _, a := range attrs {
+		if len(a.Key) > ListingMaxAttrName {
+			l.truncated = true
+			continue
+		}
+		if len(listed) >= ListingMaxAttrs {
+			l.truncated = true
+			break
+		}
+		v := l.clip(a.Value, ListingMaxAttrValue)
+		listed = append(listed, Attr{Key: cleanListed(a.Key), Value: v, Bare: a.Bare})
+		size += len(a.Key) + len(v)
+	}
+	return listed, size
+}
+
+// clip cleans s for the listing and cuts it to at most n bytes, marking
+// the listing truncated when it cuts.
+func (l *lister) clip(s string, n int) string {
+	s = cleanListed(s)
+	if len(s) > n {
+		s = cutUTF8(s, n)
+		l.truncated = true
+	}
+	return s
 }
 
 func (l *lister) blocks(blocks []Block, depth int) {
