@@ -137,12 +137,24 @@ func layoutTime(src string) (time.Duration, *Page) {
 	return time.Since(start), p
 }
 
+// quickestLayout is the least of n layoutTime runs of src, with the page
+// of the last.
+func quickestLayout(src string, n int) (time.Duration, *Page) {
+	best, page := layoutTime(src)
+	for range n - 1 {
+		d, p := layoutTime(src)
+		best, page = min(best, d), p
+	}
+	return best, page
+}
+
 func TestDeepNestingLaysOutInLinearTime(t *testing.T) {
 	// Timed against a tenth of the nesting in the same run, so a loaded
 	// machine slows both: linear work takes about 10 times as long, and
 	// quadratic work 100 times.
-	small, _ := layoutTime(strings.Repeat(":::card{title=x}\n", 1000) + "deep\n")
-	elapsed, page := layoutTime(strings.Repeat(":::card{title=x}\n", 10000) + "deep\n")
+	// The quickest of a few runs each, so one preemption does not decide.
+	small, _ := quickestLayout(strings.Repeat(":::card{title=x}\n", 1000)+"deep\n", 5)
+	elapsed, page := quickestLayout(strings.Repeat(":::card{title=x}\n", 10000)+"deep\n", 3)
 	if elapsed > 30*small+100*time.Millisecond {
 		t.Errorf("10000 nested cards took %v, 1000 took %v", elapsed, small)
 	}
@@ -158,8 +170,8 @@ func TestDeepNestingLaysOutInLinearTime(t *testing.T) {
 		fitNested = c + "callout{width=fit}\n" + fitNested + c + "\n"
 		plainNested = c + "callout\n" + plainNested + c + "\n"
 	}
-	fit, _ := layoutTime(fitNested)
-	plain, _ := layoutTime(plainNested)
+	fit, _ := quickestLayout(fitNested, 3)
+	plain, _ := quickestLayout(plainNested, 3)
 	if fit > 20*plain+50*time.Millisecond {
 		t.Errorf("12 nested fit callouts took %v, %v without fit", fit, plain)
 	}
