@@ -18,7 +18,6 @@ const (
 	lowerBits  = (1<<26 - 1) << ('a' - 0x40)
 	underBit   = 1 << ('_' - 0x40)
 	letterBits = upperBits | lowerBits | underBit
-	blankBits  = 1<<' ' | 1<<'\t'
 	highBytes  = 1<<64 - 1
 )
 
@@ -27,10 +26,6 @@ var (
 	wordBytes = byteSet{digitBits, letterBits}
 	// wordStarts are the ASCII letters and the underscore.
 	wordStarts = byteSet{0, letterBits}
-	// blanks are the space and the tab.
-	blanks = byteSet{blankBits}
-	// codeSpaces are the space, the tab and the line endings.
-	codeSpaces = byteSet{blankBits | 1<<'\n' | 1<<'\r'}
 	// tagNameStarts can start an HTML or XML name: ASCII letters, the
 	// underscore and every byte from 0x80.
 	tagNameStarts = byteSet{0, letterBits, highBytes, highBytes}
@@ -45,4 +40,12 @@ var (
 	// cssIdentBytes can be in a CSS identifier: wordBytes, - and every
 	// byte from 0x80.
 	cssIdentBytes = byteSet{digitBits | 1<<'-', letterBits, highBytes, highBytes}
+)
+
+// blanks (the space and the tab) and codeSpaces (those and the line
+// endings) are tables of a flag a byte: the scans over runs of them, the
+// longest runs the lexers meet, test a byte with one load.
+var (
+	blanks     = [256]bool{' ': true, '\t': true}
+	codeSpaces = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 )

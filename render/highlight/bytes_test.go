@@ -17,8 +17,6 @@ func TestByteSets(t *testing.T) {
 	}{
 		{"wordBytes", &wordBytes, func(c byte) bool { return letter(c) || digit(c) }},
 		{"wordStarts", &wordStarts, letter},
-		{"blanks", &blanks, func(c byte) bool { return c == ' ' || c == '\t' }},
-		{"codeSpaces", &codeSpaces, func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }},
 		{"tagNameStarts", &tagNameStarts, func(c byte) bool { return letter(c) || c >= 0x80 }},
 		{"tagNameBytes", &tagNameBytes, func(c byte) bool {
 			return letter(c) || digit(c) || c == '-' || c == ':' || c == '.' || c >= 0x80
@@ -31,6 +29,15 @@ func TestByteSets(t *testing.T) {
 			if got, want := s.set.has(byte(c)), s.want(byte(c)); got != want {
 				t.Errorf("%s.has(%#x) = %v, want %v", s.name, c, got, want)
 			}
+		}
+	}
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		if got, want := blanks[b], b == ' ' || b == '\t'; got != want {
+			t.Errorf("blanks[%#x] = %v, want %v", c, got, want)
+		}
+		if got, want := codeSpaces[b], b == ' ' || b == '\t' || b == '\n' || b == '\r'; got != want {
+			t.Errorf("codeSpaces[%#x] = %v, want %v", c, got, want)
 		}
 	}
 }

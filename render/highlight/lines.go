@@ -29,7 +29,7 @@ func spacesEnd(code string, i, end int) int {
 }
 
 // isBlank reports whether c is a space or a tab.
-func isBlank(c byte) bool { return blanks.has(c) }
+func isBlank(c byte) bool { return blanks[c] }
 
 // blankAt reports whether code[j] is a space or a tab, or j is end.
 func blankAt(code string, j, end int) bool { return j == end || isBlank(code[j]) }

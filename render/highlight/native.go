@@ -412,7 +412,7 @@ func (spec *langSpec) fold(w string) string {
 }
 
 // isCodeSpace reports whether c is a space, tab or line ending.
-func isCodeSpace(c byte) bool { return codeSpaces.has(c) }
+func isCodeSpace(c byte) bool { return codeSpaces[c] }
 
 // isDigitByte reports whether c is an ASCII digit.
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
