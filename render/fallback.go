@@ -52,7 +52,12 @@ func (l *layouter) unknownBlock(name string, d *Directive, attrs Attrs, width in
 		if l.takeBoxed(body, inner) {
 			fits = len(content)
 		}
-		content = append(content, body...)
+		if content == nil {
+			// The body's lines are this box's to frame: no copy.
+			content = body
+		} else {
+			content = append(content, body...)
+		}
 	}
 	l.diagnose(unknownLabel(name, l.opt.Packs))
 	lines, at := l.dashedBox("", content, width, fits)
