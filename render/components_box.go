@@ -203,17 +203,60 @@ func frameTop(title string, box int, st *Styles) ansi.Line {
 // frameRow is one body line of a frame: edge, pad blank cells, the line,
 // blank up to inner cells, edge.
 func frameRow(ln ansi.Line, inner, pad int, frame ansi.Style, edge string) ansi.Line {
+	rest := inner - pad - framedWidth(ln)
+	if pad == 1 && edge == "│" {
+		return paddedFrameRow(ln, rest, frame)
+	}
 	out := make(ansi.Line, 0, len(ln)+4)
 	out = append(out, ansi.Span{Text: edge, Style: frame})
 	if pad > 0 {
 		out = append(out, ansi.Span{Text: blank(pad)})
 	}
 	out = append(out, ln...)
-	if rest := inner - pad - ln.Width(); rest > 0 {
+	if rest > 0 {
 		out = append(out, ansi.Span{Text: blank(rest)})
 	}
 	return append(out, ansi.Span{Text: edge, Style: frame})
 }
+
+// paddedFrameRow is frameRow for a solid frame with one cell of padding,
+// rest cells short of its right edge. The edge and its padding are one
+// span (`│ `, ` │`, as the dashed frame's `┆ `; the frame style has no
+// background, so the cell looks the same), which lets the frame of a
+// card around it join it in place: cards nested n deep neither copy every
+// line at every level nor grow it by n spans.
+func paddedFrameRow(ln ansi.Line, rest int, frame ansi.Style) ansi.Line {
+	n := len(ln)
+	if rest == 1 && n > 1 && solidFrameCut(ln[0], frame, solidLeftFrames) && solidFrameCut(ln[n-1], frame, solidRightFrames) {
+		ln[0].Text = joinFrame(solidLeftFrames, "│ ", ln[0].Text, true)
+		ln[n-1].Text = joinFrame(solidRightFrames, " │", ln[n-1].Text, false)
+		return ln
+	}
+	out := make(ansi.Line, 0, n+3)
+	out = append(out, ansi.Span{Text: solidLeftFrames[:len("│ ")], Style: frame})
+	out = append(out, ln...)
+	if rest <= 0 {
+		return append(out, ansi.Span{Text: "│", Style: frame})
+	}
+	if rest > 1 {
+		out = append(out, ansi.Span{Text: blank(rest - 1)})
+	}
+	return append(out, ansi.Span{Text: solidRightFrames[:len(" │")], Style: frame})
+}
+
+// solidFrameCut reports whether sp is solid frame edges alone, in the
+// frame's style: a cut of frames that a further edge can join.
+func solidFrameCut(sp ansi.Span, frame ansi.Style, frames string) bool {
+	return plainSpan(sp, frame) && len(sp.Text)+len("│ ") <= len(frames) && strings.HasPrefix(frames, sp.Text)
+}
+
+// solidLeftFrames and solidRightFrames are maxJoinedFrames edges of solid
+// frames with their padding cell (constants, so that nothing is built
+// when the package starts).
+const (
+	solidLeftFrames  = "│ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ "
+	solidRightFrames = " │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │ │"
+)
 
 // focusPrefix is the live form's heading prefix: an accent `› ` on the
 // focused block, two spaces on the others; its spans carry target, the

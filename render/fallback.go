@@ -263,12 +263,23 @@ func framedWidth(ln ansi.Line) int {
 // blanks.
 func cutWidth(t string) int {
 	switch {
-	case len(t)%4 == 0 && (strings.HasPrefix(leftFrames, t) || strings.HasPrefix(rightFrames, t) || strings.HasPrefix(calloutBars, t)):
+	case len(t)%4 == 0 && isFrameCut(t):
 		return len(t) / 2
 	case strings.HasPrefix(spaces, t):
 		return len(t)
 	}
 	return ansi.Width(t)
+}
+
+// isFrameCut reports whether t is a cut of the dashed or solid frame
+// edges or of the callout bars, each two cells in four bytes.
+func isFrameCut(t string) bool {
+	for _, frames := range [...]string{leftFrames, rightFrames, solidLeftFrames, solidRightFrames, calloutBars} {
+		if strings.HasPrefix(frames, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinFrame returns text with one more frame edge (left before it, or
