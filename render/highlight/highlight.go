@@ -34,6 +34,9 @@ const (
 	Heading
 )
 
+// maxPresized is the most tokens Tokens makes room for before it lexes.
+const maxPresized = 4096
+
 // Token is a piece of code and its kind. Text may contain line feeds.
 type Token struct {
 	Kind Kind
@@ -60,8 +63,10 @@ func Tokens(lang, code string) (tokens []Token, ok bool) {
 		return nil, false
 	}
 	// A token every three bytes or so is usual for code: the list is
-	// made once rather than grown by doubling.
-	e := emitter{code: code, out: make([]Token, 0, len(code)/3+4)}
+	// made once rather than grown by doubling, up to maxPresized tokens,
+	// so that a long block of few tokens (a run of blanks) does not pay
+	// for a list it never fills.
+	e := emitter{code: code, out: make([]Token, 0, min(len(code)/3+4, maxPresized))}
 	from := 0
 	if strings.HasPrefix(code, "#!") {
 		from = strings.IndexByte(code, '\n')
