@@ -150,20 +150,7 @@ func TestSubgraphDirection(t *testing.T) {
     end
     Update --> Review
 `, []string{"┌┄ DB update ┄", "│ Read ├──►│ Convert ├──►│ Save │", "│ Review │"}},
-		{"nested, each its own way", `flowchart LR
-  subgraph TOP
-    direction TB
-    subgraph B1
-        direction RL
-        i1 -->f1
-    end
-    subgraph B2
-        direction BT
-        i2 -->f2
-    end
-  end
-  A --> TOP --> B
-  B1 --> B2`, []string{"│ f1 │◄───┤ i1 │", "┌┄ TOP ┄", "┌┄ B1 ┄", "┌┄ B2 ┄", "│ A ├──►┆", "┆──►│ B │"}},
+		{"nested, each its own way", nestedDirections, []string{"│ f1 │◄───┤ i1 │", "┌┄ TOP ┄", "┌┄ B1 ┄", "┌┄ B2 ┄", "│ A ├──►┆", "┆──►│ B │"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := mustDraw(t, c.src, 80)
@@ -331,20 +318,7 @@ Bob-->>John: Jolly good!`,
     one --> two
     three --> two
     two --> c2`,
-	`flowchart LR
-  subgraph TOP
-    direction TB
-    subgraph B1
-        direction RL
-        i1 -->f1
-    end
-    subgraph B2
-        direction BT
-        i2 -->f2
-    end
-  end
-  A --> TOP --> B
-  B1 --> B2`,
+	nestedDirections,
 	`graph TD
     A[Christmas] -->|Get money| B(Go shopping)
     B --> C{Let me think}
@@ -503,3 +477,20 @@ func TestSequenceBoxes(t *testing.T) {
 	shown, _ := ShownText(src)
 	missing(t, src, out, shown)
 }
+
+// nestedDirections is mermaid's own example of subgraphs each laid out in
+// its own direction inside a subgraph linked as a whole.
+const nestedDirections = `flowchart LR
+  subgraph TOP
+    direction TB
+    subgraph B1
+        direction RL
+        i1 -->f1
+    end
+    subgraph B2
+        direction BT
+        i2 -->f2
+    end
+  end
+  A --> TOP --> B
+  B1 --> B2`
