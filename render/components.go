@@ -106,9 +106,15 @@ func (k *kit) text(v any, format, decimals string) string {
 	return sanitize.Inline(valuefmt.Format(v, format, decimals, k.c.Now()))
 }
 
-// padLeft returns line with n spaces in front.
+// padLeft returns line with n spaces in front. A line that already starts
+// with plain blanks gets them widened in place, so bodies indented inside
+// indented bodies (details in details) are not copied at every level.
 func padLeft(line ansi.Line, n int) ansi.Line {
 	if n <= 0 || len(line) == 0 {
+		return line
+	}
+	if first := line[0].Text; plainSpan(line[0], ansi.Style{}) && len(first)+n <= len(spaces) && spaces[:len(first)] == first {
+		line[0].Text = spaces[:len(first)+n]
 		return line
 	}
 	out := make(ansi.Line, 0, len(line)+1)

@@ -116,7 +116,7 @@ var Inputs = []Input{
 	// level, inward (the innermost fence longest) or outward (the
 	// outermost longest, as a note must write them to nest), of a
 	// component markii does not know (drawn as a dashed box) and of
-	// callouts and cards. The note has about levels² bytes, so n here is the byte
+	// callouts, cards and details. The note has about levels² bytes, so n here is the byte
 	// count and the levels are its square root. Cmark is 3,000 levels
 	// (9 MB): past MaxBlockDepth the fences are paragraph text, about
 	// 140,000 lines each inside 12 frames.
@@ -124,6 +124,7 @@ var Inputs = []Input{
 	{"nested directive fences growing outward", 9000000, func(n int) string { return nestedFences(n, "note", true) }},
 	{"nested callout fences growing outward", 9000000, func(n int) string { return nestedFences(n, "callout", true) }},
 	{"nested card fences growing outward", 9000000, func(n int) string { return nestedFences(n, "card", true) }},
+	{"nested details fences growing outward", 9000000, func(n int) string { return nestedFences(n, "details", true) }},
 	{"wikilink openers", 50000, func(n int) string { return strings.Repeat("[[a ", n) + "\n\n" + strings.Repeat("[[a]] ", n) + "\n" }},
 	{"reference collisions", 50000, func(n int) string {
 		var b strings.Builder
