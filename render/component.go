@@ -120,6 +120,21 @@ func (c *Context) LayoutFit(blocks []Block, width int) []ansi.Line {
 	return c.layoutChildren(blocks, width, true)
 }
 
+// ExactlyWide reports whether lines, which Layout returned for width,
+// are the lines of the box drawn last (a card, a dashed box), as it
+// returned them, each exactly width cells wide: a frame drawn around them
+// need not measure them. Boxes nested n deep would otherwise measure each
+// line n times.
+func (c *Context) ExactlyWide(lines []ansi.Line, width int) bool {
+	return c.l.takeBoxed(lines, width)
+}
+
+// SetExactlyWide records that lines, which the component is about to
+// return, are each exactly width cells wide (see ExactlyWide).
+func (c *Context) SetExactlyWide(lines []ansi.Line, width int) {
+	c.l.boxed, c.l.boxedWidth = lines, width
+}
+
 func (c *Context) layoutChildren(blocks []Block, width int, fit bool) []ansi.Line {
 	saved := c.l.fitChildren
 	c.l.fitChildren = fit

@@ -168,12 +168,24 @@ func card(c *Context) []ansi.Line {
 	} else {
 		body = alignText(c.LayoutInert(c.Blocks, text), align, text)
 	}
+	// A body that is one box drawn at the text width (a card in a card)
+	// has lines exactly that wide: they are not measured again.
+	exact := c.ExactlyWide(body, text)
+	fits := true
 	out := make([]ansi.Line, 0, len(body)+2)
 	out = append(out, frameTop(title, box, k.st))
 	for _, ln := range body {
-		out = append(out, frameRow(ln, inner, pad, k.st.Frame, "│"))
+		w := text
+		if !exact {
+			w = framedWidth(ln)
+		}
+		fits = fits && w <= text
+		out = append(out, frameRow(ln, w, inner, pad, k.st.Frame, "│"))
 	}
 	out = append(out, line("└"+strings.Repeat("─", inner)+"┘", k.st.Frame))
+	if fits {
+		c.SetExactlyWide(out, box)
+	}
 	return k.withMarkers(out, c.Width)
 }
 
@@ -200,10 +212,10 @@ func frameTop(title string, box int, st *Styles) ansi.Line {
 	}
 }
 
-// frameRow is one body line of a frame: edge, pad blank cells, the line,
-// blank up to inner cells, edge.
-func frameRow(ln ansi.Line, inner, pad int, frame ansi.Style, edge string) ansi.Line {
-	rest := inner - pad - framedWidth(ln)
+// frameRow is one body line of a frame: edge, pad blank cells, the line
+// (w cells wide), blank up to inner cells, edge.
+func frameRow(ln ansi.Line, w, inner, pad int, frame ansi.Style, edge string) ansi.Line {
+	rest := inner - pad - w
 	if pad == 1 && edge == "│" {
 		return paddedFrameRow(ln, rest, frame)
 	}
