@@ -30,11 +30,8 @@ func (l *layouter) table(t *Table, width int) []ansi.Line {
 	// stay on the stack.
 	widths := make([]int, cols)
 	g.naturalWidths(widths)
-	natural := append([]int(nil), widths...)
-	avail := width - (3*cols + 1)
-	shrinkColumns(widths, avail)
-	wide := l.scrollable(width) && l.wideColumns(widths, natural, g.wordFloors(), avail)
-	if !wide && unreadable(widths, natural, avail) {
+	wide, stack := l.fitColumns(g, widths, width)
+	if stack {
 		g.release()
 		return l.stackedTable(t, cols, width)
 	}
@@ -275,58 +272,69 @@ func narrowWidest(widths []int, top, step int) (cut int) {
 	return cut
 }
 
-// tableReadable is the width below which a column that needs more is
-// unreadable: a table whose grid would squeeze a column below it (or
-// below its natural width, when that is less) is stacked instead.
+// tableReadable is the narrowest a column is squeezed to when its cells
+// need more: a column's floor is its longest word (one longer than the
+// width does not count), at least tableReadable and at most its natural
+// width.
 const tableReadable = 8
-
-// unreadable reports whether a shrunk column fell below what it needs to
-// be read, or the columns still overflow avail.
-func unreadable(widths, natural []int, avail int) bool {
-	total := 0
-	for i, w := range widths {
-		if w < min(natural[i], tableReadable) {
-			return true
-		}
-		total += w
-	}
-	return total > avail
-}
 
 // wideColumn is the width up to which a table a viewer scrolls sideways
 // gives each column its natural width; a longer cell wraps.
 const wideColumn = 48
 
-// wideColumns sets widths, already shrunk to fit avail, for a table a
-// viewer can scroll sideways (Options.ScrollWidth). Where the shrunk
-// widths break a column's longest word (floors holds each column's) or
-// still overflow, the table keeps every word whole: narrowed from the
-// widest column to fit the page when the words allow it, else each column
-// at its natural width up to wideColumn (never below its longest word),
-// as wide as that takes up to ScrollWidth. It reports whether the table
-// is to be drawn so, rather than as the page's width would have it.
-func (l *layouter) wideColumns(widths, natural, floors []int, avail int) bool {
-	sum, total, broken := 0, 0, false
-	for i := range floors {
-		floors[i] = min(natural[i], max(floors[i], tableReadable))
-		sum += floors[i]
-		total += widths[i]
-		broken = broken || widths[i] < floors[i]
+// fitColumns sets widths, at first each column's natural width, for the
+// grid of a table at width. A table wider than that is shrunk widest column
+// first, or, where that would break a column's longest word, narrowed so
+// that every word stays whole. Where the words cannot all fit, a viewer
+// that scrolls sideways (Options.ScrollWidth) lays the table out wider
+// (wide), and anywhere else its rows are stacked (stack): a table never
+// breaks a word the width could have kept whole, and never one to fit a
+// grid.
+func (l *layouter) fitColumns(g *tableGrid, widths []int, width int) (wide, stack bool) {
+	avail := width - (3*len(widths) + 1)
+	if sum(widths) <= avail {
+		return false, false
 	}
-	limit := l.opt.ScrollWidth - (3*len(widths) + 1)
-	if !(broken || total > avail) || sum > limit {
-		return false
+	natural := append([]int(nil), widths...)
+	floors := g.wordFloors()
+	need := 0
+	for i := range floors {
+		if floors[i] > width {
+			// A word longer than the width breaks however the table is
+			// drawn, so it does not hold its column open.
+			floors[i] = 0
+		}
+		floors[i] = min(natural[i], max(floors[i], tableReadable))
+		need += floors[i]
+	}
+	shrinkColumns(widths, avail)
+	if sum(widths) <= avail && keepsFloors(widths, floors) {
+		return false, false
 	}
 	copy(widths, natural)
-	if sum > avail {
+	switch {
+	case need <= avail:
+		fillColumns(widths, floors, avail)
+		return false, false
+	case l.scrollable(width) && need <= l.opt.ScrollWidth-(3*len(widths)+1):
 		// Wider than the page: one line a row where cells are short.
-		avail = 0
+		wideAvail := 0
 		for i, w := range natural {
-			avail += max(floors[i], min(w, wideColumn))
+			wideAvail += max(floors[i], min(w, wideColumn))
 		}
-		avail = min(avail, limit)
+		fillColumns(widths, floors, min(wideAvail, l.opt.ScrollWidth-(3*len(widths)+1)))
+		return true, false
 	}
-	fillColumns(widths, floors, avail)
+	return false, true
+}
+
+// keepsFloors reports whether no column is narrower than its floor.
+func keepsFloors(widths, floors []int) bool {
+	for i, w := range widths {
+		if w < floors[i] {
+			return false
+		}
+	}
 	return true
 }
 

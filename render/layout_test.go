@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -307,4 +308,52 @@ func FuzzWrap(f *testing.F) {
 			t.Fatalf("text lost: %q -> %q", s, words)
 		}
 	})
+}
+
+// TestTableKeepsWordsWhole: whatever its cells and the width, a table
+// never breaks a word the width could hold whole; it narrows its columns
+// to keep them whole, or stacks its rows where no grid can.
+func TestTableKeepsWordsWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 30))
+	word := func() string {
+		return strings.Repeat(string(rune('a'+rng.IntN(26))), 1+rng.IntN(18))
+	}
+	cellText := func() string {
+		words := make([]string, 1+rng.IntN(5))
+		for i := range words {
+			words[i] = word()
+		}
+		return strings.Join(words, " ")
+	}
+	for range 400 {
+		cols, rows := 1+rng.IntN(8), 1+rng.IntN(4)
+		tb := &Table{}
+		var all []string
+		mkRow := func() [][]Inline {
+			row := make([][]Inline, cols)
+			for i := range row {
+				s := cellText()
+				all = append(all, strings.Fields(s)...)
+				row[i] = []Inline{txt(s)}
+			}
+			return row
+		}
+		tb.Header = mkRow()
+		for range rows {
+			tb.Rows = append(tb.Rows, mkRow())
+		}
+		width := 20 + rng.IntN(120)
+		out := plainLayout(t, doc(tb), width)
+		seen := map[string]bool{}
+		for ln := range strings.SplitSeq(out, "\n") {
+			for _, f := range strings.FieldsFunc(ln, func(r rune) bool { return r == ' ' || r == '│' || r == ':' }) {
+				seen[f] = true
+			}
+		}
+		for _, w := range all {
+			if !seen[w] {
+				t.Fatalf("width %d: the word %q is broken:\n%s", width, w, out)
+			}
+		}
+	}
 }
