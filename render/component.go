@@ -129,6 +129,16 @@ func (c *Context) ExactlyWide(lines []ansi.Line, width int) bool {
 	return c.l.takeBoxed(lines, width)
 }
 
+// BoxLines returns the lines of a box drawn around body, which Layout
+// returned: head lines for the box to fill above body's lines, then
+// body's lines, then one line for its bottom edge. When exact (what
+// ExactlyWide said of body) the box may take body's own storage over,
+// moving its lines down in place, so that boxes nested n deep move their
+// lines n times rather than allocate and copy them n times.
+func (c *Context) BoxLines(body []ansi.Line, exact bool, head int) []ansi.Line {
+	return c.l.boxRoom(body, exact, head)
+}
+
 // SetExactlyWide records that lines, which the component is about to
 // return, are each exactly width cells wide (see ExactlyWide).
 func (c *Context) SetExactlyWide(lines []ansi.Line, width int) {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -172,17 +173,17 @@ func card(c *Context) []ansi.Line {
 	// has lines exactly that wide: they are not measured again.
 	exact := c.ExactlyWide(body, text)
 	fits := true
-	out := make([]ansi.Line, 0, len(body)+2)
-	out = append(out, frameTop(title, box, k.st))
-	for _, ln := range body {
+	out := c.BoxLines(body, exact, 1)
+	out[0] = frameTop(title, box, k.st)
+	for i := 1; i <= len(body); i++ {
 		w := text
 		if !exact {
-			w = framedWidth(ln)
+			w = framedWidth(out[i])
 		}
 		fits = fits && w <= text
-		out = append(out, frameRow(ln, w, inner, pad, k.st.Frame, "│"))
+		out[i] = frameRow(out[i], w, inner, pad, k.st.Frame, "│")
 	}
-	out = append(out, line("└"+strings.Repeat("─", inner)+"┘", k.st.Frame))
+	out[len(out)-1] = line("└"+strings.Repeat("─", inner)+"┘", k.st.Frame)
 	if fits {
 		c.SetExactlyWide(out, box)
 	}
@@ -376,7 +377,9 @@ func liveDetails(c *Context, k *kit, title string, open, focused bool, id BlockI
 // indentedBody appends blocks laid out two columns in, as the body of a
 // details block or a live tab, to out.
 func indentedBody(c *Context, out []ansi.Line, blocks []Block) []ansi.Line {
-	for _, ln := range c.Layout(blocks, max(c.Width-2, 1)) {
+	body := c.Layout(blocks, max(c.Width-2, 1))
+	out = slices.Grow(out, len(body))
+	for _, ln := range body {
 		out = append(out, padLeft(ln, 2))
 	}
 	return out

@@ -145,30 +145,59 @@ func (l *layouter) dashedBox(title string, content []ansi.Line, width, fits int)
 		return bareBox(titleLines, content)
 	}
 	edge := strings.Repeat("╌", width-2)
-	out := make([]ansi.Line, 0, len(titleLines)+len(content)+3)
-	out = append(out, ansi.Line{{Text: "┌" + edge + "┐", Style: dim}})
+	head := 1 + len(titleLines)
+	if len(titleLines) > 0 && len(content) > 0 {
+		head++ // a blank line between the title and the content
+	}
+	// Content that is only the box drawn last (fits == 0) is this box's
+	// to take over.
+	lines = l.boxRoom(content, fits == 0, head)
+	lines[0] = ansi.Line{{Text: "┌" + edge + "┐", Style: dim}}
 	side := dashedSides{inner: inner, dim: dim, exact: true}
-	for _, t := range titleLines {
-		out = append(out, side.frame(t, framedWidth(t)))
+	for i, t := range titleLines {
+		lines[1+i] = side.frame(t, framedWidth(t))
 	}
 	if len(content) > 0 {
 		if len(titleLines) > 0 {
-			out = append(out, side.frame(nil, 0))
+			lines[head-1] = side.frame(nil, 0)
 		}
-		at = len(out)
-		for i, c := range content {
+		at = head
+		for i := range content {
 			w := inner
 			if i < fits {
-				w = framedWidth(c)
+				w = framedWidth(lines[head+i])
 			}
-			out = append(out, side.frame(c, w))
+			lines[head+i] = side.frame(lines[head+i], w)
 		}
 	}
-	lines = append(out, ansi.Line{{Text: "└" + edge + "┘", Style: dim}})
+	lines[len(lines)-1] = ansi.Line{{Text: "└" + edge + "┘", Style: dim}}
 	if side.exact {
 		l.boxed, l.boxedWidth = lines, width
 	}
 	return lines, at
+}
+
+// boxRoom returns the lines of a box around body: head lines for the box
+// to fill above body's lines, then body's lines, then one line for the
+// bottom edge. When owned says body is the lines of the box drawn last,
+// passed up unchanged (see takeBoxed), and it has room, body's own storage
+// is used, its lines moved down in place; new storage keeps room for the
+// boxes around this one to do the same. Boxes nested n deep then move
+// their lines n times rather than allocate and copy them n times.
+func (l *layouter) boxRoom(body []ansi.Line, owned bool, head int) []ansi.Line {
+	n := len(body)
+	size := head + n + 1
+	if owned && cap(body) >= size {
+		out := body[:size]
+		copy(out[head:], body)
+		return out
+	}
+	// The boxes around this one need two lines each, or more with a
+	// title; one with less room than it needs allocates.
+	spare := 4 * max(l.components-1, 0)
+	out := make([]ansi.Line, size, size+spare)
+	copy(out[head:], body)
+	return out
 }
 
 // takeBoxed reports whether lines, laid out at width, are the lines of
