@@ -15,23 +15,32 @@ const maxTitleBytes = 200
 
 // Title is the title a list of notes shows for src: the frontmatter's
 // `title:` value when it is a plain scalar, else the text of the first
-// heading, else "". src may be a prefix of the note (see TitleBytes). The
-// title is inert text, like every string of the tree.
+// level-1 heading, else of the first heading, else "". A README often
+// opens with a sponsor's or a section's smaller heading before its name
+// (`### Special thanks` … `# eza`): the name is its level-1 heading. src
+// may be a prefix of the note (see TitleBytes). The title is inert text,
+// like every string of the tree.
 func Title(src []byte) string {
 	if yaml, _, ok := splitFrontmatter(src); ok {
 		if t := readTitle(yaml); t != "" {
 			return t
 		}
 	}
-	doc := Parse(src)
-	for n := range Nodes(doc.Blocks) {
-		if h, ok := n.(*Heading); ok {
-			if t := headingTitle(h.Content); t != "" {
-				return t
-			}
+	first := ""
+	for n := range Nodes(Parse(src).Blocks) {
+		h, ok := n.(*Heading)
+		if !ok {
+			continue
+		}
+		t := headingTitle(h.Content)
+		switch {
+		case t != "" && h.Level == 1:
+			return t
+		case first == "":
+			first = t
 		}
 	}
-	return ""
+	return first
 }
 
 // headingTitle is a heading's text as a title: the words before its first

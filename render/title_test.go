@@ -21,6 +21,9 @@ func TestTitle(t *testing.T) {
 		{"# ![Logo only](logo.png)\n", "Logo only"},
 		{"# ![Logo](logo.png) Project *name*\n", "Project name"},
 		{"# Spaced  *out*\t title\n", "Spaced out title"},
+		{"### [Warp, the AI terminal](https://warp.dev)\n\n# eza\n\n## Install\n", "eza"},
+		{"<h3 align=\"center\">Gold sponsors</h3>\n\n<h1>axios</h1>\n", "axios"},
+		{"## Sponsors\n\n## Features\n\n### More\n", "Sponsors"},
 	} {
 		if got := Title([]byte(c.src)); got != c.want {
 			t.Errorf("Title(%q) = %q, want %q", c.src, got, c.want)
