@@ -287,9 +287,8 @@ const wideColumn = 48
 // first, or, where that would break a column's longest word, narrowed so
 // that every word stays whole. Where the words cannot all fit, a viewer
 // that scrolls sideways (Options.ScrollWidth) lays the table out wider
-// (wide), and anywhere else its rows are stacked (stack): a table never
-// breaks a word the width could have kept whole, and never one to fit a
-// grid.
+// (wide), and anywhere else its rows are stacked (stack): a table breaks
+// only a word longer than the width.
 func (l *layouter) fitColumns(g *tableGrid, widths []int, width int) (wide, stack bool) {
 	avail := width - (3*len(widths) + 1)
 	if sum(widths) <= avail {
