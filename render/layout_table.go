@@ -104,12 +104,13 @@ func (g *tableGrid) naturalWidths(widths []int) {
 	}
 }
 
-// wordFloors returns each column's longest word: the narrowest a wide
-// table's column goes.
-func (g *tableGrid) wordFloors() []int {
+// wordFloors returns each column's longest word no wider than limit: the
+// narrowest its column goes while words are kept whole. A longer word
+// breaks however the table is drawn, so it does not hold its column open.
+func (g *tableGrid) wordFloors(limit int) []int {
 	floors := make([]int, g.cols)
 	for c := range g.ends {
-		floors[c%g.cols] = max(floors[c%g.cols], longestWord(g.cellRuns(c)))
+		floors[c%g.cols] = max(floors[c%g.cols], longestWord(g.cellRuns(c), limit))
 	}
 	return floors
 }
@@ -273,9 +274,8 @@ func narrowWidest(widths []int, top, step int) (cut int) {
 }
 
 // tableReadable is the narrowest a column is squeezed to when its cells
-// need more: a column's floor is its longest word (one longer than the
-// width does not count), at least tableReadable and at most its natural
-// width.
+// need more: a column's floor is its longest word (see wordFloors), at
+// least tableReadable and at most its natural width.
 const tableReadable = 8
 
 // wideColumn is the width up to which a table a viewer scrolls sideways
@@ -295,14 +295,15 @@ func (l *layouter) fitColumns(g *tableGrid, widths []int, width int) (wide, stac
 		return false, false
 	}
 	natural := append([]int(nil), widths...)
-	floors := g.wordFloors()
+	// The widest word a table can keep whole: the width, or for a
+	// viewer that scrolls sideways the widest it lays a table out.
+	limit := width
+	if l.scrollable(width) {
+		limit = l.opt.ScrollWidth
+	}
+	floors := g.wordFloors(limit)
 	need := 0
 	for i := range floors {
-		if floors[i] > width {
-			// A word longer than the width breaks however the table is
-			// drawn, so it does not hold its column open.
-			floors[i] = 0
-		}
 		floors[i] = min(natural[i], max(floors[i], tableReadable))
 		need += floors[i]
 	}
@@ -378,13 +379,16 @@ func fillColumns(widths, floors []int, avail int) {
 	}
 }
 
-// longestWord returns the width of the widest word in runs: text
-// between spaces and breaks, a word running on across runs. A wide
-// character (CJK) is a word of its own, as a line may break beside it.
-func longestWord(runs []run) int {
+// longestWord returns the width of the widest word in runs no wider than
+// limit: text between spaces and breaks, a word running on across runs. A
+// wide character (CJK) is a word of its own, as a line may break beside
+// it.
+func longestWord(runs []run, limit int) int {
 	longest, cur := 0, 0
 	word := func(w int) {
-		longest = max(longest, cur+w)
+		if cur+w <= limit {
+			longest = max(longest, cur+w)
+		}
 		cur = 0
 	}
 	for _, r := range runs {

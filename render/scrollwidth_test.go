@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -149,8 +150,12 @@ func TestLongestWord(t *testing.T) {
 		{[]run{{text: "café au"}}, 4},
 		{[]run{}, 0},
 	} {
-		if got := longestWord(c.runs); got != c.want {
+		if got := longestWord(c.runs, math.MaxInt); got != c.want {
 			t.Errorf("longestWord(%+v) = %d, want %d", c.runs, got, c.want)
 		}
+	}
+	// A word longer than the limit does not count.
+	if got := longestWord([]run{{text: "tiny enormousword mid"}}, 5); got != 4 {
+		t.Errorf("longestWord with limit 5 = %d, want 4", got)
 	}
 }
