@@ -161,19 +161,28 @@ func TestDeepNestingLaysOutInLinearTime(t *testing.T) {
 	if n := len(page.Diagnostics); n != 1 {
 		t.Errorf("want one diagnostic for the flattened nesting, got %q", page.Diagnostics)
 	}
-	// Nested fit boxes measure their bodies; past the first few levels
-	// they must not double the work at every level.
+}
+
+func TestNestedFitBoxesLayOutTheirContentOncePerLevel(t *testing.T) {
+	// Nested fit boxes measure their bodies; past the first level they
+	// must not double the work at every level. The work is counted in
+	// allocations, which a loaded machine does not change: a layout of
+	// the content per level is about depth times the plain nesting's,
+	// and doubling would be 2^depth times.
+	const depth = 12
 	body := strings.Repeat("a paragraph of ordinary words that wraps over the lines of a box\n\n", 400)
 	fitNested, plainNested := body, body
-	for i := 3; i < 15; i++ {
+	for i := 3; i < 3+depth; i++ {
 		c := strings.Repeat(":", i)
 		fitNested = c + "callout{width=fit}\n" + fitNested + c + "\n"
 		plainNested = c + "callout\n" + plainNested + c + "\n"
 	}
-	fit, _ := quickestLayout(fitNested, 3)
-	plain, _ := quickestLayout(plainNested, 3)
-	if fit > 20*plain+50*time.Millisecond {
-		t.Errorf("12 nested fit callouts took %v, %v without fit", fit, plain)
+	opt := Options{Width: 80, Level: ansi.TrueColor, Theme: theme.Dark}
+	fitDoc, plainDoc := Parse([]byte(fitNested)), Parse([]byte(plainNested))
+	fit := testing.AllocsPerRun(3, func() { Layout(fitDoc, opt) })
+	plain := testing.AllocsPerRun(3, func() { Layout(plainDoc, opt) })
+	if fit > 2*depth*plain {
+		t.Errorf("%d nested fit callouts allocated %.0f times, %.0f without fit", depth, fit, plain)
 	}
 }
 

@@ -46,9 +46,7 @@ func TestRealTerminalGitHubReadme(t *testing.T) {
 		t.Fatalf("the closed details block shows its body:\n%s", p)
 	}
 	// Enter on the focused details block opens it.
-	for i := 0; i < 4 && !strings.Contains(x.capture(), "enter to open"); i++ {
-		x.keys("Tab")
-	}
+	x.tabUntil("enter to open", 4)
 	x.keys("Enter")
 	x.waitPane("Only the okapi lives in here.")
 	x.keys("Enter")
@@ -62,9 +60,7 @@ func TestRealTerminalGitHubReadme(t *testing.T) {
 	// The relative link, then the wikilink, each there and back.
 	// (The status bar may cut a long address: its start names the link.)
 	for _, c := range []struct{ url, want string }{{"docs.md", "The docs note."}, {"usage%20no", "The usage note."}} {
-		for i := 0; i < 6 && !strings.Contains(x.capture(), "enter opens "+c.url); i++ {
-			x.keys("Tab")
-		}
+		x.tabUntil("enter opens "+c.url, 6)
 		x.keys("Enter")
 		x.waitPane(c.want)
 		x.keys("BSpace")

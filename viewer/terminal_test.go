@@ -149,6 +149,37 @@ func (x *tmux) waitPane(want string) string {
 	}
 }
 
+// tabUntil presses Tab until the pane shows want, at most presses times,
+// waiting after each press for the viewer to redraw: on a loaded machine
+// a frame can come later than the next press would, and pressing again
+// before it shows would move the focus past want.
+func (x *tmux) tabUntil(want string, presses int) string {
+	x.t.Helper()
+	p := x.capture()
+	for i := 0; i < presses && !strings.Contains(p, want); i++ {
+		x.run("send-keys", "-t", "v", "Tab")
+		p = x.waitChange(p)
+	}
+	if !strings.Contains(p, want) {
+		x.t.Fatalf("%d presses of Tab never showed %q:\n%s", presses, want, p)
+	}
+	return p
+}
+
+// waitChange waits up to 5 seconds for the pane to differ from before and
+// returns what it shows then.
+func (x *tmux) waitChange(before string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p := x.capture()
+		if p != before || time.Now().After(deadline) {
+			return p
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // waitGone waits until the captured pane no longer contains text.
 func (x *tmux) waitGone(text string) {
 	x.t.Helper()
@@ -282,19 +313,10 @@ func TestRealTerminalProbe(t *testing.T) {
 	}
 	x.keys("G", "g", "Space", "Space", "b", "C-d", "C-u", "End", "Home")
 	// Open every tab and every detail.
-	for i := 0; i < 8 && !strings.Contains(x.capture(), "enter to open"); i++ {
-		x.keys("Tab")
-	}
-	x.waitPane("enter to open")
+	x.tabUntil("enter to open", 8)
 	x.keys("Enter")
 	x.waitPane("PWNED-details-body")
-	for i := 0; i < 8; i++ {
-		x.keys("Tab")
-		p := x.capture()
-		if strings.Contains(p, "tabs \"") {
-			break
-		}
-	}
+	x.tabUntil("tabs \"", 8)
 	x.keys("Right")
 	x.waitPane("Panel two")
 	x.keys("Left")
@@ -305,12 +327,7 @@ func TestRealTerminalProbe(t *testing.T) {
 	x.keys("n", "N", "Escape", "Escape", "t", "Enter", "h")
 	x.waitPane("table of contents")
 	x.keys("Escape", "z", "Z", "Z")
-	for i := 0; i < 10; i++ {
-		x.keys("Tab")
-		if strings.Contains(x.capture(), "enter opens ./next.mk.md") {
-			break
-		}
-	}
+	x.tabUntil("enter opens ./next.mk.md", 10)
 	x.keys("Enter")
 	x.waitPane("Next note")
 	x.keys("BSpace")
@@ -362,12 +379,7 @@ func TestRealTerminalRestoredAfterPanic(t *testing.T) {
 	x, work := startTmux(t, start, "MARKII_VIEWER_CHILD_PANIC=1")
 	x.waitPane("start.mk.md")
 	x.keys("G")
-	for i := 0; i < 6; i++ {
-		x.keys("Tab")
-		if strings.Contains(x.capture(), "enter opens ./roadmap.mk.md") {
-			break
-		}
-	}
+	x.tabUntil("enter opens ./roadmap.mk.md", 6)
 	x.keys("Enter")
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(x.run("list-panes", "-t", "v", "-F", "#{pane_dead}"), "1") {
@@ -500,9 +512,7 @@ func TestRealTerminalHostileFileNames(t *testing.T) {
 
 	x, work = startTmux(t, start)
 	x.waitPane("start.mk.md")
-	for i := 0; i < 4 && !strings.Contains(x.capture(), "enter opens"); i++ {
-		x.keys("Tab")
-	}
+	x.tabUntil("enter opens", 4)
 	x.keys("Enter")
 	p = x.waitPane("Hostile two")
 	// With the message beside it the name may lose its middle (never
