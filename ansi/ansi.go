@@ -35,6 +35,22 @@ func (l Level) String() string {
 	return "level(" + strconv.Itoa(int(l)) + ")"
 }
 
+// ParseLevel reads a level by a name --color gives it: never (or none,
+// the name String gives), 16, 256 or truecolor.
+func ParseLevel(name string) (Level, bool) {
+	switch name {
+	case "never", "none":
+		return None, true
+	case "16":
+		return Color16, true
+	case "256":
+		return Color256, true
+	case "truecolor":
+		return TrueColor, true
+	}
+	return None, false
+}
+
 // Color is one palette entry: a 24-bit value plus the 16-color SGR
 // foreground code (30-37 or 90-97) used at the 16-color level. The zero
 // Color means "the terminal's default".

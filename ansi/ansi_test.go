@@ -209,3 +209,19 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	b.SetBytes(int64(len(buf)))
 }
+
+func TestParseLevelReadsEveryLevelsName(t *testing.T) {
+	for l := None; l <= TrueColor; l++ {
+		if got, ok := ParseLevel(l.String()); !ok || got != l {
+			t.Errorf("ParseLevel(%q) = %v, %v", l.String(), got, ok)
+		}
+	}
+	if got, ok := ParseLevel("never"); !ok || got != None {
+		t.Errorf("never: %v, %v", got, ok)
+	}
+	for _, bad := range []string{"", "auto", "24bit", "Truecolor", "8"} {
+		if _, ok := ParseLevel(bad); ok {
+			t.Errorf("ParseLevel(%q) accepted", bad)
+		}
+	}
+}

@@ -29,7 +29,7 @@ var colorChoices = []string{"auto", "never", "none", "16", "256", "truecolor"}
 //
 // getenv is the only way the environment is read.
 func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.Level {
-	if l, ok := colorLevels[choice]; ok {
+	if l, ok := ansi.ParseLevel(choice); ok {
 		return l
 	}
 	if getenv("NO_COLOR") != "" {
@@ -46,10 +46,6 @@ func colorLevel(choice string, getenv func(string) string, stdoutTTY bool) ansi.
 	}
 	return terminalLevel(getenv)
 }
-
-// colorLevels are the --color values that name a level; any other
-// (auto) leaves it to the environment.
-var colorLevels = map[string]ansi.Level{"never": ansi.None, "none": ansi.None, "16": ansi.Color16, "256": ansi.Color256, "truecolor": ansi.TrueColor}
 
 // forceColor are the FORCE_COLOR values that name a level.
 var forceColor = map[string]ansi.Level{"0": ansi.None, "1": ansi.Color16, "true": ansi.Color16, "2": ansi.Color256, "3": ansi.TrueColor}

@@ -71,15 +71,8 @@ func LevelName(l ansi.Level) string {
 
 // ParseLevel reads a --color value other than auto.
 func ParseLevel(s string) (ansi.Level, error) {
-	switch s {
-	case "never", "none":
-		return ansi.None, nil
-	case "16":
-		return ansi.Color16, nil
-	case "256":
-		return ansi.Color256, nil
-	case "truecolor":
-		return ansi.TrueColor, nil
+	if l, ok := ansi.ParseLevel(s); ok {
+		return l, nil
 	}
 	return 0, fmt.Errorf("color %q is not never, 16, 256 or truecolor", s)
 }
