@@ -8,8 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/fsnotify/fsnotify"
-
-	"github.com/markii/markii/render"
 )
 
 // settle is how long the watcher waits for a burst of writes to end.
@@ -175,10 +173,7 @@ func (rd *reader) reloadFirst() {
 		return
 	}
 	a := rd.anchor()
-	focusID, focusKind := -1, render.FocusTabs
-	if t, ok := rd.focused(); ok {
-		focusID, focusKind = int(t.id), t.kind
-	}
+	focused, hadFocus := rd.focused()
 	old := rd.pg
 	rd.pg = rd.newPage(rd.first, rd.values)
 	rd.pg.live = old.live
@@ -186,10 +181,8 @@ func (rd *reader) reloadFirst() {
 	rd.pg.layout()
 	rd.search.rerun(rd.pg)
 	rd.focus = -1
-	for i := range rd.pg.targets {
-		if t := rd.pg.target(i); focusID >= 0 && int(t.id) == focusID && t.kind == focusKind {
-			rd.focus = i
-		}
+	if hadFocus {
+		rd.focus = rd.pg.targetOf(focused.kind, focused.id)
 	}
 	rd.restore(a)
 	rd.message = "reloaded"

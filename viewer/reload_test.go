@@ -111,3 +111,29 @@ func TestPanicEndsProgramWithOneLine(t *testing.T) {
 		t.Fatalf("failure = %v", m.failure)
 	}
 }
+
+func TestLiveReloadKeepsFocus(t *testing.T) {
+	_, start := linkTree(t)
+	src, err := os.ReadFile(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	m := newTest(t, string(src), 100, 30, func(o *Options) {
+		o.Note = &Note{Name: "start.mk.md", Path: start, Source: src, Watch: []string{start}}
+		o.Load = fileLoader(&asked)
+		o.Watch = true
+	})
+	d := newDriver(m)
+	d.exec(m.Init())
+	focusLink(t, m, "./roadmap.mk.md")
+	// A paragraph added above moves every line of the note down.
+	if err := os.WriteFile(start, append([]byte("An added paragraph.\n\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d.until(t, "the reload", func() bool { return m.reader.reload == 1 })
+	if tg, ok := m.reader.focused(); !ok || tg.url != "./roadmap.mk.md" {
+		t.Fatalf("after the reload the focus is %+v (%v), want the link to ./roadmap.mk.md", tg, ok)
+	}
+	press(m, "q")
+}
