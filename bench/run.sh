@@ -3,7 +3,7 @@
 #
 # In one run: generate realistic notes of 5 KB, 1 MB and 10 MB (plus the
 # 1 MB note with one component per paragraph), render each at width 100
-# with truecolor using markii, glamour v1.0.0, lowdown -tterm and
+# with truecolor using markii, glamour v2.0.1, lowdown -tterm and
 # goldmark's HTML renderer (the parse-and-print floor), then print median
 # wall time, peak RSS and the markii/peer ratios.
 #

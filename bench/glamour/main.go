@@ -1,13 +1,13 @@
 // Command glamour renders a markdown file with glamour at width 100 and
-// truecolor, as a peer for markii's benchmark.
+// truecolor (glamour v2 styles in full color and leaves the color
+// profile to its writer), as a peer for markii's benchmark.
 package main
 
 import (
 	"fmt"
 	"os"
 
-	"github.com/charmbracelet/glamour"
-	"github.com/muesli/termenv"
+	"charm.land/glamour/v2"
 )
 
 func main() {
@@ -23,7 +23,6 @@ func main() {
 	r, err := glamour.NewTermRenderer(
 		glamour.WithStandardStyle("dark"),
 		glamour.WithWordWrap(100),
-		glamour.WithColorProfile(termenv.TrueColor),
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "glamour:", err)

@@ -2,8 +2,10 @@
 // markdown file survives in a terminal renderer's plain output.
 //
 // For each file it takes the words GitHub's rendering shows (goldmark with
-// GFM and GitHub's emoji shortcodes to HTML, raw HTML kept, then the text of the HTML less what a browser
-// never shows: script, style, template, iframe, object, comments) and
+// GFM and GitHub's emoji shortcodes to HTML, raw HTML kept, then the text
+// of the HTML less what a browser never shows: script, style, template,
+// iframe, object, comments; inline elements run into the words around
+// them, as a browser draws them) and
 // reports, for markii (`markii render --color never`) and glamour (plain
 // "notty" style), the share of those words that the renderer prints, word
 // by word as a multiset. Words are runs of letters and digits, lowercased.
@@ -36,7 +38,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/charmbracelet/glamour"
+	"charm.land/glamour/v2"
 	"github.com/yuin/goldmark"
 	emoji "github.com/yuin/goldmark-emoji"
 	"github.com/yuin/goldmark/extension"
@@ -121,7 +123,7 @@ func githubText(src []byte, srcDir string) (string, error) {
 		switch n.Type {
 		case xhtml.TextNode:
 			b.WriteString(n.Data)
-			b.WriteByte(' ')
+			return
 		case xhtml.CommentNode:
 			return
 		case xhtml.ElementNode:
@@ -130,17 +132,37 @@ func githubText(src []byte, srcDir string) (string, error) {
 				return
 			}
 			if shown, ok := diagrams[n]; ok {
-				b.WriteString(strings.Join(shown, " "))
-				b.WriteByte(' ')
+				b.WriteString(" " + strings.Join(shown, " ") + " ")
 				return
 			}
+		}
+		// A browser runs inline elements into the text around them
+		// (ƒ<sup>IV</sup> shows ƒIV); any other element, or a line
+		// break, ends the words before it.
+		inline := n.Type == xhtml.ElementNode && inlineElements[n.Data]
+		if !inline {
+			b.WriteByte(' ')
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
 		}
+		if !inline {
+			b.WriteByte(' ')
+		}
 	}
 	walk(doc)
 	return b.String(), nil
+}
+
+// inlineElements are the HTML elements a browser draws in the run of the
+// text around them, without a break.
+var inlineElements = map[string]bool{
+	"a": true, "abbr": true, "b": true, "bdi": true, "bdo": true, "cite": true,
+	"code": true, "data": true, "del": true, "dfn": true, "em": true,
+	"g-emoji": true, "i": true, "ins": true, "kbd": true, "mark": true,
+	"q": true, "s": true, "samp": true, "small": true, "span": true,
+	"strike": true, "strong": true, "sub": true, "sup": true, "time": true,
+	"tt": true, "u": true, "var": true,
 }
 
 // shownDiagrams maps each mermaid fence's <code> element in doc that
