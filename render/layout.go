@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -351,7 +352,9 @@ func (l *layouter) rule(width int) []ansi.Line {
 
 // paragraph wraps inline content at width.
 func (l *layouter) paragraph(content []Inline, st ansi.Style, width int) []ansi.Line {
-	runs := l.mem.scratch[:0]
+	// Each inline makes at least one run: room for them at once, so a
+	// paragraph of many inlines does not copy its runs at every doubling.
+	runs := slices.Grow(l.mem.scratch[:0], len(content))
 	l.mem.scratch = nil
 	runs = l.flatten(runs, content, st, "")
 	lines := wrapRunsIn(runs, width, nil, &l.mem)
