@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/markii/markii/ansi"
@@ -88,7 +89,7 @@ func wrapRunsIn(runs []run, width int, out []ansi.Line, mem *arena) []ansi.Line 
 	if own {
 		out = w.lines
 	}
-	w.out = out
+	w.out = slices.Grow(out, linesAtLeast(runs, width))
 	w.run()
 	if !own {
 		return w.out
@@ -100,6 +101,21 @@ func wrapRunsIn(runs []run, width int, out []ansi.Line, mem *arena) []ansi.Line 
 	clear(w.out)
 	w.lines = w.out[:0]
 	return lines
+}
+
+// linesAtLeast is about the fewest lines runs wrap to at width: their
+// bytes over the width (a cell takes at least a byte), plus their breaks.
+// Room for that many at once spares a long paragraph the copies of its
+// line list growing a doubling at a time.
+func linesAtLeast(runs []run, width int) int {
+	bytes, breaks := 0, 0
+	for i := range runs {
+		bytes += len(runs[i].text)
+		if runs[i].brk {
+			breaks++
+		}
+	}
+	return bytes/width + breaks
 }
 
 // runsWidth returns the width of the widest line wrapRuns(runs, n, nil)
