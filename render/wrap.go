@@ -89,7 +89,7 @@ func wrapRunsIn(runs []run, width int, out []ansi.Line, mem *arena) []ansi.Line 
 	if own {
 		out = w.lines
 	}
-	w.out = slices.Grow(out, linesAtLeast(runs, width))
+	w.out = slices.Grow(out, expectedLines(runs, width))
 	w.run()
 	if !own {
 		return w.out
@@ -103,11 +103,12 @@ func wrapRunsIn(runs []run, width int, out []ansi.Line, mem *arena) []ansi.Line 
 	return lines
 }
 
-// linesAtLeast is about the fewest lines runs wrap to at width: their
-// bytes over the width (a cell takes at least a byte), plus their breaks.
-// Room for that many at once spares a long paragraph the copies of its
-// line list growing a doubling at a time.
-func linesAtLeast(runs []run, width int) int {
+// expectedLines estimates the lines runs wrap to at width: their bytes
+// over the width, plus their breaks. It counts a cell a byte, so text of
+// wider encodings (CJK, emoji, combining marks) is estimated high, which
+// costs only spare line headers. Room for that many at once spares a long
+// paragraph the copies of its line list growing a doubling at a time.
+func expectedLines(runs []run, width int) int {
 	bytes, breaks := 0, 0
 	for i := range runs {
 		bytes += len(runs[i].text)
